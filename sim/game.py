@@ -1,0 +1,103 @@
+"""What every game offers the runner, the store, the reports and the CLI.
+
+A game is a module-level object satisfying `Game`. The machinery around it (chunks,
+workers, shards, manifests, progress, reports) is shared and lives once in `sim/` and
+`reports/`; a game package only knows its rules, its state and its engine.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Protocol, TextIO
+
+import polars as pl
+
+
+@dataclass(frozen=True)
+class Setup:
+    """One configuration of a run: a player count, a strategy per seat, game-specific options.
+
+    `options` holds what a game adds to a configuration (e.g. Saboteur's fixed number of
+    saboteurs in play) as sorted (name, value) pairs, so a Setup is hashable and JSON-able.
+    """
+
+    players: int
+    seats: tuple[str, ...]
+    options: tuple[tuple[str, int | float | str | None], ...] = ()
+
+    def option(self, name: str, default=None):
+        return dict(self.options).get(name, default)
+
+    def label(self) -> str:
+        """Gives a short human label, e.g. '7p saboteurs=2'."""
+        parts = [f"{self.players}p"]
+        parts += [f"{k}={v}" for k, v in self.options if v is not None]
+        if len(set(self.seats)) == 1:
+            parts.append(self.seats[0])
+        else:
+            parts.append("/".join(self.seats))
+        return " ".join(parts)
+
+    def to_json(self) -> dict:
+        return {"players": self.players, "seats": list(self.seats), "options": dict(self.options)}
+
+    @classmethod
+    def from_json(cls, d: dict) -> "Setup":
+        return cls(d["players"], tuple(d["seats"]), tuple(sorted(d["options"].items())))
+
+
+@dataclass(frozen=True)
+class Column:
+    """A column a game adds to a table, for the README and the reports."""
+
+    name: str
+    meaning: str
+
+
+@dataclass(frozen=True)
+class Headline:
+    """The rate a game's summary and reports lead with (e.g. the miners' round-win rate).
+
+    Computed on the `games` table per configuration as sum(successes) / sum(trials).
+    """
+
+    title: str
+    successes: pl.Expr
+    trials: pl.Expr
+
+
+class Game(Protocol):
+    name: str                   # CLI name, e.g. "saboteur"
+    title: str                  # e.g. "Saboteur"
+    min_players: int
+    max_players: int
+    tables: tuple[str, ...]     # "games", "seats", then the game's own tables
+    columns: dict[str, tuple[Column, ...]]  # per table, the columns the game adds
+    headline: Headline
+    summary: tuple[tuple[str, pl.Expr], ...]  # further per-configuration aggregates over `games`
+
+    def strategy_names(self) -> list[str]:
+        """Gives the names `--strategy` accepts (families and presets)."""
+
+    def load_rules(self, config_file: str | None, overrides: list[str]) -> dict:
+        """Gives the validated rules: defaults from configs/<game>.toml, then the user's file,
+        then `--set key=value` overrides. Raises UserError on unknown keys or bad values."""
+
+    def check(self, rules: dict, setup: Setup) -> None:
+        """Raises UserError when a configuration cannot be played (e.g. too many saboteurs)."""
+
+    def compile(self, rules: dict) -> None:
+        """Compiles (or loads from the numba cache) everything `play` runs, by playing a game."""
+
+    def play(self, rules: dict, setup: Setup, seed: int, start: int, stop: int,
+             id_offset: int) -> dict[str, pl.DataFrame]:
+        """Plays games [start, stop) of a configuration and gives one DataFrame per table.
+
+        Game `i` depends only on (seed, rules, setup, i); its `game_id` is id_offset + i.
+        The runner adds the `setup` column (the configuration's index in the manifest).
+        """
+
+    def trace(self, rules: dict, setup: Setup, seed: int, index: int,
+              out: TextIO) -> dict[str, pl.DataFrame]:
+        """Prints game `index` move by move to `out` and gives its tables, equal to what
+        `play` records for that game (with id_offset 0)."""
