@@ -1,0 +1,1 @@
+"""Balance reports: polars summaries, statistics, charts, Markdown/HTML rendering."""

@@ -1,0 +1,73 @@
+"""Opening run folders for the reports: the game they hold, checked shards, one clear error."""
+
+from __future__ import annotations
+
+import importlib
+from pathlib import Path
+
+import polars as pl
+
+from sim.errors import UserError
+
+
+def game_named(name: str):
+    """Gives the game object called `name` (its headline, summary and tables)."""
+    try:
+        from sim.games import get
+    except ImportError:  # the registry has not landed: fall back on the package's GAME
+        get = None
+    if get is not None:
+        return get(name)
+    try:
+        module = importlib.import_module(f"sim.{name}")
+    except ModuleNotFoundError:
+        raise UserError(f"unknown game {name!r} in the run's manifest") from None
+    game = getattr(module, "GAME", None)
+    if game is None:
+        raise UserError(f"game {name!r} has no engine yet")
+    return game
+
+
+def open_run(path: Path | str):
+    """Gives the Run at `path`; UserError if it is not a run folder."""
+    from sim.store import Run
+
+    path = Path(path)
+    if not path.is_dir():
+        raise UserError(f"{path}: no such run folder")
+    return Run.open(path)
+
+
+def open_runs(paths: list[Path]) -> list:
+    """Gives the Runs at `paths`, all of one game; UserError when runs of different games mix."""
+    if not paths:
+        raise UserError("give at least one run folder")
+    runs = [open_run(p) for p in paths]
+    games = sorted({r.game for r in runs})
+    if len(games) > 1:
+        raise UserError(f"cannot report runs of different games together: {', '.join(games)}")
+    return runs
+
+
+def collect(frame: pl.LazyFrame, run, table: str) -> pl.DataFrame:
+    """Gives the collected frame; shards that do not fit together become one UserError."""
+    try:
+        return frame.collect()
+    except (pl.exceptions.SchemaError, pl.exceptions.ColumnNotFoundError,
+            pl.exceptions.ComputeError, pl.exceptions.SchemaFieldNotFoundError,
+            pl.exceptions.InvalidOperationError) as e:
+        first = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
+        raise UserError(f"{run.path}/{table}: shards do not fit this run's game ({first})") from None
+
+
+def scan(run, table: str) -> pl.LazyFrame:
+    """Gives the lazy table of a run; UserError when the run has no shards for it."""
+    return run.scan(table)
+
+
+def check_setups(run, setup_ids) -> None:
+    """Raises UserError when shards name configurations the manifest does not have."""
+    bad = [s for s in setup_ids if s is None or not 0 <= s < len(run.setups)]
+    if bad:
+        raise UserError(f"{run.path}: shards hold configuration {bad[0]}, which the manifest "
+                        f"does not list (shards of another run mixed in?)")

@@ -1,0 +1,105 @@
+"""The table printed at the end of `simulate <game>`: one row per configuration of a run."""
+
+from __future__ import annotations
+
+import polars as pl
+from rich.console import Console
+from rich.table import Table
+
+from reports import runs as runs_mod
+from reports.stats import wilson_arrays
+from sim.errors import UserError
+
+
+def summary_frame(run) -> pl.DataFrame:
+    """Gives one row per configuration: games, headline rate with 95% Wilson bounds, the game's
+    summary aggregates (columns named by their titles), stalled rate and win rate by seat.
+
+    Columns: setup, configuration, players, games, stalled, successes, trials, rate, low, high,
+    <summary titles...>, s0, s1, ... (a seat's game-win rate; null where a configuration has
+    fewer seats). Reads only the columns it needs from the shards.
+    """
+    game = runs_mod.game_named(run.game)
+    head = game.headline
+    extras = [expr.alias(title) for title, expr in game.summary]
+    games = runs_mod.collect(
+        runs_mod.scan(run, "games")
+        .with_columns(head.successes.cast(pl.Float64).alias("__s"),
+                      head.trials.cast(pl.Float64).alias("__t"))
+        .group_by("setup")
+        .agg(pl.len().alias("games"),
+             pl.col("stalled").cast(pl.Float64).mean().alias("stalled"),
+             pl.col("__s").sum().alias("successes"),
+             pl.col("__t").sum().alias("trials"),
+             *extras)
+        .sort("setup"),
+        run, "games")
+    if games.is_empty() or games["games"].sum() == 0:
+        raise UserError(f"{run.path}: the run has no finished games")
+    runs_mod.check_setups(run, games["setup"].to_list())
+    seats = runs_mod.collect(
+        runs_mod.scan(run, "seats")
+        .group_by("setup", "seat")
+        .agg(pl.col("won").cast(pl.Float64).mean().alias("rate")),
+        run, "seats")
+    max_players = max(s.players for s in run.setups)
+    seat_cols = [f"s{i}" for i in range(max_players)]
+    if seats.is_empty():
+        wide = pl.DataFrame({"setup": games["setup"]})
+    else:
+        wide = (seats.with_columns(("s" + pl.col("seat").cast(pl.Utf8)).alias("seat"))
+                .pivot(on="seat", index="setup", values="rate"))
+    for c in seat_cols:
+        if c not in wide.columns:
+            wide = wide.with_columns(pl.lit(None, pl.Float64).alias(c))
+    wide = wide.select(pl.col("setup").cast(games["setup"].dtype), *seat_cols)
+    low, high = wilson_arrays(games["successes"].to_numpy(), games["trials"].to_numpy())
+    labels = pl.DataFrame({
+        "setup": pl.Series(range(len(run.setups)), dtype=games["setup"].dtype),
+        "configuration": [s.label() for s in run.setups],
+        "players": [s.players for s in run.setups],
+    })
+    out = (games.with_columns((pl.col("successes") / pl.col("trials")).alias("rate"),
+                              pl.Series("low", low), pl.Series("high", high))
+           .join(labels, on="setup", how="left")
+           .join(wide, on="setup", how="left"))
+    first = ["setup", "configuration", "players", "games", "stalled", "successes", "trials",
+             "rate", "low", "high"]
+    return out.select(first + [t for t, _ in game.summary] + seat_cols).sort("setup")
+
+
+def _pct(x) -> str:
+    return "–" if x is None or x != x else f"{100 * x:.1f}%"
+
+
+def _num(x) -> str:
+    if x is None or (isinstance(x, float) and x != x):
+        return "–"
+    if isinstance(x, float):
+        return f"{x:.3g}" if abs(x) < 1000 else f"{x:,.0f}"
+    return str(x)
+
+
+def print_summary(run, console: Console | None = None) -> None:
+    """Prints the per-configuration summary table of a run, with the run folder under it."""
+    console = console or Console()
+    game = runs_mod.game_named(run.game)
+    frame = summary_frame(run)
+    table = Table(title=f"{getattr(game, 'title', run.game)}: {frame['games'].sum():,} games",
+                  caption=f"run folder: {run.path}", caption_justify="left")
+    table.add_column("configuration", no_wrap=True)
+    table.add_column("games", justify="right")
+    table.add_column(f"{game.headline.title} [95% CI]", justify="right", no_wrap=True)
+    for title, _ in game.summary:
+        table.add_column(title, justify="right")
+    table.add_column("stalled", justify="right")
+    table.add_column("game-win rate by seat")
+    seat_cols = [c for c in frame.columns if c.startswith("s") and c[1:].isdigit()]
+    for row in frame.iter_rows(named=True):
+        seats = " ".join(f"{c} {100 * row[c]:.0f}%" for c in seat_cols if row[c] is not None)
+        table.add_row(
+            row["configuration"], f"{row['games']:,}",
+            f"{_pct(row['rate'])} [{100 * row['low']:.1f}, {100 * row['high']:.1f}]",
+            *[_num(row[t]) for t, _ in game.summary],
+            _pct(row["stalled"]), seats)
+    console.print(table)

@@ -1,0 +1,49 @@
+"""The end-of-run summary equals direct polars queries on the run's shards."""
+
+import polars as pl
+import pytest
+from rich.console import Console
+
+from reports.runs import open_run
+from reports.summary import print_summary, summary_frame
+from sim.errors import UserError
+
+
+def test_summary_rows_equal_direct_queries(saboteur_run):
+    frame = summary_frame(open_run(saboteur_run))
+    games = pl.read_parquet(saboteur_run / "games" / "*.parquet")
+    seats = pl.read_parquet(saboteur_run / "seats" / "*.parquet")
+    assert frame["setup"].to_list() == [0, 1, 2, 3]
+    assert frame["configuration"].to_list() == ["4p default", "5p default",
+                                                "5p saboteurs=2 default", "7p saboteurs=2 default"]
+    for row in frame.iter_rows(named=True):
+        g = games.filter(pl.col("setup") == row["setup"])
+        assert row["games"] == g.height
+        assert row["successes"] == g["miner_rounds"].sum()
+        assert row["trials"] == 3 * g.height
+        assert row["rate"] == pytest.approx(g["miner_rounds"].sum() / (3 * g.height))
+        assert row["low"] < row["rate"] < row["high"]
+        assert row["avg rounds won by saboteurs"] == pytest.approx((3 - g["miner_rounds"]).mean())
+        assert row["stalled"] == pytest.approx(g["stalled"].mean())
+        s = seats.filter(pl.col("setup") == row["setup"])
+        for seat in range(7):
+            want = s.filter(pl.col("seat") == seat)["won"].mean()
+            if seat < row["players"]:
+                assert row[f"s{seat}"] == pytest.approx(want)
+            else:
+                assert row[f"s{seat}"] is None
+
+
+def test_summary_prints_rates_and_run_folder(saboteur_run):
+    console = Console(record=True, width=200)
+    print_summary(open_run(saboteur_run), console)
+    text = console.export_text()
+    assert "miners' round-win rate" in text and "7p saboteurs=2 default" in text
+    assert "s6 " in text and str(saboteur_run) in text
+
+
+def test_summary_of_a_run_without_games_is_one_user_error(tmp_path, runkit):
+    empty = {k: v.clear() for k, v in runkit.tables(runkit.SETUPS, 1).items()}
+    run = runkit.write(tmp_path / "empty", runkit.SETUPS, empty)
+    with pytest.raises(UserError, match="no finished games"):
+        summary_frame(open_run(run))
