@@ -1,0 +1,102 @@
+"""Rule parameters as data: a game's TOML defaults, a user's TOML file, then `--set` overrides.
+
+Only the shape is checked here (every key known, every value of the default's type); whether
+the values make a playable game is the game's own `load_rules`/`check` business.
+"""
+
+from __future__ import annotations
+
+import difflib
+import tomllib
+from pathlib import Path
+
+from sim.errors import UserError
+
+CONFIGS = Path(__file__).resolve().parent.parent / "configs"
+
+
+def load_rules(game_name: str, config_file: str | None, overrides: list[str]) -> dict:
+    """Gives a game's rules: its defaults, merged with the user's file, then the overrides."""
+    rules = _read_toml(CONFIGS / f"{game_name}.toml")
+    if config_file is not None:
+        _merge(rules, _read_toml(Path(config_file)), (), f"in {config_file}")
+    for override in overrides:
+        key, value = _parse_override(override)
+        _merge(rules, _nest(key, value), (), "in --set")
+    return rules
+
+
+def _read_toml(path: Path) -> dict:
+    """Gives the parsed TOML file, or a one-line UserError naming the file."""
+    try:
+        with path.open("rb") as f:
+            return tomllib.load(f)
+    except OSError as e:
+        raise UserError(f"cannot read {path}: {e.strerror}") from None
+    except tomllib.TOMLDecodeError as e:
+        raise UserError(f"{path}: malformed TOML: {e}") from None
+
+
+def _parse_override(override: str) -> tuple[list[str], object]:
+    """Gives the dotted key path and the value of a `KEY=VALUE` override."""
+    key, sep, text = override.partition("=")
+    if not sep or not key.strip():
+        raise UserError(f"--set expects KEY=VALUE, got {override!r}")
+    try:
+        value = tomllib.loads(f"v = {text.strip()}")["v"]
+    except tomllib.TOMLDecodeError:
+        # `--set variant=short` should not need TOML quoting.
+        value = text.strip()
+    return key.strip().split("."), value
+
+
+def _nest(path: list[str], value) -> dict:
+    """Gives {'a': {'b': value}} for the path ['a', 'b']."""
+    for key in reversed(path):
+        value = {key: value}
+    return value
+
+
+def _merge(rules: dict, update: dict, prefix: tuple[str, ...], where: str) -> None:
+    """Merges `update` into `rules` in place, refusing unknown keys and values of another type."""
+    for key, value in update.items():
+        path = (*prefix, key)
+        if key not in rules:
+            raise UserError(f"unknown rule {_dotted(path)!r} {where}{_suggestion(key, rules)}")
+        default = rules[key]
+        if isinstance(default, dict) and isinstance(value, dict):
+            _merge(default, value, path, where)
+        else:
+            rules[key] = _checked(value, default, path, where)
+
+
+def _checked(value, default, path: tuple[str, ...], where: str):
+    """Gives `value` if it has the default's type (an int becomes a float where one is expected)."""
+    if isinstance(default, float) and type(value) is int:
+        return float(value)
+    if type(value) is not type(default):
+        raise UserError(
+            f"rule {_dotted(path)!r} {where} must be {_KINDS.get(type(default), type(default).__name__)},"
+            f" got {value!r}"
+        )
+    return value
+
+
+_KINDS = {
+    bool: "true or false",
+    int: "an integer",
+    float: "a number",
+    str: "a string",
+    list: "a list",
+    dict: "a table",
+}
+
+
+def _dotted(path: tuple[str, ...]) -> str:
+    return ".".join(path)
+
+
+def _suggestion(key: str, known: dict) -> str:
+    """Gives ' (did you mean 'x'?)' for a near miss among the known keys, else ''."""
+    close = difflib.get_close_matches(key, [str(k) for k in known], n=1)
+    return f" (did you mean {close[0]!r}?)" if close else ""
