@@ -71,3 +71,13 @@ def check_setups(run, setup_ids) -> None:
     if bad:
         raise UserError(f"{run.path}: shards hold configuration {bad[0]}, which the manifest "
                         f"does not list (shards of another run mixed in?)")
+
+
+def check_run(run) -> int:
+    """Gives the number of games in a run; UserError when it has none or its shards do not fit."""
+    per_setup = collect(scan(run, "games").group_by("setup").agg(pl.len().alias("games")),
+                        run, "games")
+    if per_setup.is_empty() or per_setup["games"].sum() == 0:
+        raise UserError(f"{run.path}: the run has no finished games")
+    check_setups(run, per_setup["setup"].to_list())
+    return int(per_setup["games"].sum())

@@ -1,0 +1,166 @@
+"""PNG charts readable at a glance: titled, labelled, intervals drawn, n in the caption.
+
+Headless (Agg) and colour-blind safe: the Okabe–Ito palette for lines and bars, cividis for
+heatmaps.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+import numpy as np  # noqa: E402
+
+OKABE_ITO = ["#0072B2", "#E69F00", "#009E73", "#D55E00", "#CC79A7", "#56B4E9", "#F0E442",
+             "#000000"]
+
+
+def _figure(width: float = 7.5, height: float = 4.5):
+    fig, ax = plt.subplots(figsize=(width, height), dpi=110)
+    ax.grid(True, axis="y", alpha=0.3)
+    ax.set_axisbelow(True)
+    return fig, ax
+
+
+def _finish(fig, ax, path: Path, title: str, xlabel: str, ylabel: str, caption: str) -> Path:
+    ax.set_title(title, fontsize=12, fontweight="bold")
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel(ylabel)
+    fig.text(0.01, 0.01, caption, fontsize=8, color="#444444", ha="left", va="bottom")
+    fig.tight_layout(rect=(0, 0.05, 1, 1))
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fig.savefig(path, format="png")
+    plt.close(fig)
+    return path
+
+
+def _percent_axis(ax, axis: str = "y") -> None:
+    fmt = matplotlib.ticker.PercentFormatter(xmax=1, decimals=None)
+    (ax.yaxis if axis == "y" else ax.xaxis).set_major_formatter(fmt)
+
+
+def rate_bars(path: Path, labels: list[str], rate, low, high, *, title: str, xlabel: str,
+              ylabel: str, caption: str, reference: float | None = None) -> Path:
+    """Gives a bar chart of rates with 95% interval whiskers (rates in 0..1)."""
+    fig, ax = _figure(max(5.0, 0.7 * len(labels) + 2.5))
+    x = np.arange(len(labels))
+    rate, low, high = (np.asarray(a, float) for a in (rate, low, high))
+    ax.bar(x, rate, color=OKABE_ITO[0], width=0.6)
+    ax.errorbar(x, rate, yerr=[rate - low, high - rate], fmt="none", ecolor="black", capsize=4,
+                label="95% Wilson interval")
+    for xi, r in zip(x, rate):
+        ax.annotate(f"{100 * r:.1f}%", (xi, r), xytext=(0, 3), textcoords="offset points",
+                    ha="left", fontsize=8)
+    if reference is not None:
+        ax.axhline(reference, color=OKABE_ITO[3], linestyle="--", linewidth=1,
+                   label=f"reference {100 * reference:.0f}%")
+    ax.set_xticks(x, labels, rotation=30 if len(labels) > 6 else 0, ha="right" if len(labels) > 6 else "center")
+    ax.set_ylim(0, min(1.0, max(1e-3, float(np.nanmax(high))) * 1.15))
+    _percent_axis(ax)
+    ax.legend(loc="upper right", fontsize=8)
+    return _finish(fig, ax, path, title, xlabel, ylabel, caption)
+
+
+def rate_lines(path: Path, series: dict[str, tuple], *, title: str, xlabel: str, ylabel: str,
+               caption: str, band: bool = True) -> Path:
+    """Gives one line per series of rates over x with its 95% interval as a band (or whiskers).
+
+    `series` maps a label to (x, rate, low, high).
+    """
+    fig, ax = _figure()
+    for i, (label, (x, rate, low, high)) in enumerate(series.items()):
+        colour = OKABE_ITO[i % len(OKABE_ITO)]
+        x, rate, low, high = (np.asarray(a, float) for a in (x, rate, low, high))
+        if not band:  # dodge the whiskers of neighbouring series so each stays readable
+            x = x + 0.07 * (i - (len(series) - 1) / 2)
+        ax.plot(x, rate, marker="o", color=colour, label=label)
+        if band:
+            ax.fill_between(x, low, high, color=colour, alpha=0.2, linewidth=0)
+        else:
+            ax.errorbar(x, rate, yerr=[rate - low, high - rate], fmt="none", ecolor=colour,
+                        capsize=3)
+    xs = sorted({float(v) for _, (x, *_r) in series.items() for v in np.asarray(x, float)})
+    if xs and all(v == int(v) for v in xs):
+        ax.set_xticks(xs, [str(int(v)) for v in xs])
+    _percent_axis(ax)
+    ax.legend(loc="best", fontsize=8, title="shaded: 95% interval" if band else "bars: 95% interval",
+              title_fontsize=8)
+    return _finish(fig, ax, path, title, xlabel, ylabel, caption)
+
+
+def grouped_bars(path: Path, groups: list[str], series: dict[str, tuple], *, title: str,
+                 xlabel: str, ylabel: str, caption: str, percent: bool = False) -> Path:
+    """Gives bars per group and series with 95% interval whiskers.
+
+    `series` maps a label to (value, low, high) arrays aligned with `groups` (nan = absent).
+    """
+    fig, ax = _figure(max(6.0, 0.5 * len(groups) * max(1, len(series)) + 3))
+    width = 0.8 / max(1, len(series))
+    x = np.arange(len(groups))
+    for i, (label, (value, low, high)) in enumerate(series.items()):
+        value, low, high = (np.asarray(a, float) for a in (value, low, high))
+        xi = x - 0.4 + width * (i + 0.5)
+        ax.bar(xi, value, width=width, color=OKABE_ITO[i % len(OKABE_ITO)], label=label)
+        ax.errorbar(xi, value, yerr=[value - low, high - value], fmt="none", ecolor="black",
+                    capsize=3)
+    ax.set_xticks(x, groups)
+    if percent:
+        _percent_axis(ax)
+    ax.legend(fontsize=8, title="whiskers: 95% interval", title_fontsize=8)
+    return _finish(fig, ax, path, title, xlabel, ylabel, caption)
+
+
+def heatmap(path: Path, values, rows: list[str], cols: list[str], *, title: str, xlabel: str,
+            ylabel: str, caption: str, cell_text=None, colour_label: str = "rate",
+            percent: bool = True, vmin: float | None = None, vmax: float | None = None) -> Path:
+    """Gives a heatmap with each cell's number written in it (blank cells = no data)."""
+    v = np.asarray(values, float)
+    fig, ax = _figure(max(5.0, 1.0 * len(cols) + 3), max(3.5, 0.6 * len(rows) + 2))
+    ax.grid(False)
+    masked = np.ma.masked_invalid(v)
+    cmap = matplotlib.colormaps["cividis"].copy()
+    cmap.set_bad("#eeeeee")
+    image = ax.imshow(masked, cmap=cmap, aspect="auto",
+                      vmin=np.nanmin(v) if vmin is None else vmin,
+                      vmax=np.nanmax(v) if vmax is None else vmax)
+    bar = fig.colorbar(image, ax=ax)
+    bar.set_label(colour_label)
+    if percent:
+        bar.ax.yaxis.set_major_formatter(matplotlib.ticker.PercentFormatter(xmax=1, decimals=0))
+    norm = image.norm
+    for i in range(v.shape[0]):
+        for j in range(v.shape[1]):
+            if not np.isfinite(v[i, j]):
+                continue
+            text = cell_text[i][j] if cell_text is not None else (
+                f"{100 * v[i, j]:.0f}%" if percent else f"{v[i, j]:.2g}")
+            shade = norm(v[i, j])
+            ax.text(j, i, text, ha="center", va="center", fontsize=8,
+                    color="black" if shade > 0.55 else "white")
+    ax.set_xticks(range(len(cols)), cols)
+    ax.set_yticks(range(len(rows)), rows)
+    return _finish(fig, ax, path, title, xlabel, ylabel, caption)
+
+
+def histograms(path: Path, series: dict[str, tuple], *, title: str, xlabel: str, caption: str,
+               bins: int = 40) -> Path:
+    """Gives overlaid step histograms (share of games per bin) from value counts.
+
+    `series` maps a label to (values, counts): the distinct values and how often each occurred.
+    """
+    fig, ax = _figure()
+    lo = min(float(np.min(v)) for v, _ in series.values() if len(v))
+    hi = max(float(np.max(v)) for v, _ in series.values() if len(v))
+    edges = np.histogram_bin_edges([lo, hi + 1], bins=min(bins, int(hi - lo) + 1 or 1))
+    for i, (label, (values, counts)) in enumerate(series.items()):
+        h, _ = np.histogram(np.asarray(values, float), bins=edges,
+                            weights=np.asarray(counts, float))
+        total = h.sum()
+        ax.stairs(h / total if total else h, edges, color=OKABE_ITO[i % len(OKABE_ITO)],
+                  label=label, linewidth=1.5)
+    _percent_axis(ax)
+    ax.legend(fontsize=8)
+    return _finish(fig, ax, path, title, xlabel, "share of games (%)", caption)

@@ -1,0 +1,52 @@
+"""`simulate report`: a balance report of one or more runs, as Markdown, HTML and charts."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from rich.console import Console
+
+from reports import render
+from reports import runs as runs_mod
+from reports.sections import ReportContext, Section, sections_for
+from sim.errors import UserError
+
+
+def build_sections(runs: list, charts_dir: Path) -> list[Section]:
+    """Gives the report's sections (common, then the game's own) and draws their charts."""
+    game = runs_mod.game_named(runs[0].game)
+    for run in runs:
+        runs_mod.check_run(run)
+    ctx = ReportContext(runs, game, charts_dir)
+    return [s for fn in sections_for(runs[0].game) if (s := fn(ctx)) is not None]
+
+
+def _writable(out: Path) -> Path:
+    try:
+        (out / "charts").mkdir(parents=True, exist_ok=True)
+        probe = out / ".write-test"
+        probe.write_text("")
+        probe.unlink()
+    except OSError as e:
+        raise UserError(f"cannot write the report to {out}: {e.strerror or e}") from None
+    return out
+
+
+def write_report(runs: list[Path], out: Path | None = None,
+                 console: Console | None = None) -> Path:
+    """Gives the report folder after writing report.md, report.html and charts/*.png into it.
+
+    Default folder: RUN/report/ of the first run. Prints the key tables (the first of each
+    section) to `console`.
+    """
+    console = console or Console()
+    opened = runs_mod.open_runs([Path(p) for p in runs])
+    game = runs_mod.game_named(opened[0].game)
+    out = _writable(Path(out) if out is not None else Path(opened[0].path) / "report")
+    sections = build_sections(opened, out / "charts")
+    title = f"{getattr(game, 'title', opened[0].game)} balance report"
+    (out / "report.md").write_text(render.markdown(title, sections, out), encoding="utf-8")
+    (out / "report.html").write_text(render.html_page(title, sections), encoding="utf-8")
+    render.print_tables(sections, console, only={s.tables[0].title for s in sections if s.tables})
+    console.print(f"report: {out / 'report.md'}  ·  {out / 'report.html'}")
+    return out

@@ -1,0 +1,135 @@
+"""Saboteur's own report sections: the miners' rate by player count and saboteurs in play,
+gold per round by role, and the final game-win rate by role mix."""
+
+from __future__ import annotations
+
+import numpy as np
+import polars as pl
+
+from reports import charts
+from reports.sections import (ReportContext, Section, Table, _n_caption, game_section,
+                              gap_tests, with_mean_interval, with_wilson)
+
+
+@game_section("saboteur")
+def miners_by_player_count(ctx: ReportContext) -> Section:
+    """Gives the miners' round-win rate by player count, per way of choosing saboteurs."""
+    frame = ctx.collect(
+        ctx.scan("games", ["players", "miner_rounds", "saboteurs_fixed"])
+        .with_columns(pl.when(pl.col("saboteurs_fixed").is_null())
+                      .then(pl.lit("role cards dealt"))
+                      .otherwise(pl.col("saboteurs_fixed").cast(pl.Utf8) + " saboteurs fixed")
+                      .alias("saboteurs"))
+        .group_by("saboteurs", "players")
+        .agg(pl.len().alias("games"), pl.col("miner_rounds").cast(pl.Int64).sum().alias("wins"),
+             (3 * pl.len()).cast(pl.Int64).alias("n")), "games")
+    frame = with_wilson(frame).with_columns(pl.col("players").cast(pl.Int64)).sort(
+        "saboteurs", "players")
+    series = {mode: (part["players"], part["rate"], part["low"], part["high"])
+              for (mode,), part in frame.group_by("saboteurs", maintain_order=True)}
+    n = int(frame["n"].sum())
+    path = charts.rate_lines(ctx.chart("miners_by_players"), series,
+                             title="Saboteur: miners' round-win rate by player count",
+                             xlabel="players (count)", ylabel="miners' round-win rate (%)",
+                             caption=_n_caption(n, "rounds"))
+    return Section("Miners' round-win rate by player count", [Table(
+        "Miners' round-win rate by player count", frame.select(
+            "saboteurs", "players", "games", "n", "wins", "rate", "low", "high"),
+        ("rate", "low", "high"), chart=path, chart_caption=_n_caption(n, "rounds"),
+        note="n = rounds (3 per game)")])
+
+
+def _round_rows(ctx: ReportContext, columns: list[str]) -> pl.LazyFrame:
+    """Gives one row per game and round (the rounds table repeats them per seat)."""
+    return ctx.scan("rounds", ["seat", *columns]).filter(pl.col("seat") == 0)
+
+
+@game_section("saboteur")
+def miners_by_saboteurs(ctx: ReportContext) -> Section:
+    """Gives the miners' round-win rate by players × saboteurs in play (a heatmap)."""
+    frame = ctx.collect(
+        _round_rows(ctx, ["players", "saboteurs", "winner_team"])
+        .group_by("players", "saboteurs")
+        .agg(pl.len().alias("n"),
+             (pl.col("winner_team") == "miners").cast(pl.Int64).sum().alias("wins")), "rounds")
+    frame = with_wilson(frame).with_columns(pl.col("players").cast(pl.Int64),
+                                            pl.col("saboteurs").cast(pl.Int64)).sort(
+        "players", "saboteurs")
+    players = sorted(frame["players"].unique().to_list())
+    saboteurs = sorted(frame["saboteurs"].unique().to_list())
+    values = np.full((len(players), len(saboteurs)), np.nan)
+    text = [["" for _ in saboteurs] for _ in players]
+    for r in frame.iter_rows(named=True):
+        i, j = players.index(r["players"]), saboteurs.index(r["saboteurs"])
+        values[i, j] = r["rate"]
+        text[i][j] = f"{100 * r['rate']:.0f}%\nn={r['n']:,}"
+    n = int(frame["n"].sum())
+    path = charts.heatmap(ctx.chart("miners_by_players_saboteurs"), values,
+                          [str(p) for p in players], [str(s) for s in saboteurs],
+                          title="Saboteur: miners' round-win rate", xlabel="saboteurs in play",
+                          ylabel="players", caption=f"n = {n:,} rounds; cell: rate and rounds",
+                          cell_text=text, colour_label="miners' round-win rate (%)",
+                          vmin=0, vmax=1)
+    return Section("Miners' round-win rate by players × saboteurs in play", [Table(
+        "Miners' round-win rate by players × saboteurs in play",
+        frame.select("players", "saboteurs", "n", "wins", "rate", "low", "high"),
+        ("rate", "low", "high"), chart=path, chart_caption=f"n = {n:,} rounds",
+        note="n = rounds")])
+
+
+@game_section("saboteur")
+def gold_by_role(ctx: ReportContext) -> Section:
+    """Gives the mean gold gained per round by role and player count, with 95% intervals."""
+    frame = ctx.collect(
+        ctx.scan("rounds", ["players", "role", "gold_gained"])
+        .group_by("players", "role")
+        .agg(pl.len().alias("n"), pl.col("gold_gained").cast(pl.Float64).mean().alias("mean gold"),
+             pl.col("gold_gained").cast(pl.Float64).std().alias("sd")), "rounds")
+    frame = with_mean_interval(frame, "mean gold", "sd").with_columns(
+        pl.col("players").cast(pl.Int64)).sort("players", "role")
+    players = sorted(frame["players"].unique().to_list())
+    series = {}
+    for role in ("miner", "saboteur"):
+        part = {r["players"]: r for r in frame.filter(pl.col("role") == role).iter_rows(named=True)}
+        series[role] = tuple(np.array([part[p][k] if p in part else np.nan for p in players])
+                             for k in ("mean gold", "low", "high"))
+    n = int(frame["n"].sum())
+    path = charts.grouped_bars(ctx.chart("gold_by_role"), [str(p) for p in players], series,
+                               title="Saboteur: gold per round by role", xlabel="players (count)",
+                               ylabel="gold gained per round (nuggets)",
+                               caption=f"n = {n:,} seat-rounds; whiskers: 95% interval of the mean")
+    return Section("Gold per round by role", [Table(
+        "Gold gained per round by role", frame.select("players", "role", "n", "mean gold", "sd",
+                                                      "low", "high"),
+        chart=path, chart_caption=f"n = {n:,} seat-rounds",
+        note="n = seat-rounds; low/high: normal 95% interval of the mean (nuggets)")])
+
+
+@game_section("saboteur")
+def win_by_role_mix(ctx: ReportContext) -> Section:
+    """Gives the final game-win rate by how many of its 3 rounds a seat was a saboteur."""
+    saboteur_rounds = (ctx.scan("rounds", ["game_id", "seat", "role"])
+                       .filter(pl.col("role") == "saboteur")
+                       .group_by("run", "game_id", "seat")
+                       .agg(pl.len().cast(pl.Int64).alias("saboteur rounds")))
+    frame = ctx.collect(
+        ctx.scan("seats", ["game_id", "seat", "won"])
+        .join(saboteur_rounds.select("run", "game_id", "seat", "saboteur rounds"),
+              on=["run", "game_id", "seat"], how="left")
+        .with_columns(pl.col("saboteur rounds").fill_null(0))
+        .group_by("saboteur rounds")
+        .agg(pl.len().alias("n"), pl.col("won").cast(pl.Int64).sum().alias("wins")), "rounds")
+    frame = gap_tests(with_wilson(frame).sort("saboteur rounds"))
+    labels = [f"{k} of 3" for k in frame["saboteur rounds"]]
+    n = int(frame["n"].sum())
+    path = charts.rate_bars(ctx.chart("win_by_role_mix"), labels, frame["rate"], frame["low"],
+                            frame["high"], title="Saboteur: game-win rate by role mix",
+                            xlabel="rounds played as a saboteur", ylabel="game-win rate (%)",
+                            caption=_n_caption(n, "seat-games"))
+    return Section("Final game-win rate by role mix", [Table(
+        "Game-win rate by rounds played as a saboteur",
+        frame.select("saboteur rounds", "n", "wins", "rate", "low", "high", "vs first", "p",
+                     "significance"),
+        ("rate", "low", "high", "vs first"), chart=path,
+        chart_caption=_n_caption(n, "seat-games"),
+        note="n = seat-games; vs first: difference to seats that were never a saboteur")])
