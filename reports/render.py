@@ -20,7 +20,9 @@ def cell(value, column: str, percent: tuple[str, ...]) -> str:
     if isinstance(value, bool):
         return "yes" if value else "no"
     if column in percent:
-        return f"{100 * value:+.1f} pp" if column.startswith("vs ") else f"{100 * value:.1f}%"
+        if column.startswith("vs ") or column.startswith("gap"):  # differences of rates
+            return f"{100 * value:+.1f} pp"
+        return f"{100 * value:.1f}%"
     if column == "p":
         return "<0.0001" if value < 1e-4 else f"{value:.2g}"
     if isinstance(value, int):
@@ -113,7 +115,8 @@ def print_tables(sections: list[Section], console: Console, only: set[str] | Non
                 continue
             rt = RichTable(title=table.title, caption=table.note or None, caption_justify="left")
             for c in table.frame.columns:
-                rt.add_column(c, justify="left" if not table.frame[c].dtype.is_numeric() else "right")
+                text = not table.frame[c].dtype.is_numeric()
+                rt.add_column(c, justify="left" if text else "right", no_wrap=text)
             for r in rows(table):
                 rt.add_row(*r)
             console.print(rt)

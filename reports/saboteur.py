@@ -7,7 +7,7 @@ import numpy as np
 import polars as pl
 
 from reports import charts
-from reports.sections import (ReportContext, Section, Table, _n_caption, game_section,
+from reports.sections import (ReportContext, Section, Table, _n_caption, compare_section, game_section,
                               gap_tests, with_mean_interval, with_wilson)
 
 
@@ -133,3 +133,38 @@ def win_by_role_mix(ctx: ReportContext) -> Section:
         ("rate", "low", "high", "vs first"), chart=path,
         chart_caption=_n_caption(n, "seat-games"),
         note="n = seat-games; vs first: difference to seats that were never a saboteur")])
+
+
+@compare_section("saboteur")
+def compare_by_role(ctx: ReportContext) -> Section:
+    """Gives each strategy's round-win rate and gold per round as a miner and as a saboteur."""
+    frame = ctx.collect(
+        ctx.scan("rounds", ["seat", "role", "winner_team", "gold_gained"])
+        .with_columns(pl.col("seat").cast(pl.Int64))
+        .join(ctx.seat_strategies(), on=["run", "setup", "seat"], how="left")
+        .group_by("role", "strategy")
+        .agg(pl.len().alias("n"),
+             (pl.col("winner_team") == pl.col("role") + "s").cast(pl.Int64).sum().alias("wins"),
+             pl.col("gold_gained").cast(pl.Float64).mean().alias("mean gold")), "rounds")
+    parts = []
+    for (role,), part in with_wilson(frame).sort("role").group_by("role", maintain_order=True):
+        parts.append(gap_tests(part.sort("rate", "strategy", descending=[True, False])))
+    frame = pl.concat(parts)
+    roles = frame["role"].unique(maintain_order=True).to_list()
+    series = {}
+    for name in sorted(frame["strategy"].unique().to_list()):
+        rows = {r["role"]: r for r in frame.filter(pl.col("strategy") == name).iter_rows(named=True)}
+        series[name] = tuple(np.array([rows[x][k] if x in rows else np.nan for x in roles])
+                             for k in ("rate", "low", "high"))
+    n = int(frame["n"].sum())
+    path = charts.grouped_bars(ctx.chart("compare_by_role"), roles, series, percent=True,
+                               title="Saboteur: round-win rate by role and strategy",
+                               xlabel="role in the round", ylabel="round-win rate (%)",
+                               caption=_n_caption(n, "seat-rounds"))
+    return Section("By role", [Table(
+        "Round-win rate by role and strategy",
+        frame.select("role", "strategy", "n", "wins", "rate", "low", "high", "mean gold",
+                     "vs first", "p", "significance"),
+        ("rate", "low", "high", "vs first"), chart=path,
+        chart_caption=_n_caption(n, "seat-rounds"),
+        note="n = seat-rounds; vs first: difference to the best strategy in that role")])

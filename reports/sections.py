@@ -78,6 +78,13 @@ class ReportContext:
             str(r.path) for r in self.runs)})()
         return runs_mod.collect(lf, run, table)
 
+    def seat_strategies(self) -> pl.LazyFrame:
+        """Gives (run, setup, seat, strategy) from the manifests: who sat where."""
+        rows = [(i, sid, seat, name) for i, run in enumerate(self.runs)
+                for sid, setup in enumerate(run.setups) for seat, name in enumerate(setup.seats)]
+        return pl.DataFrame(rows, orient="row", schema={
+            "run": pl.Int16, "setup": pl.Int16, "seat": pl.Int64, "strategy": pl.Utf8}).lazy()
+
     def chart(self, name: str) -> Path:
         return self.charts_dir / f"{name}.png"
 
@@ -130,14 +137,35 @@ def game_section(game: str):
     return register
 
 
-def sections_for(game: str) -> list[SectionFn]:
-    """Gives the common sections, then the game's own (from reports/<game>.py if it exists)."""
+_COMPARE_BY_GAME: dict[str, list[SectionFn]] = {}
+
+
+def compare_section(game: str):
+    """Registers a section that `simulate compare` adds for `game` (e.g. results by role)."""
+    def register(fn: SectionFn) -> SectionFn:
+        _COMPARE_BY_GAME.setdefault(game, []).append(fn)
+        return fn
+    return register
+
+
+def _load_game_sections(game: str) -> None:
     try:
         importlib.import_module(f"reports.{game}")
     except ModuleNotFoundError as e:
         if e.name != f"reports.{game}":
             raise
+
+
+def sections_for(game: str) -> list[SectionFn]:
+    """Gives the common sections, then the game's own (from reports/<game>.py if it exists)."""
+    _load_game_sections(game)
     return COMMON + _BY_GAME.get(game, [])
+
+
+def compare_sections_for(game: str) -> list[SectionFn]:
+    """Gives the extra comparison sections a game declares (none for most games)."""
+    _load_game_sections(game)
+    return list(_COMPARE_BY_GAME.get(game, []))
 
 
 def _n_caption(n_games: int, unit: str = "games") -> str:

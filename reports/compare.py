@@ -1,0 +1,165 @@
+"""`simulate compare`: head-to-head win rates, a ranking and the significance of each gap,
+from a run whose configurations seat the strategies against each other on the same deals."""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+
+import numpy as np
+import polars as pl
+from rich.console import Console
+
+from reports import charts, render
+from reports import runs as runs_mod
+from reports.report import _writable
+from reports.sections import ReportContext, Section, Table, compare_sections_for, with_wilson
+from sim.errors import UserError
+from reports.stats import (bradley_terry, elo_from_strengths, normal_sf, significance_level,
+                           two_proportion, wilson_arrays)
+
+
+def strategy_scores(ctx: ReportContext) -> pl.LazyFrame:
+    """Gives each strategy's score in each game: the share of its seats that won."""
+    return (ctx.scan("seats", ["game_id", "strategy", "won"])
+            .group_by("run", "game_id", "strategy")
+            .agg(pl.col("won").cast(pl.Float64).mean().alias("score")))
+
+
+def head_to_head(ctx: ReportContext) -> pl.DataFrame:
+    """Gives, per ordered pair (strategy, opponent) that met, the games where the strategy's
+    seats did better (wins), as well (ties) or worse (losses), and its rate with ties as halves.
+
+    p: two-sided sign test of wins against losses (ties dropped) — is the gap to 50% real.
+    """
+    scores = strategy_scores(ctx)
+    frame = ctx.collect(
+        scores.join(scores, on=["run", "game_id"], suffix="_opp")
+        .filter(pl.col("strategy") != pl.col("strategy_opp"))
+        .group_by("strategy", pl.col("strategy_opp").alias("opponent"))
+        .agg(pl.len().alias("n"),
+             (pl.col("score") > pl.col("score_opp")).cast(pl.Int64).sum().alias("wins"),
+             (pl.col("score") == pl.col("score_opp")).cast(pl.Int64).sum().alias("ties")),
+        "seats").sort("strategy", "opponent")
+    frame = frame.with_columns((pl.col("n") - pl.col("wins") - pl.col("ties")).alias("losses"))
+    points = frame["wins"].to_numpy() + 0.5 * frame["ties"].to_numpy()
+    low, high = wilson_arrays(points, frame["n"].to_numpy())
+    p = []
+    for w, l in zip(frame["wins"], frame["losses"]):
+        p.append(math.nan if w + l == 0 else 2 * normal_sf(abs(w - l) / math.sqrt(w + l)))
+    return frame.with_columns(pl.Series("rate", points / frame["n"].to_numpy()),
+                              pl.Series("low", low), pl.Series("high", high), pl.Series("p", p),
+                              pl.Series("significance", [significance_level(x) for x in p])
+                              ).select("strategy", "opponent", "n", "wins", "ties", "losses",
+                                       "rate", "low", "high", "p", "significance")
+
+
+def field_ranking(ctx: ReportContext) -> pl.DataFrame:
+    """Gives each strategy's game-win rate against the field (seat-games), best first, with
+    the significance of the gap to the next strategy."""
+    frame = ctx.collect(
+        ctx.scan("seats", ["strategy", "won"]).group_by("strategy")
+        .agg(pl.len().alias("n"), pl.col("won").cast(pl.Int64).sum().alias("wins")), "seats")
+    frame = with_wilson(frame).sort("rate", "strategy", descending=[True, False])
+    gaps, levels = [], []
+    rows = list(frame.iter_rows(named=True))
+    for a, b in zip(rows, rows[1:] + [None]):
+        d = two_proportion(a["wins"], a["n"], b["wins"], b["n"]) if b else None
+        gaps.append(d.diff if d else None)
+        levels.append(d.level if d else "")
+    return frame.with_columns(pl.Series("rank", range(1, len(rows) + 1)),
+                              pl.Series("gap to next", gaps, dtype=pl.Float64),
+                              pl.Series("gap significance", levels)
+                              ).select("rank", "strategy", "n", "wins", "rate", "low", "high",
+                                       "gap to next", "gap significance")
+
+
+def ratings(h2h: pl.DataFrame) -> pl.DataFrame:
+    """Gives Bradley–Terry strengths and Elo-scale ratings from the head-to-head points."""
+    names = sorted(set(h2h["strategy"]) | set(h2h["opponent"]))
+    wins = np.zeros((len(names), len(names)))
+    for r in h2h.iter_rows(named=True):
+        wins[names.index(r["strategy"]), names.index(r["opponent"])] = r["wins"] + 0.5 * r["ties"]
+    s = bradley_terry(wins)
+    elo = elo_from_strengths(s)
+    return pl.DataFrame({"strategy": names, "strength": s, "elo": elo}).sort(
+        "elo", descending=True).with_row_index("rank", offset=1).with_columns(
+        pl.col("rank").cast(pl.Int64))
+
+
+def pairing_note(ctx: ReportContext) -> str:
+    """Gives a sentence saying whether every assignment played the same game indices."""
+    spans = ctx.collect(ctx.scan("games", ["game_id"]).group_by("run", "setup").agg(
+        pl.len().alias("n"), (pl.col("game_id").max() - pl.col("game_id").min() + 1).alias("span")),
+        "games")
+    paired = spans["n"].n_unique() == 1 and (spans["n"] == spans["span"]).all()
+    per = int(spans["n"][0])
+    return (f"{spans.height} seat assignments × {per:,} games each; "
+            + ("every assignment played the same game indices, hence the same deals (paired)."
+               if paired else "assignments did not play the same number of consecutive games: "
+               "the comparison is not fully paired."))
+
+
+def comparison_sections(run, charts_dir: Path) -> list[Section]:
+    """Gives the comparison's sections and draws its charts."""
+    runs_mod.check_run(run)
+    game = runs_mod.game_named(run.game)
+    ctx = ReportContext([run], game, charts_dir)
+    players = max(s.players for s in run.setups)
+    h2h = head_to_head(ctx)
+    names = sorted(set(h2h["strategy"]))
+    if len(names) < 2:
+        raise UserError(f"{run.path}: the run seats fewer than two strategies against "
+                                 "each other; nothing to compare")
+    matrix = np.full((len(names), len(names)), np.nan)
+    text = [["" for _ in names] for _ in names]
+    for r in h2h.iter_rows(named=True):
+        i, j = names.index(r["strategy"]), names.index(r["opponent"])
+        matrix[i, j] = r["rate"]
+        text[i][j] = f"{100 * r['rate']:.0f}%\n[{100 * r['low']:.0f}, {100 * r['high']:.0f}]"
+    games = int(h2h["n"].max())
+    path = charts.heatmap(charts_dir / "head_to_head.png", matrix, names, names,
+                          title=f"{game.title}: head-to-head", xlabel="opponent",
+                          ylabel="strategy", vmin=0, vmax=1, cell_text=text,
+                          colour_label="share of games doing better (%)",
+                          caption=f"n ≤ {games:,} shared games per pair; cell: rate [95% Wilson]; "
+                                  "ties count half")
+    tables = [Table("Head-to-head", h2h, ("rate", "low", "high"), chart=path,
+                    chart_caption=f"n up to {games:,} games per pair",
+                    note="rate: share of shared games where the strategy's seats did better than "
+                         "the opponent's (ties half); p: sign test against 50%")]
+    if players == 2:
+        tables.append(Table("Ranking (Bradley–Terry / Elo)", ratings(h2h),
+                            note="strength: Bradley–Terry (geometric mean 1); elo: 400·log10 "
+                                 "scale, mean 1500"))
+    ranking = field_ranking(ctx)
+    rank_chart = charts.rate_bars(charts_dir / "ranking.png", ranking["strategy"].to_list(),
+                                  ranking["rate"], ranking["low"], ranking["high"],
+                                  title=f"{game.title}: win rate against the field",
+                                  xlabel="strategy", ylabel="game-win rate (%)",
+                                  caption=f"n = {int(ranking['n'].sum()):,} seat-games; "
+                                          "whiskers: 95% Wilson intervals")
+    tables.append(Table("Ranking: game-win rate against the field", ranking,
+                        ("rate", "low", "high", "gap to next"), chart=rank_chart,
+                        chart_caption=f"n = {int(ranking['n'].sum()):,} seat-games",
+                        note="n = seat-games; gap significance: two-proportion z-test against "
+                             "the next strategy"))
+    sections = [Section("Strategy comparison", tables, text=pairing_note(ctx))]
+    sections += [s for fn in compare_sections_for(run.game) if (s := fn(ctx)) is not None]
+    return sections
+
+
+def print_comparison(run, console: Console | None = None, out: Path | None = None) -> Path:
+    """Gives the comparison folder after printing the comparison and writing compare.md,
+    compare.html and charts/*.png into it (default: RUN/compare/)."""
+    console = console or Console()
+    out = _writable(Path(out) if out is not None else Path(run.path) / "compare")
+    sections = comparison_sections(run, out / "charts")
+    game = runs_mod.game_named(run.game)
+    title = f"{getattr(game, 'title', run.game)} strategy comparison"
+    (out / "compare.md").write_text(render.markdown(title, sections, out), encoding="utf-8")
+    (out / "compare.html").write_text(render.html_page(title, sections), encoding="utf-8")
+    console.print(sections[0].text)
+    render.print_tables(sections, console)
+    console.print(f"comparison: {out / 'compare.md'}  ·  {out / 'compare.html'}")
+    return out
