@@ -1,0 +1,64 @@
+"""The configurations a command line asks for: player counts, per-seat strategies, game options."""
+
+from __future__ import annotations
+
+import itertools
+import re
+
+from sim.errors import UserError
+from sim.game import Game, Setup
+
+_COUNT = re.compile(r"(\d+)(?:-(\d+))?")
+
+
+def parse_counts(flag: str, text: str) -> list[int]:
+    """Gives the numbers named by `7`, `5,7`, `3-10` (or a mix like `3-5,8`), in order, once each."""
+    counts: list[int] = []
+    for part in text.split(","):
+        match = _COUNT.fullmatch(part.strip())
+        if not match:
+            raise UserError(f"{flag} takes a number (7), a list (5,7) or a range (3-10), got {text!r}")
+        low = int(match[1])
+        high = int(match[2]) if match[2] else low
+        if high < low:
+            raise UserError(f"{flag}: the range {part.strip()!r} is empty")
+        counts += [n for n in range(low, high + 1) if n not in counts]
+    return counts
+
+
+def parse_seat_strategies(values: list[str]) -> dict[int, str]:
+    """Gives {seat: strategy} from `SEAT=NAME` flag values (seats count from 0)."""
+    seats: dict[int, str] = {}
+    for value in values:
+        seat, sep, name = value.partition("=")
+        if not sep or not seat.strip().isdigit() or not name.strip():
+            raise UserError(f"--seat-strategy takes SEAT=NAME (e.g. 0=default), got {value!r}")
+        seats[int(seat)] = name.strip()
+    return seats
+
+
+def build_setups(game: Game, players: list[int], options: dict[str, list], strategy: str,
+                 seat_strategies: dict[int, str]) -> list[Setup]:
+    """Gives every configuration of the sweep: each player count with each combination of options.
+
+    Raises UserError for a player count the game does not take, an unknown strategy, or a seat
+    that some configuration of the sweep does not have.
+    """
+    for n in players:
+        if not game.min_players <= n <= game.max_players:
+            raise UserError(f"{game.name} takes {game.min_players}–{game.max_players} players, got {n}")
+    known = game.strategy_names()
+    for name in [strategy, *seat_strategies.values()]:
+        if name not in known:
+            raise UserError(f"unknown strategy {name!r}; known strategies: {', '.join(known)}")
+    for seat in seat_strategies:
+        if seat >= min(players):
+            raise UserError(f"--seat-strategy: there is no seat {seat} with {min(players)} players"
+                            f" (seats are 0–{min(players) - 1})")
+    names = sorted(options)
+    return [
+        Setup(n, tuple(seat_strategies.get(seat, strategy) for seat in range(n)),
+              tuple(zip(names, values)))
+        for n in players
+        for values in itertools.product(*(options[name] for name in names))
+    ]
