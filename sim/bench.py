@@ -1,0 +1,78 @@
+"""How fast a game plays: compile time, games per second per core, worker scaling, peak memory."""
+
+from __future__ import annotations
+
+import os
+import resource
+import statistics
+import tempfile
+import time
+from pathlib import Path
+
+from rich.console import Console
+from rich.table import Table
+
+from sim import runner
+from sim.game import Game, Setup
+
+SEED = 1  # any fixed seed: every measurement plays the same games
+SCALING_PLAYERS = 7
+
+
+def bench(game: Game, rules: dict, players: list[int], strategies: list[str], games: int,
+          repeat: int, workers_scaling: bool, memory_games: int, console: Console) -> None:
+    """Prints a table of the game's speed (and, if asked, scaling and memory)."""
+    table = Table(title=f"{game.title} benchmark", show_lines=False)
+    table.add_column("measure")
+    table.add_column("value", justify="right")
+
+    started = time.perf_counter()
+    game.compile(rules)
+    table.add_row("compile (or load from cache)", f"{time.perf_counter() - started:.2f} s")
+
+    for strategy in strategies:
+        for n in players:
+            setup = _setup(game, rules, n, strategy)
+            rates = [games / _seconds(lambda: game.play(rules, setup, SEED, 0, games, 0))
+                     for _ in range(repeat)]
+            table.add_row(f"{strategy}, {n} players",
+                          f"{statistics.median(rates):,.0f} games/s per core")
+
+    n = min(max(SCALING_PLAYERS, game.min_players), game.max_players)
+    setup = _setup(game, rules, n, strategies[0])
+    with tempfile.TemporaryDirectory(prefix="simulate-bench-") as scratch:
+        def run(workers: int, count: int, name: str) -> float:
+            return _seconds(lambda: runner.run(game, rules, [setup], count, SEED,
+                                               Path(scratch) / name, workers, progress=False))
+
+        if workers_scaling:
+            one, two = run(1, games, "one-worker"), run(2, games, "two-workers")
+            table.add_row(f"1 → 2 workers, {n} players",
+                          f"{one / two:.2f}× speed-up ({one:.2f} s → {two:.2f} s)")
+        if memory_games:
+            cores = os.cpu_count() or 1
+            run(cores, memory_games, "memory")
+            table.add_row(f"peak memory of a {memory_games:,}-game run, parent",
+                          _megabytes(resource.RUSAGE_SELF))
+            table.add_row(f"peak memory, largest of {cores} workers",
+                          _megabytes(resource.RUSAGE_CHILDREN))
+    console.print(table)
+
+
+def _setup(game: Game, rules: dict, players: int, strategy: str) -> Setup:
+    """Gives the configuration measured: every seat playing `strategy`, default options."""
+    setup = Setup(players, (strategy,) * players)
+    game.check(rules, setup)
+    return setup
+
+
+def _seconds(work) -> float:
+    """Gives the wall-clock seconds `work()` takes."""
+    started = time.perf_counter()
+    work()
+    return time.perf_counter() - started
+
+
+def _megabytes(who: int) -> str:
+    # ru_maxrss is in kilobytes on Linux.
+    return f"{resource.getrusage(who).ru_maxrss / 1024:,.0f} MB"

@@ -1,0 +1,256 @@
+"""The `simulate` command: one subcommand per game, plus trace, bench, resume and games.
+
+A game's commands are thin: they turn the game's own flags into setup options and hand over
+to the shared `_run_game`, `_trace_game` and `_bench_game`. Modules that import polars or
+numba are imported inside those helpers so that `simulate --help` answers at once.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import secrets
+import sys
+from datetime import datetime
+from pathlib import Path
+from typing import Annotated, Iterator
+
+import typer
+
+from sim import games as registry
+from sim.errors import UserError
+
+app = typer.Typer(
+    help="Monte Carlo balance simulator for tabletop games. "
+         f"Games: {', '.join(registry.names())} ('simulate games' shows their player counts).",
+    no_args_is_help=True,
+    add_completion=False,
+)
+trace_app = typer.Typer(help="Print one game move by move.", no_args_is_help=True)
+bench_app = typer.Typer(help="Measure how fast a game plays.", no_args_is_help=True)
+app.add_typer(trace_app, name="trace")
+app.add_typer(bench_app, name="bench")
+
+_MAX_SEED = 2**64 - 1
+
+# The flags every game's commands share.
+Players = Annotated[str, typer.Option(help="Player counts: 7, a list 5,7 or a range 3-10.")]
+Games = Annotated[int, typer.Option(help="Games per configuration.")]
+Seed = Annotated[int | None, typer.Option(help="Run seed (default: a fresh random one).")]
+Workers = Annotated[int, typer.Option(help="Worker processes (default: all cores).")]
+Out = Annotated[Path | None, typer.Option(help="Run folder (default: runs/<game>-<time>).")]
+Strategy = Annotated[str, typer.Option(help="Strategy of every seat.")]
+SeatStrategies = Annotated[list[str] | None, typer.Option(
+    "--seat-strategy", help="SEAT=NAME: another strategy for one seat (seats count from 0).")]
+Config = Annotated[Path | None, typer.Option(help="TOML file of rule changes.")]
+Sets = Annotated[list[str] | None, typer.Option("--set", help="KEY=VALUE rule change, e.g. hand_size.7=6.")]
+Quiet = Annotated[bool, typer.Option(help="No progress bar and no preamble.")]
+ChunkSize = Annotated[int | None, typer.Option(hidden=True, help="Games per chunk.")]
+
+
+class Interrupted(Exception):
+    """Ctrl-C stopped a run: the message says whether and how it can be resumed."""
+
+    def __init__(self, folder: Path):
+        if (folder / "manifest.json").exists():
+            super().__init__(f"interrupted: finished games are kept; continue with"
+                             f" 'simulate resume {folder}'")
+        else:
+            super().__init__("interrupted before any game finished; nothing was kept")
+
+
+def main() -> None:
+    """Runs the `simulate` command line: user errors end in one line and exit code 2."""
+    try:
+        app()
+    except UserError as e:
+        _fail(f"error: {e}", 2)
+    except Interrupted as e:
+        _fail(str(e), 130)
+
+
+def _fail(message: str, code: int) -> None:
+    print(message, file=sys.stderr)
+    sys.exit(code)
+
+
+@app.command("games")
+def list_games() -> None:
+    """List the games and their player counts."""
+    for name in registry.names():
+        game = registry.get(name)
+        print(f"{name:<12} {game.title:<20} {game.min_players}–{game.max_players} players")
+
+
+@app.command()
+def saboteur(
+    players: Players,
+    saboteurs: Annotated[str | None, typer.Option(
+        help="Saboteurs in play: 2, a list 1,2 or a range 1-3 (default: dealt from role cards).")] = None,
+    games: Games = 10_000,
+    seed: Seed = None,
+    workers: Workers = os.cpu_count() or 1,
+    out: Out = None,
+    strategy: Strategy = "default",
+    seat_strategy: SeatStrategies = None,
+    config: Config = None,
+    sets: Sets = None,
+    quiet: Quiet = False,
+    chunk_size: ChunkSize = None,
+) -> None:
+    """Play Saboteur games for every configuration asked for and summarise them."""
+    from sim.setups import parse_counts
+
+    _run_game("saboteur", players=players,
+              options={"saboteurs": parse_counts("--saboteurs", saboteurs) if saboteurs else [None]},
+              games=games, seed=seed, workers=workers, out=out, strategy=strategy,
+              seat_strategy=seat_strategy, config=config, sets=sets, quiet=quiet,
+              chunk_size=chunk_size)
+
+
+@trace_app.command("saboteur")
+def trace_saboteur(
+    players: Annotated[int, typer.Option(help="Player count.")],
+    seed: Seed = None,
+    game_index: Annotated[int, typer.Option(help="Which game of the seed to show.")] = 0,
+    saboteurs: Annotated[int | None, typer.Option(help="Saboteurs in play (default: dealt).")] = None,
+    strategy: Strategy = "default",
+    seat_strategy: SeatStrategies = None,
+    config: Config = None,
+    sets: Sets = None,
+) -> None:
+    """Print one Saboteur game move by move."""
+    _trace_game("saboteur", players=players, options={"saboteurs": saboteurs}, seed=seed,
+                game_index=game_index, strategy=strategy, seat_strategy=seat_strategy,
+                config=config, sets=sets)
+
+
+@bench_app.command("saboteur")
+def bench_saboteur(
+    players: Annotated[str | None, typer.Option(help="Player counts (default: 3,7,10).")] = None,
+    strategies: Annotated[str, typer.Option(help="Strategies to time, comma-separated.")] = "random,default",
+    games: Annotated[int, typer.Option(help="Games per measurement.")] = 20_000,
+    workers_scaling: Annotated[bool, typer.Option(help="Time 1 against 2 worker processes.")] = True,
+    memory_games: Annotated[int, typer.Option(help="Games of a run measured for peak memory (0: skip).")] = 0,
+    repeat: Annotated[int, typer.Option(help="Timings per measurement (the median is shown).")] = 3,
+) -> None:
+    """Measure Saboteur's speed per core, worker scaling and memory."""
+    _bench_game("saboteur", players=players, strategies=strategies, games=games,
+                workers_scaling=workers_scaling, memory_games=memory_games, repeat=repeat)
+
+
+@app.command()
+def resume(
+    run: Annotated[Path, typer.Argument(help="The run folder to finish.")],
+    workers: Workers = os.cpu_count() or 1,
+    quiet: Quiet = False,
+) -> None:
+    """Finish an interrupted run: play the games it is missing, then summarise it."""
+    from sim import runner
+    from sim.store import Run
+
+    stored = Run.open(run)
+    manifest = stored.manifest
+    game = registry.get(stored.game)
+    with _interruptible(run):
+        finished = runner.run(game, manifest["rules"], stored.setups, manifest["games_per_setup"],
+                              manifest["seed"], run, workers, resume=True, progress=not quiet)
+    _print_summary(finished)
+
+
+def _run_game(name: str, *, players: str, options: dict[str, list], games: int, seed: int | None,
+              workers: int, out: Path | None, strategy: str, seat_strategy: list[str] | None,
+              config: Path | None, sets: list[str] | None, quiet: bool,
+              chunk_size: int | None) -> None:
+    """Plays every configuration of a game's sweep into one run folder and prints the summary."""
+    from sim import runner
+
+    if games < 1:
+        raise UserError(f"--games must be at least 1, got {games}")
+    game, rules, setups = _configure(name, players, options, strategy, seat_strategy, config, sets)
+    seed = _seed(seed)
+    out = out or Path("runs") / f"{name}-{datetime.now():%Y%m%d-%H%M%S}"
+    if not quiet:
+        print(f"{game.title}: {len(setups)} configuration(s) × {games:,} games, seed {seed},"
+              f" run folder {out}")
+    with _interruptible(out):
+        run = runner.run(game, rules, setups, games, seed, out, workers, chunk_size=chunk_size,
+                         progress=not quiet)
+    _print_summary(run)
+
+
+def _trace_game(name: str, *, players: int, options: dict, seed: int | None, game_index: int,
+                strategy: str, seat_strategy: list[str] | None, config: Path | None,
+                sets: list[str] | None) -> None:
+    """Prints one game of a game's configuration move by move."""
+    if game_index < 0:
+        raise UserError(f"--game-index must be 0 or more, got {game_index}")
+    game, rules, setups = _configure(name, str(players), {k: [v] for k, v in options.items()},
+                                     strategy, seat_strategy, config, sets)
+    seed = _seed(seed)
+    print(f"{game.title}, {setups[0].label()}, seed {seed}, game {game_index}", file=sys.stderr)
+    game.trace(rules, setups[0], seed, game_index, sys.stdout)
+
+
+def _bench_game(name: str, *, players: str | None, strategies: str, games: int,
+                workers_scaling: bool, memory_games: int, repeat: int) -> None:
+    """Prints a game's benchmark table."""
+    from rich.console import Console
+
+    from sim.bench import bench
+    from sim.setups import build_setups, parse_counts
+
+    if games < 1 or repeat < 1 or memory_games < 0:
+        raise UserError("--games and --repeat must be at least 1, --memory-games at least 0")
+    game = registry.get(name)
+    rules = game.load_rules(None, [])
+    names = [s.strip() for s in strategies.split(",") if s.strip()]
+    counts = (parse_counts("--players", players) if players
+              else sorted({game.min_players, min(7, game.max_players), game.max_players}))
+    if not names:
+        raise UserError("--strategies names no strategy")
+    for strategy in names:
+        build_setups(game, counts, {}, strategy, {})  # validates the counts and the names
+    bench(game, rules, counts, names, games, repeat, workers_scaling, memory_games, Console())
+
+
+def _configure(name: str, players: str, options: dict[str, list], strategy: str,
+               seat_strategy: list[str] | None, config: Path | None, sets: list[str] | None):
+    """Gives (game, rules, setups) for a command line, each setup checked by the game."""
+    from sim.setups import build_setups, parse_counts, parse_seat_strategies
+
+    game = registry.get(name)
+    rules = game.load_rules(str(config) if config else None, sets or [])
+    setups = build_setups(game, parse_counts("--players", players), options, strategy,
+                          parse_seat_strategies(seat_strategy or []))
+    for setup in setups:
+        game.check(rules, setup)
+    return game, rules, setups
+
+
+def _seed(seed: int | None) -> int:
+    """Gives the user's seed, checked, or a fresh random one."""
+    if seed is None:
+        return secrets.randbits(63)
+    if not 0 <= seed <= _MAX_SEED:
+        raise UserError(f"--seed must be between 0 and 2**64-1, got {seed}")
+    return seed
+
+
+@contextlib.contextmanager
+def _interruptible(folder: Path) -> Iterator[None]:
+    """Turns Ctrl-C during a run into `Interrupted`, which says what became of the run."""
+    try:
+        yield
+    except KeyboardInterrupt:
+        raise Interrupted(folder) from None
+
+
+def _print_summary(run) -> None:
+    from reports.summary import print_summary
+
+    print_summary(run)
+
+
+if __name__ == "__main__":
+    main()
