@@ -121,8 +121,7 @@ def heatmap(path: Path, values, rows: list[str], cols: list[str], *, title: str,
     fig, ax = _figure(max(5.0, 1.0 * len(cols) + 3), max(3.5, 0.6 * len(rows) + 2))
     ax.grid(False)
     masked = np.ma.masked_invalid(v)
-    cmap = matplotlib.colormaps["cividis"].copy()
-    cmap.set_bad("#eeeeee")
+    cmap = matplotlib.colormaps["cividis"].with_extremes(bad="#eeeeee")
     image = ax.imshow(masked, cmap=cmap, aspect="auto",
                       vmin=np.nanmin(v) if vmin is None else vmin,
                       vmax=np.nanmax(v) if vmax is None else vmax)

@@ -69,18 +69,29 @@ SABOTEUR_LIKE = types.SimpleNamespace(
 )
 
 
-@pytest.fixture(autouse=True)
-def saboteur_like(monkeypatch):
-    """Makes the reports see a Saboteur-shaped game whatever the engine's state."""
+DUEL = types.SimpleNamespace(
+    name="duel", title="Duel", min_players=2, max_players=2, tables=("games", "seats"),
+    headline=Headline("decided rate", (~pl.col("stalled")).cast(pl.Int64), pl.lit(1)),
+    summary=(),
+    strategy_names=lambda: ["greedy", "random", "careful"],
+)
+FAKES = {"saboteur": SABOTEUR_LIKE, "duel": DUEL}
+
+
+@pytest.fixture(autouse=True, scope="session")
+def saboteur_like():
+    """Makes the reports see a Saboteur-shaped game (and a two-player Duel) whatever the
+    engines' state."""
     from reports import runs
 
     real = runs.game_named
 
     def game_named(name):
-        return SABOTEUR_LIKE if name == "saboteur" else real(name)
+        return FAKES[name] if name in FAKES else real(name)
 
-    monkeypatch.setattr(runs, "game_named", game_named)
-    return SABOTEUR_LIKE
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(runs, "game_named", game_named)
+        yield SABOTEUR_LIKE
 
 
 def saboteur_tables(setups: list[Setup], games: int, seed: int = 1) -> dict[str, pl.DataFrame]:
@@ -171,7 +182,36 @@ def saboteur_run(tmp_path) -> Path:
     return write_run(tmp_path / "run", SETUPS, saboteur_tables(SETUPS, 60))
 
 
+@pytest.fixture(scope="module")
+def shared_saboteur_run(tmp_path_factory) -> Path:
+    """The same run, written once per module, for tests that only read it."""
+    return write_run(tmp_path_factory.mktemp("shared") / "run", SETUPS, saboteur_tables(SETUPS, 60))
+
+
+def duel_tables(setups: list[Setup], games: int, strength: dict[str, float],
+                seed: int = 3) -> dict[str, pl.DataFrame]:
+    """Gives two-player games where seat i wins with odds strength[a] : strength[b]."""
+    rng = np.random.default_rng(seed)
+    g_rows, s_rows = [], []
+    for sid, setup in enumerate(setups):
+        a, b = setup.seats
+        for i in range(games):
+            gid = sid * games + i  # the runner's id_offset: configuration * games + index
+            first = bool(rng.random() < strength[a] / (strength[a] + strength[b]))
+            g_rows.append((gid, sid, 2, False, int(rng.integers(5, 30))))
+            s_rows += [(gid, sid, 2, 0, a, first), (gid, sid, 2, 1, b, not first)]
+    return {
+        "games": pl.DataFrame(g_rows, orient="row", schema={
+            "game_id": pl.Int64, "setup": pl.Int16, "players": pl.Int8, "stalled": pl.Boolean,
+            "turns": pl.Int32}),
+        "seats": pl.DataFrame(s_rows, orient="row", schema={
+            "game_id": pl.Int64, "setup": pl.Int16, "players": pl.Int8, "seat": pl.Int8,
+            "strategy": pl.Utf8, "won": pl.Boolean}),
+    }
+
+
 @pytest.fixture
 def runkit():
     """The builders above, for tests that write their own runs (conftest is not importable)."""
-    return types.SimpleNamespace(write=write_run, tables=saboteur_tables, SETUPS=SETUPS)
+    return types.SimpleNamespace(write=write_run, tables=saboteur_tables, duel=duel_tables,
+                                 SETUPS=SETUPS, SABOTEUR=SABOTEUR_LIKE, DUEL=DUEL)

@@ -1,0 +1,224 @@
+"""`simulate report`: its tables equal direct polars queries on the shards; its files are whole."""
+
+import polars as pl
+import pytest
+from rich.console import Console
+
+from reports.report import build_sections, write_report
+from reports.runs import open_run
+from sim.errors import UserError
+
+PNG = b"\x89PNG\r\n\x1a\n"
+
+
+def tables_of(sections):
+    return {t.title: t.frame for s in sections for t in s.tables}
+
+
+@pytest.fixture(scope="module")
+def report(shared_saboteur_run, tmp_path_factory):
+    charts = tmp_path_factory.mktemp("charts")
+    return tables_of(build_sections([open_run(shared_saboteur_run)], charts))
+
+
+def read(run, table):
+    return pl.read_parquet(run / table / "*.parquet")
+
+
+def test_win_rate_by_seat_equals_direct_query(shared_saboteur_run, report):
+    saboteur_run = shared_saboteur_run
+    frame = report["Game-win rate by seat"]
+    seats = read(saboteur_run, "seats")
+    want = (seats.filter(pl.col("setup") == 3).group_by("seat")
+            .agg(pl.len().alias("n"), pl.col("won").sum().alias("wins")).sort("seat"))
+    got = frame.filter(pl.col("configuration") == "7p saboteurs=2 default").sort("seat")
+    assert got["n"].to_list() == want["n"].to_list()
+    assert got["wins"].to_list() == want["wins"].to_list()
+    assert got["rate"].to_list() == pytest.approx((want["wins"] / want["n"]).to_list())
+
+
+def test_seat_balance_is_one_minus_the_largest_gap(report):
+    by_seat = report["Game-win rate by seat"].filter(pl.col("configuration") == "4p default")
+    row = report["Seat balance"].filter(pl.col("configuration") == "4p default").row(0, named=True)
+    assert row["balance"] == pytest.approx(1 - (by_seat["rate"].max() - by_seat["rate"].min()))
+    assert 0 <= row["p"] <= 1 and row["dof"] == 3
+
+
+def test_miners_by_players_and_saboteurs_equals_direct_query(shared_saboteur_run, report):
+    saboteur_run = shared_saboteur_run
+    frame = report["Miners' round-win rate by players × saboteurs in play"]
+    rounds = read(saboteur_run, "rounds").unique(["game_id", "round"])
+    want = (rounds.group_by("players", "saboteurs")
+            .agg(pl.len().alias("n"), (pl.col("winner_team") == "miners").sum().alias("wins"))
+            .sort("players", "saboteurs"))
+    assert frame["n"].to_list() == want["n"].to_list()
+    assert frame["wins"].to_list() == want["wins"].to_list()
+    assert frame["players"].to_list() == want["players"].cast(pl.Int64).to_list()
+
+
+def test_miners_by_player_count_equals_direct_query(shared_saboteur_run, report):
+    saboteur_run = shared_saboteur_run
+    frame = report["Miners' round-win rate by player count"]
+    games = read(saboteur_run, "games").filter(pl.col("players") == 5,
+                                                pl.col("saboteurs_fixed").is_null())
+    row = frame.filter(pl.col("players") == 5, pl.col("saboteurs") == "role cards dealt").row(
+        0, named=True)
+    assert row["n"] == 3 * games.height
+    assert row["rate"] == pytest.approx(games["miner_rounds"].sum() / (3 * games.height))
+
+
+def test_gold_per_round_by_role_equals_direct_query(shared_saboteur_run, report):
+    saboteur_run = shared_saboteur_run
+    frame = report["Gold gained per round by role"]
+    rounds = read(saboteur_run, "rounds")
+    want = rounds.filter(pl.col("players") == 7, pl.col("role") == "saboteur")["gold_gained"]
+    row = frame.filter(pl.col("players") == 7, pl.col("role") == "saboteur").row(0, named=True)
+    assert row["n"] == want.len()
+    assert row["mean gold"] == pytest.approx(want.mean())
+    assert row["low"] < row["mean gold"] < row["high"]
+
+
+def test_win_rate_by_role_mix_equals_direct_query(shared_saboteur_run, report):
+    saboteur_run = shared_saboteur_run
+    frame = report["Game-win rate by rounds played as a saboteur"]
+    rounds = read(saboteur_run, "rounds")
+    mix = rounds.group_by("game_id", "seat").agg(
+        (pl.col("role") == "saboteur").sum().alias("k"))
+    seats = read(saboteur_run, "seats").join(mix, on=["game_id", "seat"])
+    want = seats.group_by("k").agg(pl.len().alias("n"), pl.col("won").sum().alias("wins")).sort("k")
+    assert frame["saboteur rounds"].to_list() == want["k"].to_list()
+    assert frame["n"].to_list() == want["n"].to_list()
+    assert frame["wins"].to_list() == want["wins"].to_list()
+
+
+def test_game_length_and_stalled_equal_direct_query(shared_saboteur_run, report):
+    saboteur_run = shared_saboteur_run
+    games = read(saboteur_run, "games").filter(pl.col("setup") == 1)
+    length = report["Turns per game"].filter(pl.col("configuration") == "5p default").row(
+        0, named=True)
+    assert length["mean turns"] == pytest.approx(games["turns"].mean())
+    assert length["max"] == games["turns"].max()
+    assert length["p50"] == games["turns"].quantile(0.5, "nearest")
+    stalled = report["Stalled / turn-cap games"].filter(
+        pl.col("configuration") == "5p default").row(0, named=True)
+    assert stalled["stalled"] == games["stalled"].sum()
+    assert stalled["low"] <= stalled["rate"] <= stalled["high"]
+
+
+def test_headline_by_player_count_pools_configurations(shared_saboteur_run, report):
+    saboteur_run = shared_saboteur_run
+    games = read(saboteur_run, "games").filter(pl.col("players") == 5)
+    row = report["miners' round-win rate by player count"].filter(
+        pl.col("players") == 5).row(0, named=True)
+    assert row["games"] == games.height == 120
+    assert row["wins"] == games["miner_rounds"].sum()
+
+
+def test_report_files_are_whole(saboteur_run):
+    console = Console(record=True, width=160)
+    out = write_report([saboteur_run], None, console)
+    assert out == saboteur_run / "report"
+    charts = sorted((out / "charts").glob("*.png"))
+    assert len(charts) >= 8
+    for chart in charts:
+        data = chart.read_bytes()
+        assert data[:8] == PNG and len(data) > 5_000
+    md = (out / "report.md").read_text()
+    for chart in charts:
+        assert f"](charts/{chart.name})" in md
+    page = (out / "report.html").read_text()
+    assert page.count("data:image/png;base64,") == len(charts)
+    assert "src='charts/" not in page
+    assert "Seat balance" in md and "Game-win rate by seat" in console.export_text()
+
+
+def test_two_runs_pool_their_games(tmp_path, runkit):
+    a = runkit.write(tmp_path / "a", runkit.SETUPS, runkit.tables(runkit.SETUPS, 20, seed=1))
+    b = runkit.write(tmp_path / "b", runkit.SETUPS, runkit.tables(runkit.SETUPS, 30, seed=2))
+    frames = tables_of(build_sections([open_run(a), open_run(b)], tmp_path / "charts"))
+    overview = frames["miners' round-win rate by configuration"]
+    assert overview["games"].to_list() == [50, 50, 50, 50]
+    games = pl.concat([read(a, "games"), read(b, "games")]).filter(pl.col("setup") == 0)
+    assert overview.filter(pl.col("configuration") == "4p default")["wins"][0] == \
+        games["miner_rounds"].sum()
+
+
+def test_a_game_without_its_own_sections_gets_the_common_ones(tmp_path, runkit):
+    from sim.game import Setup
+
+    setups = [Setup(2, ("greedy", "random")), Setup(2, ("random", "greedy"))]
+    run = runkit.write(tmp_path / "duel", setups,
+                       runkit.duel(setups, 50, {"greedy": 2.0, "random": 1.0}), game="duel")
+    titles = [s.title for s in build_sections([open_run(run)], tmp_path / "c")]
+    assert titles == ["Overview", "Win rate by player count", "Win rate by seat",
+                      "Win rate by strategy", "Game length and stalled games"]
+
+
+# --- bad input: one clear line each -------------------------------------------------------
+
+def one_line(error: UserError) -> str:
+    text = str(error)
+    assert text and "\n" not in text
+    return text
+
+
+def test_a_folder_that_is_not_a_run(tmp_path):
+    (tmp_path / "plain").mkdir()
+    with pytest.raises(UserError) as e:
+        write_report([tmp_path / "plain"], tmp_path / "out", Console(quiet=True))
+    one_line(e.value)
+    with pytest.raises(UserError, match="no such run folder"):
+        write_report([tmp_path / "missing"], tmp_path / "out", Console(quiet=True))
+
+
+def test_an_empty_run(tmp_path, runkit):
+    empty = {k: v.clear() for k, v in runkit.tables(runkit.SETUPS, 1).items()}
+    run = runkit.write(tmp_path / "empty", runkit.SETUPS, empty)
+    with pytest.raises(UserError, match="no finished games") as e:
+        write_report([run], None, Console(quiet=True))
+    one_line(e.value)
+
+
+def test_a_run_without_shards(tmp_path, runkit):
+    run = runkit.write(tmp_path / "bare", runkit.SETUPS, {})
+    with pytest.raises(UserError) as e:
+        write_report([run], None, Console(quiet=True))
+    one_line(e.value)
+
+
+def test_runs_of_different_games_do_not_mix(tmp_path, runkit, saboteur_run):
+    from sim.game import Setup
+
+    setups = [Setup(2, ("greedy", "random"))]
+    duel = runkit.write(tmp_path / "duel", setups,
+                        runkit.duel(setups, 10, {"greedy": 1.0, "random": 1.0}), game="duel")
+    with pytest.raises(UserError, match="different games") as e:
+        write_report([saboteur_run, duel], tmp_path / "out", Console(quiet=True))
+    one_line(e.value)
+
+
+def test_a_shard_of_another_game_in_a_run(tmp_path, runkit, saboteur_run):
+    from sim.game import Setup
+
+    setups = [Setup(2, ("greedy", "random"))]
+    stray = runkit.duel(setups, 10, {"greedy": 1.0, "random": 1.0})["games"]
+    stray.write_parquet(saboteur_run / "games" / "chunk-9999.parquet")
+    with pytest.raises(UserError) as e:
+        write_report([saboteur_run], None, Console(quiet=True))
+    assert "shards" in one_line(e.value)
+
+
+def test_shards_naming_a_configuration_the_manifest_lacks(tmp_path, runkit):
+    tables = runkit.tables(runkit.SETUPS, 5)
+    run = runkit.write(tmp_path / "run", runkit.SETUPS[:2], tables)
+    with pytest.raises(UserError, match="configuration 2") as e:
+        write_report([run], None, Console(quiet=True))
+    one_line(e.value)
+
+
+def test_an_unwritable_output_folder(tmp_path, saboteur_run):
+    blocker = tmp_path / "file"
+    blocker.write_text("")
+    with pytest.raises(UserError, match="cannot write") as e:
+        write_report([saboteur_run], blocker, Console(quiet=True))
+    one_line(e.value)
