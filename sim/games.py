@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import importlib
+from typing import TYPE_CHECKING
 
 from sim.errors import UserError
-from sim.game import Game
+
+if TYPE_CHECKING:  # sim.game imports polars, which `simulate --help` should not wait for
+    from sim.game import Game
 
 GAMES: dict[str, str] = {
     "saboteur": "sim.saboteur",
@@ -25,6 +28,6 @@ def module_of(name: str) -> str:
         raise UserError(f"unknown game {name!r}; known games: {', '.join(names())}") from None
 
 
-def get(name: str) -> Game:
+def get(name: str) -> "Game":
     """Gives the game registered as `name`, importing its module now."""
     return importlib.import_module(module_of(name)).GAME
