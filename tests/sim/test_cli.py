@@ -1,0 +1,167 @@
+"""The `simulate` command line: what it runs, and one line with exit code 2 for bad input."""
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from sim import cli, runner
+
+
+@pytest.fixture
+def simulate(fake_game, monkeypatch, capsys, tmp_path):
+    """Gives a function running `simulate ARGS...` in-process (the test game stands in for
+    saboteur) from an empty folder, and giving (exit code, stdout, stderr)."""
+    monkeypatch.chdir(tmp_path)
+    summaries = []
+    monkeypatch.setattr(cli, "_print_summary", summaries.append)
+
+    def run(*args):
+        monkeypatch.setattr(sys, "argv", ["simulate", *args])
+        with pytest.raises(SystemExit) as exit:
+            cli.main()
+            sys.exit(0)  # typer exits by itself; this only makes a missing exit visible
+        out, err = capsys.readouterr()
+        return exit.value.code or 0, out, err
+
+    run.summaries = summaries
+    return run
+
+
+def test_a_run_plays_every_configuration_and_prints_its_summary(simulate, tmp_path):
+    code, out, err = simulate("saboteur", "--players", "3,4", "--saboteurs", "1-2", "--games", "50",
+                              "--seed", "42", "--workers", "1", "--out", "sweep",
+                              "--strategy", "random", "--seat-strategy", "0=lucky",
+                              "--set", "flips=7")
+    assert (code, err) == (0, "")
+    assert "seed 42" in out
+    manifest = json.loads((tmp_path / "sweep" / "manifest.json").read_text())
+    assert manifest["seed"] == 42 and manifest["rules"]["flips"] == 7
+    assert [(s["players"], s["options"]["saboteurs"], s["seats"][:2]) for s in manifest["setups"]] == [
+        (3, 1, ["lucky", "random"]), (3, 2, ["lucky", "random"]),
+        (4, 1, ["lucky", "random"]), (4, 2, ["lucky", "random"])]
+    assert manifest["games_done"] == 200 and manifest["status"] == "complete"
+    assert [run.path.resolve() for run in simulate.summaries] == [tmp_path / "sweep"]
+
+
+def test_without_a_seed_a_fresh_one_is_printed_and_recorded(simulate, tmp_path):
+    code, out, _ = simulate("saboteur", "--players", "3", "--games", "20", "--workers", "1",
+                            "--quiet")
+    (folder,) = (tmp_path / "runs").iterdir()
+    assert code == 0 and folder.name.startswith("saboteur-")
+    assert out == ""  # --quiet
+    assert json.loads((folder / "manifest.json").read_text())["seed"] >= 0
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--players", "7"], "error: fake takes 2–6 players, got 7"),
+    (["--players", "three"], "error: --players takes a number (7), a list (5,7) or a range (3-10), got 'three'"),
+    (["--players", "3", "--games", "0"], "error: --games must be at least 1, got 0"),
+    (["--players", "3", "--games", "-5"], "error: --games must be at least 1, got -5"),
+    (["--players", "3", "--strategy", "clever"],
+     "error: unknown strategy 'clever'; known strategies: default, random, lucky"),
+    (["--players", "3", "--seat-strategy", "4=lucky"],
+     "error: --seat-strategy: there is no seat 4 with 3 players (seats are 0–2)"),
+    (["--players", "3", "--set", "flipz=2"], "error: unknown rule 'flipz' in --set (did you mean 'flips'?)"),
+    (["--players", "3", "--saboteurs", "3"], "error: 3 saboteurs need more than 3 players"),
+    (["--players", "3", "--seed", "-1"], "error: --seed must be between 0 and 2**64-1, got -1"),
+])
+def test_bad_input_is_one_line_exit_2_and_leaves_nothing(simulate, tmp_path, args, message):
+    code, _, err = simulate("saboteur", *args)
+    assert (code, err) == (2, message + "\n")
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_malformed_config_file_is_one_line(simulate, tmp_path):
+    (tmp_path / "mine.toml").write_text("flips = [\n")
+    code, _, err = simulate("saboteur", "--players", "3", "--config", "mine.toml")
+    assert code == 2 and err.startswith("error: mine.toml: malformed TOML: ")
+    assert err.count("\n") == 1
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["mine.toml"]
+
+
+def test_an_unwritable_out_is_one_line_and_leaves_nothing(simulate, tmp_path):
+    (tmp_path / "taken").write_text("a file, not a folder")
+    code, _, err = simulate("saboteur", "--players", "3", "--out", "taken/run", "--workers", "1")
+    assert code == 2 and err.startswith("error: cannot write the run folder taken/run")
+    assert err.count("\n") == 1
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["taken"]
+
+
+def test_an_unknown_flag_is_a_usage_error_with_exit_2(simulate):
+    code, _, err = simulate("saboteur", "--players", "3", "--hand-size", "6")
+    assert code == 2 and "No such option: --hand-size" in err
+    assert "Traceback" not in err
+
+
+def test_ctrl_c_is_one_line_and_exit_130(simulate, monkeypatch):
+    def interrupted(*args, **kwargs):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(runner, "run", interrupted)
+    code, _, err = simulate("saboteur", "--players", "3", "--quiet")
+    assert (code, err) == (130, "interrupted before any game finished; nothing was kept\n")
+
+
+def test_resume_finishes_a_run_with_missing_chunks(simulate, tmp_path):
+    simulate("saboteur", "--players", "3", "--games", "400", "--chunk-size", "100", "--seed", "5",
+             "--workers", "1", "--out", "run", "--quiet")
+    whole = sorted((tmp_path / "run" / "games").iterdir())
+    whole[1].unlink()
+    code, _, err = simulate("resume", "run", "--workers", "1", "--quiet")
+    assert (code, err) == (0, "")
+    assert sorted((tmp_path / "run" / "games").iterdir()) == whole
+    assert len(simulate.summaries) == 2
+
+
+def test_resume_of_a_folder_that_is_no_run_is_one_line(simulate):
+    code, _, err = simulate("resume", "nowhere")
+    assert (code, err) == (2, "error: nowhere is not a run folder (it has no manifest.json)\n")
+
+
+def test_trace_prints_the_game_the_run_would_play(simulate, fake_game):
+    code, out, err = simulate("trace", "saboteur", "--players", "4", "--seed", "7", "--game-index", "3")
+    assert code == 0 and "seed 7, game 3" in err
+    rules = fake_game.load_rules(None, [])
+    seats = fake_game.play(rules, *_setup(4), 7, 3, 4, 0)["seats"]
+    assert out.splitlines() == [f"seat {s} flips {h} heads" for s, h in enumerate(seats["heads"])]
+
+
+def _setup(players):
+    from sim.game import Setup
+
+    return [Setup(players, ("default",) * players, (("saboteurs", None),))]
+
+
+def test_bench_times_each_strategy_and_player_count(simulate):
+    code, out, _ = simulate("bench", "saboteur", "--players", "3,5", "--strategies", "default,lucky",
+                            "--games", "30", "--repeat", "1", "--no-workers-scaling")
+    assert code == 0
+    for row in ["default, 3 players", "default, 5 players", "lucky, 3 players", "compile"]:
+        assert row in out
+    assert out.count("games/s per core") == 4
+
+
+def test_bench_refuses_an_unknown_strategy(simulate):
+    code, _, err = simulate("bench", "saboteur", "--strategies", "default,clever")
+    assert code == 2 and err.startswith("error: unknown strategy 'clever'")
+
+
+def test_games_lists_each_game_with_its_player_range(simulate):
+    code, out, _ = simulate("games")
+    assert code == 0 and "fake" in out and "2–6 players" in out
+
+
+def test_the_installed_command_shows_no_traceback_for_user_errors(tmp_path):
+    done = subprocess.run([sys.executable, "-m", "sim.cli", "resume", str(tmp_path / "nowhere")],
+                          capture_output=True, text=True)
+    assert done.returncode == 2
+    assert done.stderr == f"error: {tmp_path / 'nowhere'} is not a run folder (it has no manifest.json)\n"
+
+
+def test_help_lists_the_games_and_commands():
+    done = subprocess.run([sys.executable, "-m", "sim.cli", "--help"], capture_output=True, text=True)
+    assert done.returncode == 0
+    for word in ["saboteur", "trace", "bench", "resume", "games"]:
+        assert word in done.stdout

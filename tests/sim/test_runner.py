@@ -1,0 +1,155 @@
+"""Runs: chunk plans, determinism whatever the executor, interruption and resume."""
+
+import json
+
+import polars as pl
+import pytest
+
+from sim import runner
+from sim.errors import UserError
+from sim.game import Setup
+from sim.runner import Chunk, default_chunk_size, plan
+
+GAMES = 500
+
+
+def setups(*players):
+    return [Setup(n, ("default",) * n, (("saboteurs", None),)) for n in players]
+
+
+def play(game, out, workers=1, chunk_size=None, resume=False, seed=11, rules=None, sweep=(3, 5)):
+    rules = rules or game.load_rules(None, [])
+    return runner.run(game, rules, setups(*sweep), GAMES, seed, out, workers,
+                      chunk_size=chunk_size, resume=resume, progress=False)
+
+
+def tables(run):
+    return {"games": run.scan("games").collect().sort("game_id"),
+            "seats": run.scan("seats").collect().sort("game_id", "seat")}
+
+
+def assert_same_tables(a, b):
+    for name in ("games", "seats"):
+        assert a[name].equals(b[name]), name
+
+
+def test_a_plan_covers_every_game_of_every_configuration_once():
+    chunks = plan(2, 1000, 300)
+    assert chunks[:4] == [Chunk(0, 0, 300), Chunk(0, 300, 600), Chunk(0, 600, 900), Chunk(0, 900, 1000)]
+    assert sum(c.stop - c.start for c in chunks) == 2000
+    assert {c.setup for c in chunks} == {0, 1}
+
+
+@pytest.mark.parametrize("games, workers, size", [
+    (1000, 4, 200), (1_000_000, 4, 20_000), (160_000, 2, 10_000),
+])
+def test_the_default_chunk_gives_each_worker_about_eight_within_bounds(games, workers, size):
+    assert default_chunk_size(games, workers) == size
+
+
+def test_a_run_stores_every_game_with_its_setup_and_a_unique_id(fake_game, tmp_path):
+    run = play(fake_game, tmp_path / "run", chunk_size=150)
+    games = tables(run)["games"]
+    assert games["game_id"].to_list() == list(range(2 * GAMES))
+    assert games["setup"].dtype == pl.Int16
+    assert games.group_by("setup").agg(pl.col("players").unique()).sort("setup")["players"].to_list() == [[3], [5]]
+    manifest = json.loads((run.path / "manifest.json").read_text())
+    assert (manifest["status"], manifest["games_done"], manifest["games_requested"]) == ("complete", 1000, 1000)
+    assert fake_game.compiled, "the game is compiled before any chunk is played"
+
+
+def test_results_do_not_depend_on_workers_or_chunk_size(fake_game, tmp_path):
+    serial = tables(play(fake_game, tmp_path / "serial", workers=1, chunk_size=500))
+    pooled = tables(play(fake_game, tmp_path / "pooled", workers=2, chunk_size=120))
+    assert_same_tables(serial, pooled)
+    assert not list(tmp_path.glob("**/.tmp-*"))
+
+
+def test_a_different_seed_gives_different_games(fake_game, tmp_path):
+    a = tables(play(fake_game, tmp_path / "a"))
+    b = tables(play(fake_game, tmp_path / "b", seed=12))
+    assert not a["seats"].equals(b["seats"])
+
+
+def interrupt_after(monkeypatch, game, chunks):
+    """Makes the game's play raise KeyboardInterrupt once `chunks` chunks have been played,
+    leaving a half-written shard behind as a killed worker would."""
+    real_play = game.play
+    played = []
+
+    def play(rules, setup, seed, start, stop, id_offset):
+        if len(played) == chunks:
+            raise KeyboardInterrupt
+        played.append(start)
+        return real_play(rules, setup, seed, start, stop, id_offset)
+
+    monkeypatch.setattr(game, "play", play)
+    return lambda: monkeypatch.setattr(game, "play", real_play)
+
+
+def test_an_interrupted_run_keeps_finished_chunks_and_resumes_to_the_same_tables(
+        fake_game, tmp_path, monkeypatch):
+    whole = tables(play(fake_game, tmp_path / "whole", chunk_size=100))
+    restore = interrupt_after(monkeypatch, fake_game, 3)
+    with pytest.raises(KeyboardInterrupt):
+        play(fake_game, tmp_path / "cut", chunk_size=100)
+    manifest = json.loads((tmp_path / "cut" / "manifest.json").read_text())
+    assert (manifest["status"], manifest["games_done"]) == ("interrupted", 300)
+    assert len(list((tmp_path / "cut" / "games").glob("*.parquet"))) == 3
+
+    restore()
+    (tmp_path / "cut" / "seats" / ".tmp-s001-g000000000.parquet.99").write_bytes(b"half")
+    resumed = tables(play(fake_game, tmp_path / "cut", workers=2, resume=True))
+    assert_same_tables(whole, resumed)
+    assert resumed["games"]["game_id"].is_unique().all()
+    assert not list(tmp_path.glob("**/.tmp-*"))
+    manifest = json.loads((tmp_path / "cut" / "manifest.json").read_text())
+    assert (manifest["status"], manifest["games_done"], manifest["chunk_size"]) == ("complete", 1000, 100)
+
+
+def test_resuming_replays_only_missing_chunks(fake_game, tmp_path, monkeypatch):
+    run = play(fake_game, tmp_path / "run", chunk_size=100)
+    whole = tables(run)
+    for shard in ["s000-g000000200.parquet", "s001-g000000400.parquet"]:
+        (run.path / "games" / shard).unlink()
+    replayed = []
+    real_play = fake_game.play
+    monkeypatch.setattr(fake_game, "play", lambda *a: replayed.append(a[3]) or real_play(*a))
+    assert_same_tables(whole, tables(play(fake_game, run.path, resume=True)))
+    assert sorted(replayed) == [200, 400]
+
+
+def test_an_interrupted_run_with_nothing_finished_leaves_nothing(fake_game, tmp_path, monkeypatch):
+    interrupt_after(monkeypatch, fake_game, 0)
+    with pytest.raises(KeyboardInterrupt):
+        play(fake_game, tmp_path / "runs" / "cut")
+    assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize("change, message", [
+    ({"seed": 12}, "it was run with seed 11, not 12"),
+    ({"sweep": (3, 4)}, "it was run with setups"),
+    ({"rules": "flips=6"}, "its rules differ at 'flips'"),
+])
+def test_resuming_with_other_parameters_names_the_difference(fake_game, tmp_path, change, message):
+    play(fake_game, tmp_path / "run")
+    if "rules" in change:
+        change = {"rules": fake_game.load_rules(None, [change["rules"]])}
+    with pytest.raises(UserError, match=message):
+        play(fake_game, tmp_path / "run", resume=True, **change)
+
+
+def test_an_unwritable_out_fails_before_anything_is_played(fake_game, tmp_path):
+    (tmp_path / "file").write_text("")
+    with pytest.raises(UserError, match="cannot write the run folder"):
+        play(fake_game, tmp_path / "file" / "run")
+    assert not fake_game.compiled
+
+
+def test_zero_games_or_workers_are_refused(fake_game, tmp_path):
+    rules = fake_game.load_rules(None, [])
+    with pytest.raises(UserError, match="--games must be at least 1, got 0"):
+        runner.run(fake_game, rules, setups(3), 0, 1, tmp_path / "r", 1, progress=False)
+    with pytest.raises(UserError, match="--workers must be at least 1, got 0"):
+        runner.run(fake_game, rules, setups(3), 10, 1, tmp_path / "r", 0, progress=False)
+    assert not (tmp_path / "r").exists()
