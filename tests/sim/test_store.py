@@ -94,3 +94,11 @@ def test_an_unreadable_manifest_is_a_user_error(tmp_path):
     (tmp_path / "manifest.json").write_text("{not json")
     with pytest.raises(UserError, match="cannot read .*manifest.json"):
         Run.open(tmp_path)
+
+
+def test_a_chunk_whose_other_tables_failed_to_write_is_not_done(tmp_path):
+    run = Run.create(tmp_path / "run", manifest())
+    unwritable = pl.DataFrame({"x": pl.Series([object()], dtype=pl.Object)})
+    with pytest.raises(pl.exceptions.ComputeError):
+        write_chunk(run.path, {"games": pl.DataFrame({"game_id": [0]}), "seats": unwritable}, 0, 0)
+    assert run.done_chunks() == set()
