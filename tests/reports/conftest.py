@@ -210,7 +210,7 @@ def duel_tables(setups: list[Setup], games: int, strength: dict[str, float],
     }
 
 
-@pytest.fixture
+@pytest.fixture(scope="session")
 def runkit():
     """The builders above, for tests that write their own runs (conftest is not importable)."""
     return types.SimpleNamespace(write=write_run, tables=saboteur_tables, duel=duel_tables,

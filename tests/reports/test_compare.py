@@ -1,0 +1,163 @@
+"""`simulate compare`: the plan pairs deals and rotates seats; the comparison's numbers."""
+
+from collections import Counter
+from itertools import combinations
+
+import numpy as np
+import polars as pl
+import pytest
+from rich.console import Console
+
+from reports.compare import comparison_sections, print_comparison
+from reports.runs import open_run
+from sim import rng
+from sim.compare import plan
+from sim.errors import UserError
+from sim.game import Setup
+
+PNG = b"\x89PNG\r\n\x1a\n"
+
+
+def seat_counts(setups):
+    return Counter((name, seat) for s in setups for seat, name in enumerate(s.seats))
+
+
+@pytest.mark.parametrize("strategies, players", [
+    (["default", "greedy"], 7), (["default", "greedy"], 4), (["default", "greedy", "careful"], 3),
+    (["default", "greedy", "careful"], 5), (["default", "greedy", "careful"], 10),
+])
+def test_each_strategy_sits_in_every_seat_equally_often(runkit, strategies, players):
+    setups = plan(runkit.SABOTEUR, strategies, players, {"saboteurs": 2})
+    counts = seat_counts(setups)
+    assert len(set(counts.values())) == 1
+    assert set(counts) == {(s, seat) for s in strategies for seat in range(players)}
+    assert {(s.players, s.options) for s in setups} == {(players, (("saboteurs", 2),))}
+
+
+def test_seven_players_two_strategies_alternate(runkit):
+    setups = plan(runkit.SABOTEUR, ["greedy", "careful"], 7, {})
+    assert [s.seats for s in setups] == [
+        ("greedy", "careful", "greedy", "careful", "greedy", "careful", "greedy"),
+        ("careful", "greedy", "careful", "greedy", "careful", "greedy", "careful")]
+
+
+def test_two_player_plan_is_a_full_round_robin(runkit):
+    setups = plan(runkit.DUEL, ["greedy", "random", "careful"], 2, {})
+    pairs = [s.seats for s in setups]
+    assert sorted(pairs) == sorted((a, b) for a in ["greedy", "random", "careful"]
+                                   for b in ["greedy", "random", "careful"] if a != b)
+
+
+def test_every_pair_of_strategies_meets(runkit):
+    names = ["default", "greedy", "careful"]
+    setups = plan(runkit.SABOTEUR, names, 3, {})
+    for a, b in combinations(names, 2):
+        assert any(a in s.seats and b in s.seats for s in setups)
+
+
+def test_every_assignment_is_dealt_the_same_games():
+    # The runner plays indices 0..G-1 for each Setup and a deal depends on (seed, index) only:
+    # a deal stream drawn for each assignment's games is identical across the plan.
+    from types import SimpleNamespace
+
+    game = SimpleNamespace(name="g", min_players=2, max_players=5,
+                           strategy_names=lambda: ["a", "b"])
+    setups = plan(game, ["a", "b"], 3, {})
+
+    def deals(setup, seed=7, games=20):
+        return [int(rng.next_u64(rng.stream(seed, i, 0))) for i in range(games)]
+
+    first = deals(setups[0])
+    assert all(deals(s) == first for s in setups[1:])
+    assert len(set(first)) == len(first)
+
+
+@pytest.mark.parametrize("strategies, players, message", [
+    (["default", "nope"], 5, "unknown strategy 'nope'"),
+    (["default"], 5, "at least two"),
+    (["default", "default"], 5, "given twice"),
+    (["default", "greedy"], 11, "3–10 players"),
+])
+def test_bad_plans_are_one_clear_line(runkit, strategies, players, message):
+    with pytest.raises(UserError, match=message) as e:
+        plan(runkit.SABOTEUR, strategies, players, {})
+    assert "\n" not in str(e.value)
+
+
+@pytest.fixture(scope="module")
+def duel_run(tmp_path_factory, runkit):
+    setups = plan(runkit.DUEL, ["greedy", "random", "careful"], 2, {})
+    strength = {"greedy": 4.0, "careful": 2.0, "random": 1.0}
+    path = tmp_path_factory.mktemp("duel") / "run"
+    return runkit.write(path, setups, runkit.duel(setups, 400, strength), game="duel")
+
+
+@pytest.fixture(scope="module")
+def duel_tables(duel_run, tmp_path_factory):
+    sections = comparison_sections(open_run(duel_run), tmp_path_factory.mktemp("charts"))
+    return sections, {t.title: t.frame for s in sections for t in s.tables}
+
+
+def test_head_to_head_equals_direct_query(duel_run, duel_tables):
+    seats = pl.read_parquet(duel_run / "seats" / "*.parquet")
+    me = seats.join(seats, on="game_id", suffix="_opp").filter(
+        pl.col("strategy") == "greedy", pl.col("strategy_opp") == "random")
+    row = duel_tables[1]["Head-to-head"].filter(
+        pl.col("strategy") == "greedy", pl.col("opponent") == "random").row(0, named=True)
+    assert row["n"] == me.height == 800  # both seatings of the pair, 400 games each
+    assert row["wins"] == me["won"].sum()
+    assert row["ties"] == 0
+    assert row["rate"] == pytest.approx(me["won"].mean())
+    assert row["low"] < row["rate"] < row["high"]
+    assert row["significance"] == "p<0.001"  # 4:1 odds over 800 games
+
+
+def test_two_player_ranking_is_bradley_terry(duel_tables):
+    ranking = duel_tables[1]["Ranking (Bradley–Terry / Elo)"]
+    assert ranking["strategy"].to_list() == ["greedy", "careful", "random"]
+    s = dict(zip(ranking["strategy"], ranking["strength"]))
+    assert s["greedy"] / s["random"] == pytest.approx(4.0, rel=0.25)
+    assert float(np.prod(ranking["strength"].to_numpy())) == pytest.approx(1.0)
+
+
+def test_field_ranking_tests_each_gap(duel_run, duel_tables):
+    ranking = duel_tables[1]["Ranking: game-win rate against the field"]
+    seats = pl.read_parquet(duel_run / "seats" / "*.parquet")
+    greedy = seats.filter(pl.col("strategy") == "greedy")
+    top = ranking.row(0, named=True)
+    assert (top["strategy"], top["n"], top["wins"]) == ("greedy", greedy.height, greedy["won"].sum())
+    assert ranking["gap significance"].to_list()[:2] == ["p<0.001", "p<0.001"]
+
+
+def test_the_run_is_recognised_as_paired(duel_tables):
+    assert "same deals (paired)" in duel_tables[0][0].text
+
+
+def test_comparison_files_and_heatmap(duel_run, tmp_path):
+    console = Console(record=True, width=160)
+    out = print_comparison(open_run(duel_run), console, tmp_path / "cmp")
+    heat = (out / "charts" / "head_to_head.png").read_bytes()
+    assert heat[:8] == PNG and len(heat) > 5_000
+    assert "head_to_head.png" in (out / "compare.md").read_text()
+    assert "data:image/png;base64," in (out / "compare.html").read_text()
+    assert "Head-to-head" in console.export_text()
+
+
+def test_saboteur_comparison_adds_results_by_role(tmp_path, runkit):
+    setups = plan(runkit.SABOTEUR, ["greedy", "careful"], 5, {})
+    run = runkit.write(tmp_path / "run", setups, runkit.tables(setups, 40))
+    sections, tables = None, None
+    sections = comparison_sections(open_run(run), tmp_path / "charts")
+    by_role = {t.title: t.frame for s in sections for t in s.tables}[
+        "Round-win rate by role and strategy"]
+    rounds = pl.read_parquet(run / "rounds" / "*.parquet")
+    seat_of = pl.DataFrame([(sid, seat, name) for sid, s in enumerate(setups)
+                            for seat, name in enumerate(s.seats)], orient="row",
+                           schema={"setup": pl.Int16, "seat": pl.Int8, "strategy": pl.Utf8})
+    want = rounds.join(seat_of, on=["setup", "seat"]).filter(
+        pl.col("role") == "saboteur", pl.col("strategy") == "careful")
+    row = by_role.filter(pl.col("role") == "saboteur", pl.col("strategy") == "careful").row(
+        0, named=True)
+    assert row["n"] == want.height
+    assert row["wins"] == (want["winner_team"] == "saboteurs").sum()
+    assert "Ranking (Bradley–Terry / Elo)" not in {t.title for s in sections for t in s.tables}
