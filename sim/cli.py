@@ -1,4 +1,4 @@
-"""The `simulate` command: one subcommand per game, plus trace, bench, resume and games.
+"""The `simulate` command: one subcommand per game, plus trace, bench, resume, report, compare.
 
 A game's commands are thin: they turn the game's own flags into setup options and hand over
 to the shared `_run_game`, `_trace_game` and `_bench_game`. Modules that import polars or
@@ -158,25 +158,73 @@ def resume(
     _print_summary(finished)
 
 
+@app.command()
+def report(
+    runs: Annotated[list[Path], typer.Argument(help="Run folders (of one game) to report on.")],
+    out: Annotated[Path | None, typer.Option(help="Report folder (default: RUN/report).")] = None,
+) -> None:
+    """Write a balance report (Markdown, HTML and charts) of one or more runs."""
+    from reports.report import write_report
+
+    write_report(runs, out)
+
+
+@app.command()
+def compare(
+    game_name: Annotated[str, typer.Argument(metavar="GAME", help="The game, e.g. saboteur.")],
+    strategies: Annotated[str, typer.Option(help="Strategies to compare: a,b[,c...].")],
+    players: Annotated[int, typer.Option(help="Player count.")],
+    games: Games = 10_000,
+    seed: Seed = None,
+    workers: Workers = os.cpu_count() or 1,
+    out: Out = None,
+    config: Config = None,
+    sets: Sets = None,
+    quiet: Quiet = False,
+) -> None:
+    """Play strategies against each other on the same deals, in every seat, and compare them."""
+    from reports.compare import print_comparison
+    from sim.compare import plan
+
+    game = registry.get(game_name)
+    rules = game.load_rules(str(config) if config else None, sets or [])
+    setups = plan(game, strategies.split(","), players, {})
+    for setup in setups:
+        game.check(rules, setup)
+    run = _play(game, rules, setups, games=games, seed=seed, workers=workers,
+                out=out or _default_out(f"{game_name}-compare"), quiet=quiet)
+    print_comparison(run)
+
+
 def _run_game(name: str, *, players: str, options: dict[str, list], games: int, seed: int | None,
               workers: int, out: Path | None, strategy: str, seat_strategy: list[str] | None,
               config: Path | None, sets: list[str] | None, quiet: bool,
               chunk_size: int | None) -> None:
     """Plays every configuration of a game's sweep into one run folder and prints the summary."""
+    game, rules, setups = _configure(name, players, options, strategy, seat_strategy, config, sets)
+    run = _play(game, rules, setups, games=games, seed=seed, workers=workers,
+                out=out or _default_out(name), quiet=quiet, chunk_size=chunk_size)
+    _print_summary(run)
+
+
+def _play(game, rules: dict, setups: list, *, games: int, seed: int | None, workers: int,
+          out: Path, quiet: bool, chunk_size: int | None = None):
+    """Gives the run folder after playing `games` games of each setup into `out`."""
     from sim import runner
 
     if games < 1:
         raise UserError(f"--games must be at least 1, got {games}")
-    game, rules, setups = _configure(name, players, options, strategy, seat_strategy, config, sets)
     seed = _seed(seed)
-    out = out or Path("runs") / f"{name}-{datetime.now():%Y%m%d-%H%M%S}"
     if not quiet:
         print(f"{game.title}: {len(setups)} configuration(s) × {games:,} games, seed {seed},"
               f" run folder {out}")
     with _interruptible(out):
-        run = runner.run(game, rules, setups, games, seed, out, workers, chunk_size=chunk_size,
-                         progress=not quiet)
-    _print_summary(run)
+        return runner.run(game, rules, setups, games, seed, out, workers, chunk_size=chunk_size,
+                          progress=not quiet)
+
+
+def _default_out(name: str) -> Path:
+    return Path("runs") / f"{name}-{datetime.now():%Y%m%d-%H%M%S}"
 
 
 def _trace_game(name: str, *, players: int, options: dict, seed: int | None, game_index: int,
