@@ -53,9 +53,11 @@ class CoinGame:
         ids = np.arange(start, stop, dtype=np.int64) + id_offset
         winner = heads.argmax(axis=1)
         games = pl.DataFrame({"game_id": ids, "players": np.full(len(ids), setup.players),
-                              "winner": winner, "stalled": heads.max(axis=1) == 0})
+                              "winner": winner, "stalled": heads.max(axis=1) == 0,
+                              "turns": np.full(len(ids), rules["flips"] * setup.players)})
         seats = pl.DataFrame({
             "game_id": np.repeat(ids, setup.players),
+            "players": np.full(len(ids) * setup.players, setup.players),
             "seat": np.tile(np.arange(setup.players), len(ids)),
             "strategy": np.tile(np.array(setup.seats), len(ids)),
             "heads": heads.ravel(),

@@ -165,3 +165,29 @@ def test_help_lists_the_games_and_commands():
     assert done.returncode == 0
     for word in ["saboteur", "trace", "bench", "resume", "games"]:
         assert word in done.stdout
+
+
+def test_report_writes_the_report_of_a_run(simulate, tmp_path):
+    simulate("saboteur", "--players", "3", "--games", "40", "--workers", "1", "--out", "run", "--quiet")
+    code, out, err = simulate("report", "run", "--out", "balance")
+    assert (code, err) == (0, "")
+    assert (tmp_path / "balance" / "report.md").is_file()
+    assert "balance/report.md" in out
+
+
+def test_compare_seats_every_strategy_everywhere_on_the_same_games(simulate, tmp_path, monkeypatch):
+    from reports import compare
+
+    compared = []
+    monkeypatch.setattr(compare, "print_comparison", compared.append)
+    code, _, err = simulate("compare", "saboteur", "--strategies", "default,lucky", "--players", "3",
+                            "--games", "30", "--seed", "4", "--workers", "1", "--out", "vs", "--quiet")
+    assert (code, err) == (0, "")
+    (run,) = compared
+    assert [s.seats for s in run.setups] == [("default", "lucky", "default"), ("lucky", "default", "lucky")]
+    assert run.manifest["games_done"] == 60
+
+
+def test_compare_refuses_a_single_strategy(simulate):
+    code, _, err = simulate("compare", "saboteur", "--strategies", "default", "--players", "3")
+    assert code == 2 and err.startswith("error: compare needs at least two strategies")
