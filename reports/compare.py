@@ -10,9 +10,9 @@ import numpy as np
 import polars as pl
 from rich.console import Console
 
-from reports import charts, render
+from reports import charts
 from reports import runs as runs_mod
-from reports.report import _writable
+from reports.report import _writable, publish
 from reports.sections import ReportContext, Section, Table, compare_sections_for, with_wilson
 from sim.errors import UserError
 from reports.stats import (bradley_terry, elo_from_strengths, normal_sf, significance_level,
@@ -157,9 +157,6 @@ def print_comparison(run, console: Console | None = None, out: Path | None = Non
     sections = comparison_sections(run, out / "charts")
     game = runs_mod.game_named(run.game)
     title = f"{getattr(game, 'title', run.game)} strategy comparison"
-    (out / "compare.md").write_text(render.markdown(title, sections, out), encoding="utf-8")
-    (out / "compare.html").write_text(render.html_page(title, sections), encoding="utf-8")
     console.print(sections[0].text)
-    render.print_tables(sections, console)
-    console.print(f"comparison: {out / 'compare.md'}  ·  {out / 'compare.html'}")
+    publish(out, "compare", title, sections, console)
     return out

@@ -32,6 +32,15 @@ def _writable(out: Path) -> Path:
     return out
 
 
+def publish(out: Path, stem: str, title: str, sections: list[Section], console: Console,
+            only: set[str] | None = None) -> None:
+    """Writes <stem>.md and <stem>.html into `out` and prints the tables (or those in `only`)."""
+    (out / f"{stem}.md").write_text(render.markdown(title, sections, out), encoding="utf-8")
+    (out / f"{stem}.html").write_text(render.html_page(title, sections), encoding="utf-8")
+    render.print_tables(sections, console, only)
+    console.print(f"{stem}: {out / f'{stem}.md'}  ·  {out / f'{stem}.html'}")
+
+
 def write_report(runs: list[Path], out: Path | None = None,
                  console: Console | None = None) -> Path:
     """Gives the report folder after writing report.md, report.html and charts/*.png into it.
@@ -45,8 +54,6 @@ def write_report(runs: list[Path], out: Path | None = None,
     out = _writable(Path(out) if out is not None else Path(opened[0].path) / "report")
     sections = build_sections(opened, out / "charts")
     title = f"{getattr(game, 'title', opened[0].game)} balance report"
-    (out / "report.md").write_text(render.markdown(title, sections, out), encoding="utf-8")
-    (out / "report.html").write_text(render.html_page(title, sections), encoding="utf-8")
-    render.print_tables(sections, console, only={s.tables[0].title for s in sections if s.tables})
-    console.print(f"report: {out / 'report.md'}  ·  {out / 'report.html'}")
+    publish(out, "report", title, sections, console,
+            only={s.tables[0].title for s in sections if s.tables})
     return out

@@ -52,7 +52,7 @@ def open_runs(paths: list[Path]) -> list:
 def collect(frame: pl.LazyFrame, run, table: str) -> pl.DataFrame:
     """Gives the collected frame; shards that do not fit together become one UserError."""
     try:
-        return frame.collect()
+        return frame.collect(engine="streaming")
     except (pl.exceptions.SchemaError, pl.exceptions.ColumnNotFoundError,
             pl.exceptions.ComputeError, pl.exceptions.SchemaFieldNotFoundError,
             pl.exceptions.InvalidOperationError) as e:

@@ -110,6 +110,10 @@ def with_mean_interval(frame: pl.DataFrame, mean: str, sd: str, n: str = "n") ->
 def gap_tests(frame: pl.DataFrame, against: int = 0, key: str = "wins",
               n: str = "n") -> pl.DataFrame:
     """Gives the frame with the difference of each row's rate to row `against` and its p-value."""
+    if frame.is_empty():
+        return frame.with_columns(pl.lit(None, pl.Float64).alias("vs first"),
+                                  pl.lit(None, pl.Float64).alias("p"),
+                                  pl.lit(None, pl.Utf8).alias("significance"))
     base = frame.row(against, named=True)
     diffs = [two_proportion(r[key], r[n], base[key], base[n]) for r in frame.iter_rows(named=True)]
     return frame.with_columns(pl.Series("vs first", [d.diff for d in diffs]),
@@ -206,7 +210,8 @@ def by_player_count(ctx: ReportContext) -> Section:
         .group_by("players")
         .agg(pl.len().alias("games"), pl.col("__s").sum().alias("wins"),
              pl.col("__t").sum().alias("n")), "games")
-    games = with_wilson(games).sort("players").with_columns(pl.col("players").cast(pl.Int64))
+    games = gap_tests(with_wilson(games).sort("players").with_columns(
+        pl.col("players").cast(pl.Int64)))
     seats = ctx.collect(
         ctx.scan("seats", ["players", "won"])
         .group_by("players")
@@ -221,8 +226,10 @@ def by_player_count(ctx: ReportContext) -> Section:
         ylabel="rate (%)", caption=_n_caption(int(games["games"].sum())))
     return Section("Win rate by player count", [
         Table(f"{head.title} by player count", games.select(
-            "players", "games", "n", "wins", "rate", "low", "high"), ("rate", "low", "high"),
-            chart=path, chart_caption=_n_caption(int(games["games"].sum()))),
+            "players", "games", "n", "wins", "rate", "low", "high", "vs first", "p",
+            "significance"), ("rate", "low", "high", "vs first"),
+            chart=path, chart_caption=_n_caption(int(games["games"].sum())),
+            note="vs first: difference to the smallest player count (two-proportion z-test)"),
         Table("Seat game-win rate by player count", seats.select(
             "players", "n", "wins", "rate", "low", "high", "fair share"),
             ("rate", "low", "high", "fair share"),

@@ -93,6 +93,14 @@ def duel_run(tmp_path_factory, runkit):
 
 
 @pytest.fixture(scope="module")
+def duel_compared(duel_run, tmp_path_factory):
+    """The duel run's comparison, written and printed once: (folder, console text)."""
+    console = Console(record=True, width=160)
+    out = print_comparison(open_run(duel_run), console, tmp_path_factory.mktemp("cmp"))
+    return out, console.export_text()
+
+
+@pytest.fixture(scope="module")
 def duel_tables(duel_run, tmp_path_factory):
     sections = comparison_sections(open_run(duel_run), tmp_path_factory.mktemp("charts"))
     return sections, {t.title: t.frame for s in sections for t in s.tables}
@@ -133,14 +141,13 @@ def test_the_run_is_recognised_as_paired(duel_tables):
     assert "same deals (paired)" in duel_tables[0][0].text
 
 
-def test_comparison_files_and_heatmap(duel_run, tmp_path):
-    console = Console(record=True, width=160)
-    out = print_comparison(open_run(duel_run), console, tmp_path / "cmp")
+def test_comparison_files_and_heatmap(duel_compared):
+    out, text = duel_compared
     heat = (out / "charts" / "head_to_head.png").read_bytes()
     assert heat[:8] == PNG and len(heat) > 5_000
     assert "head_to_head.png" in (out / "compare.md").read_text()
     assert "data:image/png;base64," in (out / "compare.html").read_text()
-    assert "Head-to-head" in console.export_text()
+    assert "Head-to-head" in text and "same deals (paired)" in text
 
 
 def test_saboteur_comparison_adds_results_by_role(tmp_path, runkit):

@@ -4,7 +4,7 @@ import polars as pl
 import pytest
 from rich.console import Console
 
-from reports.report import build_sections, write_report
+from reports.report import build_sections, publish, write_report
 from reports.runs import open_run
 from sim.errors import UserError
 
@@ -16,9 +16,18 @@ def tables_of(sections):
 
 
 @pytest.fixture(scope="module")
-def report(shared_saboteur_run, tmp_path_factory):
-    charts = tmp_path_factory.mktemp("charts")
-    return tables_of(build_sections([open_run(shared_saboteur_run)], charts))
+def published(shared_saboteur_run, tmp_path_factory):
+    """The shared run's report, built once: (folder, sections, console text)."""
+    out = tmp_path_factory.mktemp("report")
+    sections = build_sections([open_run(shared_saboteur_run)], out / "charts")
+    console = Console(record=True, width=160)
+    publish(out, "report", "Saboteur balance report", sections, console)
+    return out, sections, console.export_text()
+
+
+@pytest.fixture(scope="module")
+def report(published):
+    return tables_of(published[1])
 
 
 def read(run, table):
@@ -114,10 +123,8 @@ def test_headline_by_player_count_pools_configurations(shared_saboteur_run, repo
     assert row["wins"] == games["miner_rounds"].sum()
 
 
-def test_report_files_are_whole(saboteur_run):
-    console = Console(record=True, width=160)
-    out = write_report([saboteur_run], None, console)
-    assert out == saboteur_run / "report"
+def test_report_files_are_whole(published):
+    out, _, text = published
     charts = sorted((out / "charts").glob("*.png"))
     assert len(charts) >= 8
     for chart in charts:
@@ -129,7 +136,7 @@ def test_report_files_are_whole(saboteur_run):
     page = (out / "report.html").read_text()
     assert page.count("data:image/png;base64,") == len(charts)
     assert "src='charts/" not in page
-    assert "Seat balance" in md and "Game-win rate by seat" in console.export_text()
+    assert "Seat balance" in md and "Game-win rate by seat" in text
 
 
 def test_two_runs_pool_their_games(tmp_path, runkit):
@@ -149,9 +156,13 @@ def test_a_game_without_its_own_sections_gets_the_common_ones(tmp_path, runkit):
     setups = [Setup(2, ("greedy", "random")), Setup(2, ("random", "greedy"))]
     run = runkit.write(tmp_path / "duel", setups,
                        runkit.duel(setups, 50, {"greedy": 2.0, "random": 1.0}), game="duel")
-    titles = [s.title for s in build_sections([open_run(run)], tmp_path / "c")]
+    out = write_report([run], None, Console(quiet=True))
+    assert out == run / "report"  # the default folder
+    titles = [line[3:] for line in (out / "report.md").read_text().splitlines()
+              if line.startswith("## ")]
     assert titles == ["Overview", "Win rate by player count", "Win rate by seat",
                       "Win rate by strategy", "Game length and stalled games"]
+    assert all(p.read_bytes()[:8] == PNG for p in (out / "charts").glob("*.png"))
 
 
 # --- bad input: one clear line each -------------------------------------------------------
