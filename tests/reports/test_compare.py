@@ -13,7 +13,6 @@ from reports.runs import open_run
 from sim import rng
 from sim.compare import plan
 from sim.errors import UserError
-from sim.game import Setup
 
 PNG = b"\x89PNG\r\n\x1a\n"
 
@@ -153,7 +152,6 @@ def test_comparison_files_and_heatmap(duel_compared):
 def test_saboteur_comparison_adds_results_by_role(tmp_path, runkit):
     setups = plan(runkit.SABOTEUR, ["greedy", "careful"], 5, {})
     run = runkit.write(tmp_path / "run", setups, runkit.tables(setups, 40))
-    sections, tables = None, None
     sections = comparison_sections(open_run(run), tmp_path / "charts")
     by_role = {t.title: t.frame for s in sections for t in s.tables}[
         "Round-win rate by role and strategy"]
