@@ -64,11 +64,13 @@ def run(game: Game, rules: dict, setups: list[Setup], games_per_setup: int, seed
         raise UserError(f"--workers must be at least 1, got {workers}")
     if games_per_setup < 1:
         raise UserError(f"--games must be at least 1, got {games_per_setup}")
+    if chunk_size is not None and chunk_size < 1:
+        raise UserError(f"--chunk-size must be at least 1, got {chunk_size}")
     if resume:
         store = Run.open_for_writing(out)
         _check_same_run(store, game, rules, setups, seed, games_per_setup)
     else:
-        size = chunk_size or default_chunk_size(games_per_setup * len(setups), workers)
+        size = chunk_size if chunk_size else default_chunk_size(games_per_setup * len(setups), workers)
         store = Run.create(out, new_manifest(game.name, rules, setups, seed, games_per_setup,
                                              size, _command()))
     chunks = plan(len(setups), games_per_setup, store.manifest["chunk_size"])

@@ -146,10 +146,12 @@ def test_an_unwritable_out_fails_before_anything_is_played(fake_game, tmp_path):
     assert not fake_game.compiled
 
 
-def test_zero_games_or_workers_are_refused(fake_game, tmp_path):
+def test_zero_games_workers_or_chunk_size_are_refused(fake_game, tmp_path):
     rules = fake_game.load_rules(None, [])
     with pytest.raises(UserError, match="--games must be at least 1, got 0"):
         runner.run(fake_game, rules, setups(3), 0, 1, tmp_path / "r", 1, progress=False)
     with pytest.raises(UserError, match="--workers must be at least 1, got 0"):
         runner.run(fake_game, rules, setups(3), 10, 1, tmp_path / "r", 0, progress=False)
+    with pytest.raises(UserError, match="--chunk-size must be at least 1, got -5"):
+        runner.run(fake_game, rules, setups(3), 10, 1, tmp_path / "r", 1, chunk_size=-5, progress=False)
     assert not (tmp_path / "r").exists()
