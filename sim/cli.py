@@ -235,8 +235,10 @@ def _trace_game(name: str, *, players: int, options: dict, seed: int | None, gam
         raise UserError(f"--game-index must be 0 or more, got {game_index}")
     game, rules, setups = _configure(name, str(players), {k: [v] for k, v in options.items()},
                                      strategy, seat_strategy, config, sets)
+    drawn = seed is None
     seed = _seed(seed)
-    print(f"{game.title}, {setups[0].label()}, seed {seed}, game {game_index}", file=sys.stderr)
+    if drawn:
+        print(f"seed {seed}", file=sys.stderr)  # the one thing needed to show this game again
     game.trace(rules, setups[0], seed, game_index, sys.stdout)
 
 

@@ -122,10 +122,16 @@ def test_resume_of_a_folder_that_is_no_run_is_one_line(simulate):
 
 def test_trace_prints_the_game_the_run_would_play(simulate, fake_game):
     code, out, err = simulate("trace", "saboteur", "--players", "4", "--seed", "7", "--game-index", "3")
-    assert code == 0 and "seed 7, game 3" in err
+    assert (code, err) == (0, "")
     rules = fake_game.load_rules(None, [])
     seats = fake_game.play(rules, *_setup(4), 7, 3, 4, 0)["seats"]
     assert out.splitlines() == [f"seat {s} flips {h} heads" for s, h in enumerate(seats["heads"])]
+
+
+def test_trace_without_a_seed_says_which_one_it_drew(simulate):
+    code, out, err = simulate("trace", "saboteur", "--players", "2")
+    assert code == 0 and len(out.splitlines()) == 2
+    assert err.startswith("seed ") and int(err.split()[1]) >= 0
 
 
 def _setup(players):
