@@ -58,7 +58,7 @@ def run(game: Game, rules: dict, setups: list[Setup], games_per_setup: int, seed
     """Gives the run folder `out` once every game of every configuration is stored in it.
 
     With `resume`, `out` must hold an earlier run of the same game, rules, setups, seed and
-    game count; only its unfinished chunks are played.
+    game count; only its unfinished chunks are played, in that run's chunk size.
     """
     if workers < 1:
         raise UserError(f"--workers must be at least 1, got {workers}")
@@ -66,17 +66,17 @@ def run(game: Game, rules: dict, setups: list[Setup], games_per_setup: int, seed
         raise UserError(f"--games must be at least 1, got {games_per_setup}")
     if chunk_size is not None and chunk_size < 1:
         raise UserError(f"--chunk-size must be at least 1, got {chunk_size}")
+    job = _Job(games.module_of(game.name), rules, tuple(setups), seed, games_per_setup, Path(out))
     if resume:
         store = Run.open_for_writing(out)
         _check_same_run(store, game, rules, setups, seed, games_per_setup)
     else:
-        size = chunk_size if chunk_size else default_chunk_size(games_per_setup * len(setups), workers)
+        size = chunk_size or default_chunk_size(games_per_setup * len(setups), workers)
         store = Run.create(out, new_manifest(game.name, rules, setups, seed, games_per_setup,
                                              size, _command()))
     chunks = plan(len(setups), games_per_setup, store.manifest["chunk_size"])
     done = store.done_chunks()
     todo = [c for c in chunks if (c.setup, c.start) not in done]
-    job = _Job(games.module_of(game.name), rules, tuple(setups), seed, games_per_setup, store.path)
     started = time.monotonic()
     elapsed_before = store.manifest["elapsed_seconds"]
 
