@@ -4,6 +4,8 @@ import json
 
 import polars as pl
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from sim import runner
 from sim.errors import UserError
@@ -38,6 +40,13 @@ def test_a_plan_covers_every_game_of_every_configuration_once():
     assert chunks[:4] == [Chunk(0, 0, 300), Chunk(0, 300, 600), Chunk(0, 600, 900), Chunk(0, 900, 1000)]
     assert sum(c.stop - c.start for c in chunks) == 2000
     assert {c.setup for c in chunks} == {0, 1}
+
+
+@given(setups=st.integers(1, 5), games=st.integers(1, 3000), size=st.integers(1, 5000))
+def test_every_game_is_in_exactly_one_chunk_whatever_the_chunk_size(setups, games, size):
+    covered = [(c.setup, i) for c in plan(setups, games, size) for i in range(c.start, c.stop)]
+    assert sorted(covered) == [(k, i) for k in range(setups) for i in range(games)]
+    assert all(0 < c.stop - c.start <= size for c in plan(setups, games, size))
 
 
 @pytest.mark.parametrize("games, workers, size", [
