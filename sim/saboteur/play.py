@@ -1,0 +1,123 @@
+"""Playing whole Saboteur games: one turn, the jitted loop for many games, and the results."""
+
+from collections import namedtuple
+
+import numpy as np
+
+from sim.jit import rule, small_rule
+
+from sim.saboteur import engine
+from sim.saboteur.cards import ROCKFALL, ROUNDS
+from sim.saboteur.state import (FINDER, GAME_TURNS, MINER_ROUNDS, MINERS_WON, ROUND_TURNS,
+                                SABOTEURS, STAMP, THROUGH, TURN_SEAT)
+from strategies import saboteur as bots
+
+
+@rule
+def turn(s, rs, seat, move, observed):
+    """Plays `seat`'s move, lets the table observe it (when a bot at the table keeps the public
+    record), draws; gives True when the round is over."""
+    if not observed:
+        engine.apply_move(s, rs, seat, move)
+        return engine.end_turn(s, rs)
+    card = s.hand[seat, move[1]]
+    cell, reach, stamp = s.cell, s.reach, s.g[STAMP]
+    before = bots.expected_distance(s, rs, -1) if move[0] == engine.PLACE else 0.0
+    cut_path = move[0] == ROCKFALL and cell[move[3], move[2]] == THROUGH \
+        and reach[move[3], move[2]] == stamp
+    engine.apply_move(s, rs, seat, move)
+    bots.observe(s, rs, seat, move, card, before, cut_path)
+    return engine.end_turn(s, rs)
+
+
+@rule
+def record_round(s, out, row, r):
+    """Copies a finished round's outcome into the result arrays of game row `row`."""
+    out.round_saboteurs[row, r] = s.g[SABOTEURS]
+    out.round_miners_won[row, r] = s.g[MINERS_WON]
+    out.round_finder[row, r] = s.g[FINDER]
+    out.round_turns[row, r] = s.g[ROUND_TURNS]
+    role, round_gold = s.role, s.round_gold
+    for seat in range(role.shape[0]):
+        out.round_role[row, r, seat] = role[seat]
+        out.round_gold[row, r, seat] = round_gold[seat]
+
+
+@rule
+def record_game(s, out, row):
+    """Copies a finished game's totals into the result arrays of game row `row`."""
+    out.turns[row] = s.g[GAME_TURNS]
+    out.miner_rounds[row] = s.g[MINER_ROUNDS]
+    gold = s.gold
+    for seat in range(gold.shape[0]):
+        out.gold[row, seat] = gold[seat]
+        out.rank[row, seat] = engine.rank(gold, seat)
+
+
+@rule
+def play_games(s, rs, families, params, seed, start, stop, fixed_saboteurs, out):
+    """Plays games [start, stop) with the jitted bots and fills `out` (row = game - start)."""
+    move = s.move
+    rounds = rs.numbers[ROUNDS]
+    observed = bots.keeps_record(families)
+    for game in range(start, stop):
+        row = game - start
+        engine.start_game(s, rs, seed, game, fixed_saboteurs)
+        for r in range(rounds):
+            if r > 0:
+                engine.start_round(s, rs, r, engine.next_round_first_seat(s, rs))
+            over = False
+            while not over:
+                seat = s.g[TURN_SEAT]
+                bots.choose(s, rs, seat, families[seat], params[seat], move)
+                over = turn(s, rs, seat, move, observed)
+            engine.end_round(s, rs)
+            record_round(s, out, row, r)
+        record_game(s, out, row)
+
+
+Results = namedtuple("Results", [
+    "turns", "miner_rounds", "gold", "rank",
+    "round_saboteurs", "round_miners_won", "round_finder", "round_turns", "round_role",
+    "round_gold",
+])
+
+
+def new_results(games: int, players: int, rounds: int) -> Results:
+    """Gives zeroed result arrays for `games` games."""
+    return Results(
+        turns=np.zeros(games, np.int64), miner_rounds=np.zeros(games, np.int64),
+        gold=np.zeros((games, players), np.int64), rank=np.zeros((games, players), np.int64),
+        round_saboteurs=np.zeros((games, rounds), np.int64),
+        round_miners_won=np.zeros((games, rounds), np.int64),
+        round_finder=np.zeros((games, rounds), np.int64),
+        round_turns=np.zeros((games, rounds), np.int64),
+        round_role=np.zeros((games, rounds, players), np.int64),
+        round_gold=np.zeros((games, rounds, players), np.int64),
+    )
+
+
+def play_traced(s, rs, families, params, seed, game, fixed_saboteurs, out, watch):
+    """Plays one game in a Python loop over the same jitted rules and bots as `play_games`,
+    calling watch(event, ...) at each step; fills row 0 of `out`.
+
+    Events: ("round", r), ("move", seat, move, card) after each move, ("round_end", r).
+    """
+    move = s.move
+    observed = bots.keeps_record(families)
+    engine.start_game(s, rs, seed, game, fixed_saboteurs)
+    for r in range(rs.numbers[ROUNDS]):
+        if r > 0:
+            engine.start_round(s, rs, r, engine.next_round_first_seat(s, rs))
+        watch("round", r)
+        over = False
+        while not over:
+            seat = int(s.g[TURN_SEAT])
+            bots.choose(s, rs, seat, families[seat], params[seat], move)
+            card = int(s.hand[seat, move[1]])
+            over = turn(s, rs, seat, move, observed)
+            watch("move", seat, move.copy(), card)
+        engine.end_round(s, rs)
+        record_round(s, out, 0, r)
+        watch("round_end", r)
+    record_game(s, out, 0)

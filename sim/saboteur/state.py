@@ -1,0 +1,97 @@
+"""The state of a Saboteur game: a named tuple of numpy arrays that jitted rules read and write.
+
+Jitted functions bind the fields they use to local names at their top (see sim/jit.py).
+"""
+
+from collections import namedtuple
+
+import numpy as np
+
+# The maze is unbounded in the rules; 40 path cards cannot reach further than this from the start.
+SIZE = 112
+ORIGIN = 56
+MAX_HAND = 8
+MAX_FRONT = 512
+MAX_MOVES = 4096
+MAX_SCRATCH = 64
+MOVE_FIELDS = 5  # action, hand slot, x, y, arg (see engine.py)
+
+# Cell contents.
+EMPTY, THROUGH, DEAD_END, START, GOAL_HIDDEN, GOAL_SHOWN = 0, 1, 2, 3, 4, 5
+
+# Scalars, as indices of State.g.
+(PLAYERS, SEED, GAME, ROUND, TURN_SEAT, DRAW_AT, ROUND_TURNS, LAST_PATH_SEAT, LAST_SEAT,
+ ROUND_OVER, MINERS_WON, FINDER, PASSES, GAME_TURNS, N_FRONT, N_PLACED, STAMP, SABOTEURS,
+ FIXED_SABOTEURS, MINER_ROUNDS, N_SCALARS) = range(21)
+
+State = namedtuple("State", [
+    "g",           # int64[N_SCALARS]
+    "cell",        # int8[SIZE, SIZE]: EMPTY, THROUGH, DEAD_END, START, GOAL_HIDDEN or GOAL_SHOWN
+    "exits",       # int8[SIZE, SIZE]: open sides of the card in a cell
+    "card_at",     # int16[SIZE, SIZE]: the deck card in a path cell, -1 elsewhere
+    "reach",       # int32[SIZE, SIZE]: == g[STAMP] where joined to the start by through cards
+    "seen_at",     # int32[SIZE, SIZE]: scratch stamps for listing the front without repeats
+    "queue",       # int64[SIZE * SIZE]: scratch for the reach search
+    "front",       # int64[MAX_FRONT, 2]: empty cells beside the path (x, y in grid units)
+    "front_fit",   # int32[MAX_FRONT]: bit m set when a path card with exits m may be placed there
+    "fit_count",   # int64[16]: in how many front cells a card with exits m may be placed
+    "placed",      # int64[40+, 2]: path cards in the maze (rockfall targets), in placing order
+    "deck",        # int64[cards]: the shuffled path+action deck, drawn from DRAW_AT on
+    "hand",        # int64[players, MAX_HAND]: cards in hand, -1 for none (filled from slot 0)
+    "hand_n",      # int64[players]
+    "broken",      # int64[players]: tool bits of the broken tools in front of each player
+    "role",        # int64[players]: 0 miner, 1 saboteur
+    "goal_kind",   # int64[3]: 0 gold, 1 or 2 coal card, per goal position
+    "goal_shown",  # int64[3]: 1 once turned face up
+    "seen",        # int64[players, 3]: 1 where the player has looked at that goal with a map
+    "gold",        # int64[players]: nuggets so far
+    "round_gold",  # int64[players]: nuggets gained this round
+    "gold_pile",   # int64[4]: gold cards left worth 1, 2, 3 nuggets (index 0 unused)
+    "suspicion",   # float64[players]: public record of how much each seat's moves hurt the path
+    "deal_rng",    # uint64[1]: this round's deal stream
+    "gold_rng",    # uint64[1]: the gold pile's stream
+    "bot_rng",     # uint64[players, 1]: each seat's bot stream
+    "moves",       # int64[MAX_MOVES, MOVE_FIELDS]: scratch for listing legal moves
+    "move",        # int64[MOVE_FIELDS]: the move being played
+    "scratch",     # int64[MAX_SCRATCH]: scratch for dealing roles and drawing gold
+    "belief",      # float64[3]: scratch for a bot: chance that each goal is the gold
+    "nearest",     # int64[3, 3]: scratch for a bot: per goal, nearest open end's distance,
+                   # its index in `front`, the second-nearest distance
+])
+
+
+def new_state(players: int, deck_size: int) -> State:
+    """Gives an empty state for a game of `players` with a deck of `deck_size` cards."""
+    return State(
+        g=np.zeros(N_SCALARS, np.int64),
+        cell=np.zeros((SIZE, SIZE), np.int8),
+        exits=np.zeros((SIZE, SIZE), np.int8),
+        card_at=np.full((SIZE, SIZE), -1, np.int16),
+        reach=np.zeros((SIZE, SIZE), np.int32),
+        seen_at=np.zeros((SIZE, SIZE), np.int32),
+        queue=np.zeros(SIZE * SIZE, np.int64),
+        front=np.zeros((MAX_FRONT, 2), np.int64),
+        front_fit=np.zeros(MAX_FRONT, np.int32),
+        fit_count=np.zeros(16, np.int64),
+        placed=np.zeros((deck_size, 2), np.int64),
+        deck=np.zeros(deck_size, np.int64),
+        hand=np.full((players, MAX_HAND), -1, np.int64),
+        hand_n=np.zeros(players, np.int64),
+        broken=np.zeros(players, np.int64),
+        role=np.zeros(players, np.int64),
+        goal_kind=np.zeros(3, np.int64),
+        goal_shown=np.zeros(3, np.int64),
+        seen=np.zeros((players, 3), np.int64),
+        gold=np.zeros(players, np.int64),
+        round_gold=np.zeros(players, np.int64),
+        gold_pile=np.zeros(4, np.int64),
+        suspicion=np.zeros(players, np.float64),
+        deal_rng=np.zeros(1, np.uint64),
+        gold_rng=np.zeros(1, np.uint64),
+        bot_rng=np.zeros((players, 1), np.uint64),
+        moves=np.zeros((MAX_MOVES, MOVE_FIELDS), np.int64),
+        move=np.zeros(MOVE_FIELDS, np.int64),
+        scratch=np.zeros(MAX_SCRATCH, np.int64),
+        belief=np.zeros(3, np.float64),
+        nearest=np.zeros((3, 3), np.int64),
+    )

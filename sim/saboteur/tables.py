@@ -1,0 +1,67 @@
+"""Saboteur's result tables (games, seats, rounds) built from the engine's result arrays."""
+
+import numpy as np
+import polars as pl
+
+from sim.game import Column
+
+COLUMNS = {
+    "games": (
+        Column("miner_rounds", "rounds won by the miners (0-3)"),
+        Column("saboteurs_fixed", "the number of saboteurs fixed by --saboteurs (null: role cards dealt)"),
+    ),
+    "seats": (
+        Column("gold", "nuggets at the end of the game"),
+        Column("rank", "1 + how many seats have more nuggets (tied seats share a rank; rank 1 won)"),
+    ),
+    "rounds": (
+        Column("game_id, round, players", "one row per game, round (1-3) and seat"),
+        Column("saboteurs", "saboteurs in play that round"),
+        Column("seat, role", "the seat and its role: 'miner' or 'saboteur'"),
+        Column("winner_team", "'miners' or 'saboteurs'"),
+        Column("gold_gained", "nuggets the seat gained that round"),
+        Column("turns", "moves played in the round"),
+        Column("finder_seat", "the seat that reached the gold (null when the saboteurs won)"),
+    ),
+}
+
+
+def build(results, ids: np.ndarray, players: int, seats: tuple[str, ...],
+          fixed_saboteurs: int | None) -> dict[str, pl.DataFrame]:
+    """Gives the games, seats and rounds tables of a chunk of games."""
+    n, rounds = results.round_turns.shape
+    games = pl.DataFrame({
+        "game_id": ids,
+        "players": np.full(n, players, np.int8),
+        "stalled": np.zeros(n, bool),
+        "turns": results.turns.astype(np.int32),
+        "miner_rounds": results.miner_rounds.astype(np.int8),
+        "saboteurs_fixed": pl.Series([fixed_saboteurs] * n, dtype=pl.Int8),
+    })
+    seat_ids = np.tile(np.arange(players, dtype=np.int8), n)
+    seat_table = pl.DataFrame({
+        "game_id": np.repeat(ids, players),
+        "players": np.full(n * players, players, np.int8),
+        "seat": seat_ids,
+        "strategy": pl.Series(np.array(seats, dtype=object)[seat_ids], dtype=pl.String),
+        "won": results.rank.ravel() == 1,
+        "gold": results.gold.ravel().astype(np.int16),
+        "rank": results.rank.ravel().astype(np.int8),
+    })
+    per_round = n * rounds
+    miners_won = np.repeat(results.round_miners_won.ravel(), players) == 1
+    finder = np.repeat(results.round_finder.ravel(), players)
+    round_table = pl.DataFrame({
+        "game_id": np.repeat(ids, rounds * players),
+        "round": np.tile(np.repeat(np.arange(1, rounds + 1, dtype=np.int8), players), n),
+        "players": np.full(per_round * players, players, np.int8),
+        "saboteurs": np.repeat(results.round_saboteurs.ravel(), players).astype(np.int8),
+        "seat": np.tile(np.arange(players, dtype=np.int8), per_round),
+        "role": pl.Series(np.where(results.round_role.ravel() == 1, "saboteur", "miner")),
+        "winner_team": pl.Series(np.where(miners_won, "miners", "saboteurs")),
+        "gold_gained": results.round_gold.ravel().astype(np.int16),
+        "turns": np.repeat(results.round_turns.ravel(), players).astype(np.int16),
+        "finder_seat": np.where(miners_won, finder, -1).astype(np.int8),
+    }).with_columns(pl.when(pl.col("finder_seat") >= 0).then(pl.col("finder_seat"))
+                    .alias("finder_seat"))
+    return {"games": games, "seats": seat_table, "rounds": round_table}

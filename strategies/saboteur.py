@@ -1,0 +1,355 @@
+"""Saboteur bots: `random` and the role-aware `default` family, jitted, with named presets.
+
+A bot sees only what its player could see: its own hand and role, the goals it has looked at
+with a map, and the public table (the maze, broken tools, hand sizes, the pile, and the public
+record of how each seat's moves helped or hurt the path, `State.suspicion`).
+
+Bots think in "front distance": how far the nearest open end of the path is from a goal
+(Manhattan, in cards), weighted by where the player believes the gold lies.
+"""
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from sim import rng
+from sim.jit import rule, small_rule
+from sim.saboteur import maze
+from sim.saboteur.cards import BREAK, MAP, PATH, REPAIR, ROCKFALL
+from sim.saboteur.engine import (DISCARD, MINER, PLACE, SABOTEUR, legal_moves, slot_move_count,
+                                 slot_moves)
+from sim.saboteur.state import (DEAD_END, EMPTY, N_FRONT, ORIGIN, PLAYERS, STAMP, THROUGH)
+
+RANDOM, DEFAULT = 0, 1
+
+
+@dataclass(frozen=True)
+class Parameter:
+    name: str
+    default: float
+    low: float
+    high: float
+    meaning: str
+
+
+PARAMETERS = (
+    Parameter("strike_distance", 5.0, 0.0, 30.0,
+              "saboteurs start blocking once the path's open end is this close to the gold"),
+    Parameter("cover", 0.25, 0.0, 1.0,
+              "chance that a saboteur not yet blocking plays a mildly helpful path card"),
+    Parameter("break_at", 1.0, 0.0, 10.0,
+              "suspicion at which a miner breaks a player's tools"),
+    Parameter("use_maps", 1.0, 0.0, 1.0, "1: look at goals with maps while the gold is unknown"),
+    Parameter("random_miners", 0.0, 0.0, 1.0, "1: play uniformly at random while a miner"),
+    Parameter("random_saboteurs", 0.0, 0.0, 1.0, "1: play uniformly at random while a saboteur"),
+    Parameter("noise", 0.05, 0.0, 5.0, "random jitter added to every move's score"),
+)
+STRIKE, COVER, BREAK_AT, USE_MAPS, RANDOM_MINERS, RANDOM_SABOTEURS, NOISE = range(len(PARAMETERS))
+
+PRESETS = {
+    "default": {},
+    "naive-saboteurs": {"random_saboteurs": 1.0},
+    "naive-miners": {"random_miners": 1.0},
+    "aggressive-saboteurs": {"strike_distance": 30.0, "cover": 0.0},
+    "covert-saboteurs": {"strike_distance": 3.0, "cover": 0.6},
+    "trusting-miners": {"break_at": 10.0},
+}
+
+
+def strategy_names() -> list[str]:
+    """Gives every name a seat's strategy may have: the random family and the presets."""
+    return ["random", *PRESETS]
+
+
+def resolve(name: str, overrides: dict | None = None) -> tuple[int, np.ndarray]:
+    """Gives (family, parameter vector) of a strategy name."""
+    values = np.array([p.default for p in PARAMETERS], np.float64)
+    if name == "random":
+        return RANDOM, values
+    for key, value in {**PRESETS[name], **(overrides or {})}.items():
+        values[[p.name for p in PARAMETERS].index(key)] = value
+    return DEFAULT, values
+
+
+@rule
+def keeps_record(families):
+    """Gives whether any of these bots reads the public record of suspicion."""
+    for family in families:
+        if family != RANDOM:
+            return True
+    return False
+
+
+@rule
+def choose(s, rs, seat, family, params, out):
+    """Writes the move `seat` makes into out[:5]."""
+    role = s.role[seat]
+    if family == RANDOM or (role == MINER and params[RANDOM_MINERS] > 0.5) \
+            or (role == SABOTEUR and params[RANDOM_SABOTEURS] > 0.5):
+        random_move(s, rs, seat, out)
+    else:
+        default_move(s, rs, seat, params, out)
+
+
+@small_rule
+def random_move(s, rs, seat, out):
+    """Writes a move drawn uniformly from the legal moves (passes included) into out."""
+    moves, bot_rng = s.moves, s.bot_rng[seat]
+    total = 0
+    for slot in range(s.hand_n[seat]):
+        total += slot_move_count(s, rs, seat, slot)
+    k = rng.below(bot_rng, total)
+    slot = 0
+    while True:
+        c = slot_move_count(s, rs, seat, slot)
+        if k < c:
+            break
+        k -= c
+        slot += 1
+    slot_moves(s, rs, seat, slot, moves, 0)
+    for f in range(out.shape[0]):
+        out[f] = moves[k, f]
+
+
+# ---- what a player believes about the goals and the path -------------------------------------
+
+@small_rule
+def may_be_gold(s, seat, i):
+    """Gives whether goal i may hide the gold as `seat` sees it (seat -1: the public view)."""
+    seen, shown, kind = s.seen, s.goal_shown, s.goal_kind
+    if seat >= 0:
+        for j in range(3):
+            if seen[seat, j] and kind[j] == 0:
+                return i == j
+        if seen[seat, i]:
+            return False
+    return shown[i] == 0
+
+
+@small_rule
+def belief(s, seat, w):
+    """Writes into w the chance, as `seat` sees it, that each goal is the gold (seat -1: public)."""
+    n = 0
+    for i in range(3):
+        w[i] = 1.0 if may_be_gold(s, seat, i) else 0.0
+        n += w[i]
+    w /= n
+
+
+@small_rule
+def _goal_distance(goal_xy, x, y, i):
+    return abs(x - ORIGIN - goal_xy[i, 0]) + abs(y - ORIGIN - goal_xy[i, 1])
+
+
+@small_rule
+def front_distances(s, rs, best1, best1_at, best2):
+    """Writes, per goal, the nearest and second-nearest open end's distance and the nearest's index."""
+    front, goal_xy, n_front = s.front, rs.goal_xy, s.g[N_FRONT]
+    for i in range(3):
+        best1[i] = 99
+        best2[i] = 99
+        best1_at[i] = -1
+        gx, gy = ORIGIN + goal_xy[i, 0], ORIGIN + goal_xy[i, 1]
+        for f in range(n_front):
+            d = abs(front[f, 0] - gx) + abs(front[f, 1] - gy)
+            if d < best1[i]:
+                best2[i] = best1[i]
+                best1[i] = d
+                best1_at[i] = f
+            elif d < best2[i]:
+                best2[i] = d
+
+
+@small_rule
+def expected_distance(s, rs, seat):
+    """Gives how far, on average over `seat`'s belief, the path's nearest open end is from the gold."""
+    front, goal_xy, n_front = s.front, rs.goal_xy, s.g[N_FRONT]
+    total = 0.0
+    n = 0
+    for i in range(3):
+        if not may_be_gold(s, seat, i):
+            continue
+        best = 99
+        for f in range(n_front):
+            best = min(best, _goal_distance(goal_xy, front[f, 0], front[f, 1], i))
+        total += best
+        n += 1
+    return total / n
+
+
+@small_rule
+def _front_index(s, x, y):
+    front = s.front
+    for f in range(s.g[N_FRONT]):
+        if front[f, 0] == x and front[f, 1] == y:
+            return f
+    return -1
+
+
+@small_rule
+def distance_after_place(s, rs, w, b1, at, b2, x, y, exits, through):
+    """Gives the expected front distance once a card with `exits` lies in front cell (x, y)."""
+    cell, goal_xy = s.cell, rs.goal_xy
+    f = _front_index(s, x, y)
+    total = 0.0
+    for i in range(3):
+        if w[i] == 0.0:
+            continue
+        best = b2[i] if at[i] == f else b1[i]
+        if through:
+            gx, gy = ORIGIN + goal_xy[i, 0], ORIGIN + goal_xy[i, 1]
+            for d in range(4):
+                if not exits & (1 << d):
+                    continue
+                nx, ny = x + maze.DX[d], y + maze.DY[d]
+                if nx == gx and ny == gy:
+                    best = 0
+                elif cell[ny, nx] == EMPTY:
+                    best = min(best, abs(nx - gx) + abs(ny - gy))
+        total += w[i] * best
+    return total
+
+
+@small_rule
+def _touches_path(s, x, y):
+    """Gives whether an open side of a card joined to the start faces grid cell (x, y)."""
+    cell, exits, reach, stamp = s.cell, s.exits, s.reach, s.g[STAMP]
+    for d in range(4):
+        nx, ny = x + maze.DX[d], y + maze.DY[d]
+        if reach[ny, nx] == stamp and maze.carries_path(cell[ny, nx]) \
+                and exits[ny, nx] & maze.opposite(1 << d):
+            return True
+    return False
+
+
+@small_rule
+def _keep_value(rs, card, role, knows_gold):
+    """Gives how much a player wants to keep a card (the lowest is discarded)."""
+    kind, exits, through = rs.kind[card], rs.exits[card], rs.through[card]
+    if kind == PATH:
+        n = (exits & 1) + (exits >> 1 & 1) + (exits >> 2 & 1) + (exits >> 3 & 1)
+        if role == SABOTEUR:
+            return 4.0 if not through else 2.5 - 0.4 * n
+        return 0.5 if not through else 1.0 + 0.5 * n
+    if kind == MAP:
+        return 0.2 if knows_gold else (2.0 if role == SABOTEUR else 3.0)
+    if kind == REPAIR:
+        return 1.5 if role == SABOTEUR else 2.5
+    return 3.0 if role == SABOTEUR else 2.0  # broken tools, rockfall
+
+
+# ---- the default family -----------------------------------------------------------------------
+
+@rule
+def default_move(s, rs, seat, params, out):
+    """Writes the best-scoring legal move of a role-aware player into out."""
+    r = s.bot_rng[seat]
+    role = s.role[seat]
+    w, b1, at, b2 = s.belief, s.nearest[0], s.nearest[1], s.nearest[2]
+    belief(s, seat, w)
+    knows_gold = max(w[0], w[1], w[2]) == 1.0
+    front_distances(s, rs, b1, at, b2)
+    e0 = w[0] * b1[0] + w[1] * b1[1] + w[2] * b1[2]
+    striking = role == SABOTEUR and e0 <= params[STRIKE]
+    covering = role == SABOTEUR and not striking and rng.uniform(r) < params[COVER]
+    moves, hand, suspicion, reach, cell = s.moves, s.hand, s.suspicion, s.reach, s.cell
+    stamp = s.g[STAMP]
+    through_cards, goal_xy = rs.through, rs.goal_xy
+    n = legal_moves(s, rs, seat)
+    best = -1e18
+    best_i = 0
+    for i in range(n):
+        action, slot = moves[i, 0], moves[i, 1]
+        a, b, c = moves[i, 2], moves[i, 3], moves[i, 4]
+        card = hand[seat, slot]
+        if action == PLACE:
+            through = through_cards[card] == 1
+            e1 = distance_after_place(s, rs, w, b1, at, b2, a, b, c, through)
+            gain = e0 - e1
+            if role == MINER:
+                score = 10.0 * gain if gain > 0 else (-4.0 if gain == 0 else -10.0 + gain)
+                if not through:
+                    score = -20.0
+                elif knows_gold and e1 == 0.0:
+                    score = 100.0
+            elif striking:
+                score = -10.0 * gain
+                if not through and gain == 0:
+                    # A dead end on a nearest open end takes away one of the miners' ways.
+                    for g in range(3):
+                        if w[g] > 0 and _goal_distance(goal_xy, a, b, g) == b1[g]:
+                            score = max(score, 3.0)
+            elif covering and through and gain > 0:
+                score = 2.0 * gain
+            else:
+                score = -5.0
+            if role == SABOTEUR and e1 == 0.0 and knows_gold:
+                score = -100.0
+        elif action == BREAK:
+            if a == seat:
+                score = -50.0
+            elif role == MINER:
+                score = 4.0 + suspicion[a] if suspicion[a] >= params[BREAK_AT] else -10.0
+            elif suspicion[a] >= params[BREAK_AT]:
+                score = -5.0  # probably a fellow saboteur
+            else:
+                score = (6.0 if striking else 2.5) - suspicion[a]
+        elif action == REPAIR:
+            if a == seat:
+                score = 8.0 if role == MINER else (5.0 if striking else 2.0)
+            elif role == MINER:
+                score = 3.0 if suspicion[a] < params[BREAK_AT] * 0.5 else -10.0
+            else:
+                score = 3.0 if suspicion[a] >= params[BREAK_AT] else -10.0
+        elif action == MAP:
+            score = 5.5 if (not knows_gold and w[a] > 0 and params[USE_MAPS] > 0.5) else -10.0
+        elif action == ROCKFALL:
+            reached = reach[b, a] == stamp and cell[b, a] == THROUGH
+            if role == MINER:
+                score = -30.0
+                if not reached and _touches_path(s, a, b):
+                    e1 = 0.0
+                    for g in range(3):
+                        e1 += w[g] * min(b1[g], _goal_distance(goal_xy, a, b, g))
+                    score = 10.0 * (e0 - e1) - 1.0
+            elif striking and reached:
+                tip = 0.0
+                for g in range(3):
+                    tip += w[g] * (_goal_distance(goal_xy, a, b, g) - b1[g])
+                score = 7.0 - 2.0 * tip
+            else:
+                score = -10.0
+        else:
+            score = -_keep_value(rs, card, role, knows_gold)
+        score += params[NOISE] * rng.uniform(r)
+        if score > best:
+            best = score
+            best_i = i
+    for f in range(out.shape[0]):
+        out[f] = moves[best_i, f]
+
+
+# ---- the public record of suspicion -----------------------------------------------------------
+
+@rule
+def observe(s, rs, seat, move, card, distance_before, cut_path):
+    """Updates the public suspicion of `seat` after its move (what every player at the table saw).
+
+    `card` is the card played, `distance_before` the public expected front distance before it,
+    and `cut_path` whether a rockfall took out a card of the path joined to the start.
+    """
+    suspicion = s.suspicion
+    through = rs.through[card]
+    action = move[0]
+    if action == PLACE:
+        after = expected_distance(s, rs, -1)
+        if after > distance_before or not through:
+            suspicion[seat] += 1.0
+        elif after < distance_before:
+            suspicion[seat] -= 0.5
+    elif action == BREAK and move[2] != seat:
+        suspicion[seat] += -0.3 if suspicion[move[2]] > 0.5 else 1.0
+    elif action == REPAIR and move[2] != seat:
+        suspicion[seat] += 0.5 if suspicion[move[2]] > 0.5 else -0.2
+    elif action == ROCKFALL:
+        suspicion[seat] += 1.0 if cut_path else -0.5
