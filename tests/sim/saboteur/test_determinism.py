@@ -1,0 +1,110 @@
+"""A game's result depends only on (seed, game index, parameters): not on chunking, workers or
+what another seat's bot did with the same deal."""
+
+import numpy as np
+import polars as pl
+import pytest
+
+from sim import runner
+from sim.game import Setup
+from sim.saboteur import GAME, cards, play
+from sim.saboteur.state import new_state
+from strategies import saboteur as bots
+
+GAMES = 24
+
+
+@pytest.fixture(scope="module")
+def rules():
+    return GAME.load_rules(None, [])
+
+
+def mixed(players):
+    return Setup(players, tuple(("default", "random", "covert-saboteurs")[i % 3] for i in range(players)))
+
+
+def concat(parts):
+    return {name: pl.concat([p[name] for p in parts]) for name in parts[0]}
+
+
+def assert_same(a, b):
+    for name in a:
+        assert a[name].equals(b[name]), name
+
+
+@pytest.mark.parametrize("cuts", [[1], [7, 8], [5, 11, 23]])
+def test_a_run_in_chunks_plays_the_same_games_as_one_chunk(rules, cuts):
+    setup = mixed(6)
+    whole = GAME.play(rules, setup, 17, 0, GAMES, 0)
+    bounds = [0, *cuts, GAMES]
+    parts = [GAME.play(rules, setup, 17, a, b, 0) for a, b in zip(bounds, bounds[1:])]
+    assert_same(whole, concat(parts))
+
+
+def test_the_same_seed_plays_the_same_games_and_another_seed_other_games(rules):
+    setup = mixed(5)
+    first = GAME.play(rules, setup, 0, 0, GAMES, 0)
+    assert_same(first, GAME.play(rules, setup, 0, 0, GAMES, 0))
+    other = GAME.play(rules, setup, 1, 0, GAMES, 0)
+    assert not first["rounds"].equals(other["rounds"])
+    assert not first["seats"].equals(other["seats"])
+
+
+def test_the_id_offset_only_renumbers_the_games(rules):
+    setup = mixed(4)
+    plain = GAME.play(rules, setup, 3, 10, 20, 0)
+    shifted = GAME.play(rules, setup, 3, 10, 20, 1000)
+    for name in plain:
+        assert (shifted[name]["game_id"] - plain[name]["game_id"]).unique().to_list() == [1000]
+        assert shifted[name].drop("game_id").equals(plain[name].drop("game_id"))
+
+
+def deals(rules, strategies, seed, game):
+    """Gives, per round, the roles, goals, hands and deck dealt in a game with these bots, and
+    the moves played."""
+    rs, names = cards.build(rules)
+    players = len(strategies)
+    s = new_state(players, len(names))
+    resolved = [bots.resolve(name) for name in strategies]
+    families = np.array([f for f, _ in resolved], np.int64)
+    params = np.array([p for _, p in resolved], np.float64)
+    dealt, moves = [], []
+
+    def watch(event, *args):
+        if event == "round":
+            dealt.append((s.role.tolist(), s.goal_kind.tolist(), s.hand.tolist(), s.deck.tolist()))
+        elif event == "move":
+            moves.append(args[1].tolist())
+
+    play.play_traced(s, rs, families, params, seed, game, -1, play.new_results(1, players, 3), watch)
+    return dealt, moves
+
+
+@pytest.mark.parametrize("seed, game", [(0, 0), (9, 4), (2**40, 123)])
+def test_changing_one_seats_bot_does_not_change_the_deals(rules, seed, game):
+    base, base_moves = deals(rules, ["default"] * 6, seed, game)
+    changed, changed_moves = deals(rules, ["random"] + ["default"] * 5, seed, game)
+    assert base == changed
+    assert base_moves != changed_moves, "the bots did play differently"
+
+
+def test_the_roles_of_every_round_are_the_same_for_every_bot_mix(rules):
+    tables = [GAME.play(rules, Setup(7, seats), 5, 0, GAMES, 0)["rounds"]
+              for seats in (("default",) * 7, ("random",) * 7, ("naive-miners",) * 3 + ("random",) * 4)]
+    roles = [t.select("game_id", "round", "seat", "role") for t in tables]
+    assert roles[0].equals(roles[1]) and roles[0].equals(roles[2])
+
+
+def run_tables(rules, out, workers, chunk_size):
+    setups = [mixed(3), mixed(7)]
+    run = runner.run(GAME, rules, setups, 30, 99, out, workers, chunk_size=chunk_size, progress=False)
+    return {name: run.scan(name).collect().sort(["game_id", *(["seat"] if name == "seats" else []),
+                                                 *(["round", "seat"] if name == "rounds" else [])])
+            for name in ("games", "seats", "rounds")}
+
+
+def test_one_worker_and_two_workers_store_the_same_games(rules, tmp_path):
+    serial = run_tables(rules, tmp_path / "serial", 1, 30)
+    pooled = run_tables(rules, tmp_path / "pooled", 2, 7)
+    assert_same(serial, pooled)
+    assert serial["games"].height == 60
