@@ -33,7 +33,7 @@ class Parameter:
 
 
 PARAMETERS = (
-    Parameter("strike_distance", 5.0, 0.0, 30.0,
+    Parameter("strike_distance", 9.0, 0.0, 30.0,
               "saboteurs start blocking once the path's open end is this close to the gold"),
     Parameter("cover", 0.25, 0.0, 1.0,
               "chance that a saboteur not yet blocking plays a mildly helpful path card"),
@@ -133,7 +133,8 @@ def belief(s, seat, w):
     for i in range(3):
         w[i] = 1.0 if may_be_gold(s, seat, i) else 0.0
         n += w[i]
-    w /= n
+    for i in range(3):
+        w[i] = w[i] / n if n else 1.0 / 3.0
 
 
 @small_rule
@@ -174,7 +175,7 @@ def expected_distance(s, rs, seat):
             best = min(best, _goal_distance(goal_xy, front[f, 0], front[f, 1], i))
         total += best
         n += 1
-    return total / n
+    return total / n if n else 0.0  # no goal left hiding gold: it has been reached
 
 
 @small_rule
@@ -208,6 +209,41 @@ def distance_after_place(s, rs, w, b1, at, b2, x, y, exits, through):
                     best = min(best, abs(nx - gx) + abs(ny - gy))
         total += w[i] * best
     return total
+
+
+@small_rule
+def _pull(goal_xy, w, x, y):
+    """Gives how strongly an open end at grid (x, y) pulls the path towards the gold:
+    sum over goals of belief * 2**-distance (an open end on the goal counts fully)."""
+    total = 0.0
+    for i in range(3):
+        if w[i] > 0.0:
+            total += w[i] * 0.5 ** _goal_distance(goal_xy, x, y, i)
+    return total
+
+
+@rule
+def front_pull(s, rs, w):
+    """Gives the pull of the whole front: how many good ways on towards the gold the path has."""
+    front, goal_xy = s.front, rs.goal_xy
+    total = 0.0
+    for f in range(s.g[N_FRONT]):
+        total += _pull(goal_xy, w, front[f, 0], front[f, 1])
+    return total
+
+
+@small_rule
+def pull_after_place(s, rs, w, pull, x, y, exits, through):
+    """Gives the front's pull once a card with `exits` lies in front cell (x, y): its own
+    open end is gone, and a through card opens the cells its exits lead to."""
+    cell, seen_at, stamp, goal_xy = s.cell, s.seen_at, s.g[STAMP], rs.goal_xy
+    pull -= _pull(goal_xy, w, x, y)
+    if through:
+        for d in range(4):
+            nx, ny = x + maze.DX[d], y + maze.DY[d]
+            if exits & (1 << d) and cell[ny, nx] == EMPTY and seen_at[ny, nx] != stamp:
+                pull += _pull(goal_xy, w, nx, ny)
+    return pull
 
 
 @small_rule
@@ -245,15 +281,19 @@ def default_move(s, rs, seat, params, out):
     """Writes the best-scoring legal move of a role-aware player into out."""
     r = s.bot_rng[seat]
     role = s.role[seat]
-    w, b1, at, b2 = s.belief, s.nearest[0], s.nearest[1], s.nearest[2]
+    w, public, b1, at, b2 = s.belief[0], s.belief[1], s.nearest[0], s.nearest[1], s.nearest[2]
     belief(s, seat, w)
+    belief(s, -1, public)
     knows_gold = max(w[0], w[1], w[2]) == 1.0
     front_distances(s, rs, b1, at, b2)
     e0 = w[0] * b1[0] + w[1] * b1[1] + w[2] * b1[2]
+    seen0 = public[0] * b1[0] + public[1] * b1[1] + public[2] * b1[2]
+    pull0 = front_pull(s, rs, w)
     striking = role == SABOTEUR and e0 <= params[STRIKE]
     covering = role == SABOTEUR and not striking and rng.uniform(r) < params[COVER]
     moves, hand, suspicion, reach, cell = s.moves, s.hand, s.suspicion, s.reach, s.cell
-    stamp = s.g[STAMP]
+    broken = s.broken
+    stamp, players = s.g[STAMP], s.g[PLAYERS]
     through_cards, goal_xy = rs.through, rs.goal_xy
     n = legal_moves(s, rs, seat)
     best = -1e18
@@ -266,41 +306,52 @@ def default_move(s, rs, seat, params, out):
             through = through_cards[card] == 1
             e1 = distance_after_place(s, rs, w, b1, at, b2, a, b, c, through)
             gain = e0 - e1
+            # How much of the front's pull towards the gold the card adds (+) or takes (-).
+            opened = (pull_after_place(s, rs, w, pull0, a, b, c, through) - pull0) / (pull0 + 1e-9)
             if role == MINER:
-                score = 10.0 * gain if gain > 0 else (-4.0 if gain == 0 else -10.0 + gain)
                 if not through:
                     score = -20.0
                 elif knows_gold and e1 == 0.0:
                     score = 100.0
+                elif gain > 0:
+                    score = 10.0 * gain + opened
+                else:
+                    score = -4.0 + 10.0 * gain + opened
+            elif knows_gold and e1 == 0.0:
+                score = -100.0
             elif striking:
-                score = -10.0 * gain
-                if not through and gain == 0:
-                    # A dead end on a nearest open end takes away one of the miners' ways.
-                    for g in range(3):
-                        if w[g] > 0 and _goal_distance(goal_xy, a, b, g) == b1[g]:
-                            score = max(score, 3.0)
-            elif covering and through and gain > 0:
-                score = 2.0 * gain
+                score = -10.0 * gain - 8.0 * opened
+            elif through and knows_gold and gain <= 0:
+                # Misdirection: a card that seems to bring a goal nearer to players who do not
+                # know where the gold is, while it brings the gold no nearer.
+                seen_gain = seen0 - distance_after_place(s, rs, public, b1, at, b2, a, b, c, True)
+                score = 3.0 * seen_gain + 10.0 * gain + (1.0 if covering else -1.0)
+            elif covering and through and gain == 0:
+                score = 1.0  # keeps up appearances without bringing the gold nearer
             else:
                 score = -5.0
-            if role == SABOTEUR and e1 == 0.0 and knows_gold:
-                score = -100.0
         elif action == BREAK:
+            # A player who already has a broken tool cannot place path cards anyway.
+            idle = 3.0 if broken[a] != 0 else 0.0
+            soon = (a - seat) % players  # breaking the next player to move matters most
             if a == seat:
                 score = -50.0
             elif role == MINER:
-                score = 4.0 + suspicion[a] if suspicion[a] >= params[BREAK_AT] else -10.0
+                score = (4.0 + suspicion[a] - idle if suspicion[a] >= params[BREAK_AT]
+                         else -10.0)
             elif suspicion[a] >= params[BREAK_AT]:
                 score = -5.0  # probably a fellow saboteur
             else:
-                score = (6.0 if striking else 2.5) - suspicion[a]
+                score = (6.5 if striking else -4.5) - suspicion[a] - idle - 0.2 * soon
         elif action == REPAIR:
+            unblocks = broken[a] == c  # the repaired tool was the only broken one
             if a == seat:
-                score = 8.0 if role == MINER else (5.0 if striking else 2.0)
+                score = (8.0 if role == MINER or striking else 2.0) if unblocks else 1.0
             elif role == MINER:
-                score = 3.0 if suspicion[a] < params[BREAK_AT] * 0.5 else -10.0
+                score = (3.0 if unblocks else 0.5) if suspicion[a] < params[BREAK_AT] * 0.5 \
+                    else -10.0
             else:
-                score = 3.0 if suspicion[a] >= params[BREAK_AT] else -10.0
+                score = 3.0 if suspicion[a] >= params[BREAK_AT] and unblocks else -10.0
         elif action == MAP:
             score = 5.5 if (not knows_gold and w[a] > 0 and params[USE_MAPS] > 0.5) else -10.0
         elif action == ROCKFALL:

@@ -76,7 +76,10 @@ def start_round(s, rs, round_index, first_seat):
         for seat in range(p):
             role[seat] = roles[seat]
     g[SABOTEURS] = role.sum()
-    rng.shuffle(r, s.goal_kind)  # goal_kind holds 0 (gold), 1, 2 (coal) in some order
+    goal_kind = s.goal_kind  # the gold (0) and the two coal cards (1, 2), shuffled face down
+    for i in range(3):
+        goal_kind[i] = i
+    rng.shuffle(r, goal_kind)
     maze.clear(s, rs)
     for i in range(deck.shape[0]):
         deck[i] = i

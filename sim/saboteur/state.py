@@ -54,7 +54,8 @@ State = namedtuple("State", [
     "moves",       # int64[MAX_MOVES, MOVE_FIELDS]: scratch for listing legal moves
     "move",        # int64[MOVE_FIELDS]: the move being played
     "scratch",     # int64[MAX_SCRATCH]: scratch for dealing roles and drawing gold
-    "belief",      # float64[3]: scratch for a bot: chance that each goal is the gold
+    "belief",      # float64[2, 3]: scratch for a bot: chance that each goal is the gold,
+                   # as the bot sees it and as the table sees it
     "nearest",     # int64[3, 3]: scratch for a bot: per goal, nearest open end's distance,
                    # its index in `front`, the second-nearest distance
 ])
@@ -92,6 +93,6 @@ def new_state(players: int, deck_size: int) -> State:
         moves=np.zeros((MAX_MOVES, MOVE_FIELDS), np.int64),
         move=np.zeros(MOVE_FIELDS, np.int64),
         scratch=np.zeros(MAX_SCRATCH, np.int64),
-        belief=np.zeros(3, np.float64),
+        belief=np.zeros((2, 3), np.float64),
         nearest=np.zeros((3, 3), np.int64),
     )
