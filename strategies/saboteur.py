@@ -179,19 +179,10 @@ def expected_distance(s, rs, seat):
 
 
 @small_rule
-def _front_index(s, x, y):
-    front = s.front
-    for f in range(s.g[N_FRONT]):
-        if front[f, 0] == x and front[f, 1] == y:
-            return f
-    return -1
-
-
-@small_rule
 def distance_after_place(s, rs, w, b1, at, b2, x, y, exits, through):
     """Gives the expected front distance once a card with `exits` lies in front cell (x, y)."""
     cell, goal_xy = s.cell, rs.goal_xy
-    f = _front_index(s, x, y)
+    f = s.front_at[y, x]
     total = 0.0
     for i in range(3):
         if w[i] == 0.0:
@@ -236,12 +227,12 @@ def front_pull(s, rs, w):
 def pull_after_place(s, rs, w, pull, x, y, exits, through):
     """Gives the front's pull once a card with `exits` lies in front cell (x, y): its own
     open end is gone, and a through card opens the cells its exits lead to."""
-    cell, seen_at, stamp, goal_xy = s.cell, s.seen_at, s.g[STAMP], rs.goal_xy
+    cell, front_at, goal_xy = s.cell, s.front_at, rs.goal_xy
     pull -= _pull(goal_xy, w, x, y)
     if through:
         for d in range(4):
             nx, ny = x + maze.DX[d], y + maze.DY[d]
-            if exits & (1 << d) and cell[ny, nx] == EMPTY and seen_at[ny, nx] != stamp:
+            if exits & (1 << d) and cell[ny, nx] == EMPTY and front_at[ny, nx] < 0:
                 pull += _pull(goal_xy, w, nx, ny)
     return pull
 

@@ -233,7 +233,7 @@ def apply_move(s, rs, seat, move):
     if action == PLACE:
         maze.place(s, rs, move[2], move[3], card, move[4])
         g[LAST_PATH_SEAT] = seat
-        if maze.refresh(s, rs):
+        if maze.refresh_after_place(s, rs, move[2], move[3]):
             g[ROUND_OVER] = 1
             g[MINERS_WON] = 1
             g[FINDER] = seat

@@ -49,6 +49,8 @@ def clear(s, rs):
     cell[:, :] = EMPTY
     exits[:, :] = 0
     card_at[:, :] = -1
+    s.front_at[:, :] = -1
+    s.g[N_FRONT] = 0
     cell[ORIGIN, ORIGIN] = START
     exits[ORIGIN, ORIGIN] = 15
     for i in range(3):
@@ -171,12 +173,47 @@ def _reveal(s, rs):
     return 0
 
 
+@small_rule
+def _set_front(s, x, y):
+    """Brings grid cell (x, y)'s place in the front up to date with the exits that fit there."""
+    front, front_fit, front_at, fit_count, g = s.front, s.front_fit, s.front_at, s.fit_count, s.g
+    fit = fit_mask(s, x, y)
+    i = front_at[y, x]
+    if i >= 0:
+        for m in range(1, 16):
+            if front_fit[i] & (1 << m):
+                fit_count[m] -= 1
+        if fit == 0:  # leaves the front: the last cell takes its place
+            last = g[N_FRONT] - 1
+            front[i, 0], front[i, 1], front_fit[i] = front[last, 0], front[last, 1], front_fit[last]
+            front_at[front[i, 1], front[i, 0]] = i
+            front_at[y, x] = -1
+            g[N_FRONT] = last
+            return
+    elif fit == 0 or g[N_FRONT] == MAX_FRONT:
+        return
+    else:
+        i = g[N_FRONT]
+        g[N_FRONT] = i + 1
+        front[i, 0], front[i, 1] = x, y
+        front_at[y, x] = i
+    front_fit[i] = fit
+    for m in range(1, 16):
+        if fit & (1 << m):
+            fit_count[m] += 1
+
+
 @rule
 def refresh(s, rs):
     """Recomputes what is joined to the start, turns over reached goals and lists the front.
 
     Gives True when the gold was reached.
     """
+    g, front, front_at = s.g, s.front, s.front_at
+    for i in range(g[N_FRONT]):
+        front_at[front[i, 1], front[i, 0]] = -1
+    g[N_FRONT] = 0
+    s.fit_count[:] = 0
     while True:
         reached = _search(s)
         found = _reveal(s, rs)
@@ -184,29 +221,36 @@ def refresh(s, rs):
             return True
         if found == 0:
             break
-    g, cell, exits, seen_at, queue = s.g, s.cell, s.exits, s.seen_at, s.queue
-    front, front_fit, fit_count = s.front, s.front_fit, s.fit_count
-    stamp = g[STAMP]
-    n = 0
-    fit_count[:] = 0
+    cell, exits, queue = s.cell, s.exits, s.queue
     for i in range(reached):
         y, x = divmod(queue[i], 65536)
         for d in range(4):
-            if not exits[y, x] & (1 << d):
-                continue
             nx, ny = x + DX[d], y + DY[d]
-            if cell[ny, nx] != EMPTY or seen_at[ny, nx] == stamp:
-                continue
-            seen_at[ny, nx] = stamp
-            fit = fit_mask(s, nx, ny)
-            if fit == 0 or n == MAX_FRONT:
-                continue
-            front[n, 0] = nx
-            front[n, 1] = ny
-            front_fit[n] = fit
-            for m in range(1, 16):
-                if fit & (1 << m):
-                    fit_count[m] += 1
-            n += 1
-    g[N_FRONT] = n
+            if exits[y, x] & (1 << d) and cell[ny, nx] == EMPTY and front_at[ny, nx] < 0:
+                _set_front(s, nx, ny)
+    return False
+
+
+@rule
+def refresh_after_place(s, rs, x, y):
+    """Updates the path and the front after a path card was placed at grid (x, y): cheaply when
+    the card only extends the path, by `refresh` when it joins cut-off cards or reaches a goal.
+
+    Gives True when the gold was reached.
+    """
+    cell, exits, reach, stamp = s.cell, s.exits, s.reach, s.g[STAMP]
+    if cell[y, x] == THROUGH:
+        for d in range(4):
+            side = 1 << d
+            nx, ny = x + DX[d], y + DY[d]
+            if exits[y, x] & side and (cell[ny, nx] == GOAL_HIDDEN or (
+                    carries_path(cell[ny, nx]) and exits[ny, nx] & opposite(side)
+                    and reach[ny, nx] != stamp)):
+                return refresh(s, rs)
+        reach[y, x] = stamp
+    _set_front(s, x, y)
+    for d in range(4):
+        nx, ny = x + DX[d], y + DY[d]
+        if cell[ny, nx] == EMPTY:
+            _set_front(s, nx, ny)
     return False

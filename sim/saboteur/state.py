@@ -30,7 +30,7 @@ State = namedtuple("State", [
     "exits",       # int8[SIZE, SIZE]: open sides of the card in a cell
     "card_at",     # int16[SIZE, SIZE]: the deck card in a path cell, -1 elsewhere
     "reach",       # int32[SIZE, SIZE]: == g[STAMP] where joined to the start by through cards
-    "seen_at",     # int32[SIZE, SIZE]: scratch stamps for listing the front without repeats
+    "front_at",    # int32[SIZE, SIZE]: a front cell's index in `front`, -1 elsewhere
     "queue",       # int64[SIZE * SIZE]: scratch for the reach search
     "front",       # int64[MAX_FRONT, 2]: empty cells beside the path (x, y in grid units)
     "front_fit",   # int32[MAX_FRONT]: bit m set when a path card with exits m may be placed there
@@ -69,7 +69,7 @@ def new_state(players: int, deck_size: int) -> State:
         exits=np.zeros((SIZE, SIZE), np.int8),
         card_at=np.full((SIZE, SIZE), -1, np.int16),
         reach=np.zeros((SIZE, SIZE), np.int32),
-        seen_at=np.zeros((SIZE, SIZE), np.int32),
+        front_at=np.full((SIZE, SIZE), -1, np.int32),
         queue=np.zeros(SIZE * SIZE, np.int64),
         front=np.zeros((MAX_FRONT, 2), np.int64),
         front_fit=np.zeros(MAX_FRONT, np.int32),
