@@ -43,25 +43,28 @@ def build(results, ids: np.ndarray, players: int, seats: tuple[str, ...],
         "game_id": np.repeat(ids, players),
         "players": np.full(n * players, players, np.int8),
         "seat": seat_ids,
-        "strategy": pl.Series(np.array(seats, dtype=object)[seat_ids], dtype=pl.String),
         "won": results.rank.ravel() == 1,
         "gold": results.gold.ravel().astype(np.int16),
         "rank": results.rank.ravel().astype(np.int8),
-    })
+    }).with_columns(
+        strategy=pl.Series(seats, dtype=pl.String).gather(pl.Series(seat_ids, dtype=pl.UInt32)))
+    seat_table = seat_table.select("game_id", "players", "seat", "strategy", "won", "gold", "rank")
     per_round = n * rounds
     miners_won = np.repeat(results.round_miners_won.ravel(), players) == 1
-    finder = np.repeat(results.round_finder.ravel(), players)
     round_table = pl.DataFrame({
         "game_id": np.repeat(ids, rounds * players),
         "round": np.tile(np.repeat(np.arange(1, rounds + 1, dtype=np.int8), players), n),
         "players": np.full(per_round * players, players, np.int8),
         "saboteurs": np.repeat(results.round_saboteurs.ravel(), players).astype(np.int8),
         "seat": np.tile(np.arange(players, dtype=np.int8), per_round),
-        "role": pl.Series(np.where(results.round_role.ravel() == 1, "saboteur", "miner")),
-        "winner_team": pl.Series(np.where(miners_won, "miners", "saboteurs")),
+        "role": results.round_role.ravel() == 1,
+        "winner_team": miners_won,
         "gold_gained": results.round_gold.ravel().astype(np.int16),
         "turns": np.repeat(results.round_turns.ravel(), players).astype(np.int16),
-        "finder_seat": np.where(miners_won, finder, -1).astype(np.int8),
-    }).with_columns(pl.when(pl.col("finder_seat") >= 0).then(pl.col("finder_seat"))
-                    .alias("finder_seat"))
+        "finder_seat": np.repeat(results.round_finder.ravel(), players).astype(np.int8),
+    }).with_columns(
+        role=pl.when(pl.col("role")).then(pl.lit("saboteur")).otherwise(pl.lit("miner")),
+        winner_team=pl.when(pl.col("winner_team")).then(pl.lit("miners")).otherwise(pl.lit("saboteurs")),
+        finder_seat=pl.when(pl.col("winner_team")).then(pl.col("finder_seat")),
+    )
     return {"games": games, "seats": seat_table, "rounds": round_table}
