@@ -81,25 +81,32 @@ def _num(x) -> str:
 
 
 def print_summary(run, console: Console | None = None) -> None:
-    """Prints the per-configuration summary table of a run, with the run folder under it."""
+    """Prints a run's per-configuration summary and its game-win rates by seat, then the folder."""
     console = console or Console()
     game = runs_mod.game_named(run.game)
     frame = summary_frame(run)
-    table = Table(title=f"{getattr(game, 'title', run.game)}: {frame['games'].sum():,} games",
-                  caption=f"run folder: {run.path}", caption_justify="left")
+    table = Table(title=f"{getattr(game, 'title', run.game)}: {frame['games'].sum():,} games")
     table.add_column("configuration", no_wrap=True)
     table.add_column("games", justify="right")
-    table.add_column(f"{game.headline.title} [95% CI]", justify="right", no_wrap=True)
+    table.add_column(f"{game.headline.title} (95% CI)", justify="right")
     for title, _ in game.summary:
         table.add_column(title, justify="right")
     table.add_column("stalled", justify="right")
-    table.add_column("game-win rate by seat")
-    seat_cols = [c for c in frame.columns if c.startswith("s") and c[1:].isdigit()]
     for row in frame.iter_rows(named=True):
-        seats = " ".join(f"{c} {100 * row[c]:.0f}%" for c in seat_cols if row[c] is not None)
         table.add_row(
             row["configuration"], f"{row['games']:,}",
             f"{_pct(row['rate'])} [{100 * row['low']:.1f}, {100 * row['high']:.1f}]",
             *[_num(row[t]) for t, _ in game.summary],
-            _pct(row["stalled"]), seats)
+            _pct(row["stalled"]))
     console.print(table)
+
+    seat_cols = [c for c in frame.columns if c.startswith("s") and c[1:].isdigit()]
+    seats = Table(title="game-win rate by seat (%; tied seats all win)")
+    seats.add_column("configuration", no_wrap=True)
+    for c in seat_cols:
+        seats.add_column(c, justify="right")
+    for row in frame.iter_rows(named=True):
+        seats.add_row(row["configuration"],
+                      *["" if row[c] is None else f"{100 * row[c]:.0f}" for c in seat_cols])
+    console.print(seats)
+    console.print(f"run folder: {run.path}")

@@ -20,7 +20,7 @@ SCALING_PLAYERS = 7
 
 
 def bench(game: Game, rules: dict, players: list[int], strategies: list[str], games: int,
-          repeat: int, workers_scaling: bool, memory_games: int, console: Console) -> None:
+          repeat: int, scaling_games: int, memory_games: int, console: Console) -> None:
     """Prints a table of the game's speed (and, if asked, scaling and memory)."""
     table = Table(title=f"{game.title} benchmark", show_lines=False)
     table.add_column("measure")
@@ -45,9 +45,11 @@ def bench(game: Game, rules: dict, players: list[int], strategies: list[str], ga
             return _seconds(lambda: runner.run(game, rules, [setup], count, SEED,
                                                Path(scratch) / name, workers, progress=False))
 
-        if workers_scaling:
-            one, two = run(1, games, "one-worker"), run(2, games, "two-workers")
-            table.add_row(f"1 → 2 workers, {n} players",
+        if scaling_games:
+            # Whole runs, worker start-up included: long enough that start-up is small.
+            one = run(1, scaling_games, "one-worker")
+            two = run(2, scaling_games, "two-workers")
+            table.add_row(f"1 → 2 workers, {scaling_games:,} games of {n} players",
                           f"{one / two:.2f}× speed-up ({one:.2f} s → {two:.2f} s)")
         if memory_games:
             cores = os.cpu_count() or 1

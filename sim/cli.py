@@ -130,13 +130,14 @@ def bench_saboteur(
     players: Annotated[str | None, typer.Option(help="Player counts (default: 3,7,10).")] = None,
     strategies: Annotated[str, typer.Option(help="Strategies to time, comma-separated.")] = "random,default",
     games: Annotated[int, typer.Option(help="Games per measurement.")] = 20_000,
-    workers_scaling: Annotated[bool, typer.Option(help="Time 1 against 2 worker processes.")] = True,
+    scaling_games: Annotated[int, typer.Option(
+        help="Games of the runs timed with 1 and with 2 worker processes (0: skip).")] = 100_000,
     memory_games: Annotated[int, typer.Option(help="Games of a run measured for peak memory (0: skip).")] = 0,
     repeat: Annotated[int, typer.Option(help="Timings per measurement (the median is shown).")] = 3,
 ) -> None:
     """Measure Saboteur's speed per core, worker scaling and memory."""
     _bench_game("saboteur", players=players, strategies=strategies, games=games,
-                workers_scaling=workers_scaling, memory_games=memory_games, repeat=repeat)
+                scaling_games=scaling_games, memory_games=memory_games, repeat=repeat)
 
 
 @app.command()
@@ -243,15 +244,16 @@ def _trace_game(name: str, *, players: int, options: dict, seed: int | None, gam
 
 
 def _bench_game(name: str, *, players: str | None, strategies: str, games: int,
-                workers_scaling: bool, memory_games: int, repeat: int) -> None:
+                scaling_games: int, memory_games: int, repeat: int) -> None:
     """Prints a game's benchmark table."""
     from rich.console import Console
 
     from sim.bench import bench
     from sim.setups import build_setups, parse_counts
 
-    if games < 1 or repeat < 1 or memory_games < 0:
-        raise UserError("--games and --repeat must be at least 1, --memory-games at least 0")
+    if games < 1 or repeat < 1 or memory_games < 0 or scaling_games < 0:
+        raise UserError("--games and --repeat must be at least 1, --memory-games and "
+                        "--scaling-games at least 0")
     game = registry.get(name)
     rules = game.load_rules(None, [])
     names = [s.strip() for s in strategies.split(",") if s.strip()]
@@ -261,7 +263,7 @@ def _bench_game(name: str, *, players: str | None, strategies: str, games: int,
         raise UserError("--strategies names no strategy")
     for strategy in names:
         build_setups(game, counts, {}, strategy, {})  # validates the counts and the names
-    bench(game, rules, counts, names, games, repeat, workers_scaling, memory_games, Console())
+    bench(game, rules, counts, names, games, repeat, scaling_games, memory_games, Console())
 
 
 def _configure(name: str, players: str, options: dict[str, list], strategy: str,

@@ -142,7 +142,7 @@ def _setup(players):
 
 def test_bench_times_each_strategy_and_player_count(simulate):
     code, out, _ = simulate("bench", "saboteur", "--players", "3,5", "--strategies", "default,lucky",
-                            "--games", "30", "--repeat", "1", "--no-workers-scaling")
+                            "--games", "30", "--repeat", "1", "--scaling-games", "0")
     assert code == 0
     for row in ["default, 3 players", "default, 5 players", "lucky, 3 players", "compile"]:
         assert row in out
