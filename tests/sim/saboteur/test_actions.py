@@ -92,6 +92,16 @@ def test_a_rockfall_cuts_the_path_beyond_the_removed_card(table):
     assert {e for x, y, e in table.placements(0) if (x, y) == (1, 0)} == {table.sides("NESW")}
 
 
+def test_a_card_laid_in_the_gap_joins_the_cut_off_path_again(table):
+    table.row(0, 1, 3)
+    table.refresh()
+    table.give(0, "rockfall", "cross")
+    table.play(0, ROCKFALL, 0, 1, 0)
+    table.place(0, 1, 0, "NESW")
+    assert table.joined(2, 0) and table.joined(3, 0)
+    assert (4, 0) in table.front()
+
+
 def test_a_rockfall_has_no_target_in_an_empty_maze(table):
     table.give(0, "rockfall")
     assert [m[0] for m in table.moves(0)] == [DISCARD]

@@ -1,16 +1,17 @@
 """Invariants of whole Saboteur games, whatever the seed, player count, bots and rule options:
-cards are conserved, only legal moves happen, every game ends, roles follow the table, gold is
-conserved and ranks follow it."""
+cards are conserved, only legal moves happen, the front kept up move by move is the one a full
+recount gives, every game ends, roles follow the table, gold is conserved and ranks follow it."""
 
 import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from sim.game import Setup
-from sim.saboteur import GAME, cards, engine, play
+from sim.saboteur import GAME, cards, engine, maze, play
 from sim.saboteur.cards import PATH, ROCKFALL, ROUNDS
 from sim.saboteur.engine import PLACE
-from sim.saboteur.state import DRAW_AT, GAME_TURNS, N_PLACED, ROUND_TURNS, TURN_SEAT, new_state
+from sim.saboteur.state import (DRAW_AT, GAME_TURNS, N_FRONT, N_PLACED, ROUND_TURNS, STAMP,
+                                TURN_SEAT, State, new_state)
 from strategies import saboteur as bots
 
 DECK = 67
@@ -29,6 +30,19 @@ def assert_cards_conserved(s, rs, out_of_play):
     assert sorted(hands + pile + in_maze + out_of_play) == list(range(DECK))
     assert all(rs.kind[c] == PATH for c in in_maze)
     assert s.g[N_PLACED] == len(in_maze)
+
+
+def assert_front_is_fresh(s, rs):
+    """The path and the front kept up move by move are those a full recount gives."""
+    fresh = State(*(a.copy() for a in s))
+    assert not maze.refresh(fresh, rs)
+    assert np.array_equal(fresh.goal_shown, s.goal_shown)
+    assert np.array_equal(fresh.reach == fresh.g[STAMP], s.reach == s.g[STAMP]), "joined cards"
+    front = {(x, y, f) for (x, y), f in zip(s.front[:s.g[N_FRONT]].tolist(), s.front_fit[:s.g[N_FRONT]])}
+    expected = {(x, y, f) for (x, y), f in zip(fresh.front[:fresh.g[N_FRONT]].tolist(),
+                                                fresh.front_fit[:fresh.g[N_FRONT]])}
+    assert front == expected and len(front) == s.g[N_FRONT]
+    assert np.array_equal(fresh.fit_count, s.fit_count)
 
 
 def play_checked(rules, strategies, seed, game=0, fixed=-1):
@@ -74,6 +88,8 @@ def play_checked(rules, strategies, seed, game=0, fixed=-1):
                 out_of_play.append(card)
             over = play.turn(s, rs, seat, move, observed)
             assert_cards_conserved(s, rs, out_of_play)
+            if not over:
+                assert_front_is_fresh(s, rs)
             assert s.g[ROUND_TURNS] <= DECK, "every move plays a card"
         engine.end_round(s, rs)
         play.record_round(s, out, 0, r)
