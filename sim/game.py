@@ -7,7 +7,7 @@ workers, shards, manifests, progress, reports) is shared and lives once in `sim/
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Protocol, TextIO
 
 import polars as pl

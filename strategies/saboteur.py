@@ -16,11 +16,12 @@ from sim import rng
 from sim.jit import rule, small_rule
 from sim.saboteur import maze
 from sim.saboteur.cards import BREAK, MAP, PATH, REPAIR, ROCKFALL
-from sim.saboteur.engine import (DISCARD, MINER, PLACE, SABOTEUR, legal_moves, slot_move_count,
+from sim.saboteur.engine import (MINER, PLACE, SABOTEUR, slot_move_count,
                                  slot_moves)
-from sim.saboteur.state import (DEAD_END, EMPTY, N_FRONT, ORIGIN, PLAYERS, STAMP, THROUGH)
+from sim.saboteur.state import (EMPTY, N_FRONT, ORIGIN, PLAYERS, STAMP, THROUGH)
 
 RANDOM, DEFAULT = 0, 1
+HALVES = 0.5 ** np.arange(64)  # 2**-distance, looked up: pow() is slow in the hot loop
 
 
 @dataclass(frozen=True)
@@ -209,7 +210,7 @@ def _pull(goal_xy, w, x, y):
     total = 0.0
     for i in range(3):
         if w[i] > 0.0:
-            total += w[i] * 0.5 ** _goal_distance(goal_xy, x, y, i)
+            total += w[i] * HALVES[min(_goal_distance(goal_xy, x, y, i), HALVES.shape[0] - 1)]
     return total
 
 
@@ -286,7 +287,20 @@ def default_move(s, rs, seat, params, out):
     broken = s.broken
     stamp, players = s.g[STAMP], s.g[PLAYERS]
     through_cards, goal_xy = rs.through, rs.goal_xy
-    n = legal_moves(s, rs, seat)
+    # Identical cards offer identical moves: list each kind of card's moves once.
+    n = 0
+    hand_n = s.hand_n[seat]
+    kinds, exits, tools = rs.kind, rs.exits, rs.tools
+    for slot in range(hand_n):
+        card = hand[seat, slot]
+        repeat = False
+        for other in range(slot):
+            twin = hand[seat, other]
+            if kinds[twin] == kinds[card] and exits[twin] == exits[card] \
+                    and through_cards[twin] == through_cards[card] and tools[twin] == tools[card]:
+                repeat = True
+        if not repeat:
+            n = slot_moves(s, rs, seat, slot, moves, n)
     best = -1e18
     best_i = 0
     for i in range(n):

@@ -9,7 +9,6 @@ A move is a row of five integers: (action, hand slot, a, b, c) where for
   DISCARD  (nothing: the card goes face down, a pass)
 """
 
-import numpy as np
 
 from sim.jit import rule, small_rule
 

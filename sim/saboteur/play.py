@@ -4,7 +4,7 @@ from collections import namedtuple
 
 import numpy as np
 
-from sim.jit import rule, small_rule
+from sim.jit import rule
 
 from sim.saboteur import engine
 from sim.saboteur.cards import ROCKFALL, ROUNDS
