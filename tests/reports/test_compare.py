@@ -10,7 +10,6 @@ from rich.console import Console
 
 from reports.compare import comparison_sections, print_comparison
 from reports.runs import open_run
-from sim import rng
 from sim.compare import plan
 from sim.errors import UserError
 
@@ -55,20 +54,19 @@ def test_every_pair_of_strategies_meets(runkit):
 
 
 def test_every_assignment_is_dealt_the_same_games():
-    # The runner plays indices 0..G-1 for each Setup and a deal depends on (seed, index) only:
-    # a deal stream drawn for each assignment's games is identical across the plan.
-    from types import SimpleNamespace
+    # Each assignment plays game indices 0..G-1 with the run's seed, and a deal depends on
+    # (seed, index) only: the first round's roles, dealt before any bot moves, are equal.
+    import polars as pl
 
-    game = SimpleNamespace(name="g", min_players=2, max_players=5,
-                           strategy_names=lambda: ["a", "b"])
-    setups = plan(game, ["a", "b"], 3, {})
+    from sim.saboteur import GAME
 
-    def deals(setup, seed=7, games=20):
-        return [int(rng.next_u64(rng.stream(seed, i, 0))) for i in range(games)]
-
-    first = deals(setups[0])
-    assert all(deals(s) == first for s in setups[1:])
-    assert len(set(first)) == len(first)
+    rules = GAME.load_rules(None, [])
+    setups = plan(GAME, ["random", "default"], 5, {})
+    assert len({s.seats for s in setups}) == len(setups) > 1
+    roles = [GAME.play(rules, s, 7, 0, 12, 0)["rounds"].filter(pl.col("round") == 1)
+             .sort("game_id", "seat")["role"].to_list() for s in setups]
+    assert all(r == roles[0] for r in roles[1:])
+    assert "saboteur" in roles[0] and "miner" in roles[0]
 
 
 @pytest.mark.parametrize("strategies, players, message", [
