@@ -31,6 +31,7 @@ def start_game(s, rs, seed, game, fixed_saboteurs):
     """Sets up game `game` of a run seeded `seed`; fixed_saboteurs < 0 deals the role cards."""
     g, bot_rng = s.g, s.bot_rng
     p = s.hand.shape[0]
+    maze.clear(s, rs)  # while the last game's lists of cards and front cells are known
     stamp = g[STAMP]  # stamps only ever grow, so marks left by an earlier game mean nothing
     g[:] = 0
     g[STAMP] = stamp

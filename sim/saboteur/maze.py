@@ -44,19 +44,28 @@ def carries_path(kind):
 
 @rule
 def clear(s, rs):
-    """Lays out a fresh maze: the start card and the three goal cards face down."""
-    cell, exits, card_at, goal_xy = s.cell, s.exits, s.card_at, rs.goal_xy
-    cell[:, :] = EMPTY
-    exits[:, :] = 0
-    card_at[:, :] = -1
-    s.front_at[:, :] = -1
-    s.g[N_FRONT] = 0
+    """Lays out a fresh maze: the start card and the three goal cards face down.
+
+    Only the cells the last maze used are wiped: wiping the whole grid each round would cost
+    more memory traffic than playing the round.
+    """
+    g, cell, exits, card_at, front_at = s.g, s.cell, s.exits, s.card_at, s.front_at
+    placed, front, goal_xy = s.placed, s.front, rs.goal_xy
+    for i in range(g[N_PLACED]):
+        x, y = placed[i, 0], placed[i, 1]
+        cell[y, x] = EMPTY
+        exits[y, x] = 0
+        card_at[y, x] = -1
+    for i in range(g[N_FRONT]):
+        front_at[front[i, 1], front[i, 0]] = -1
+    g[N_PLACED] = 0
+    g[N_FRONT] = 0
     cell[ORIGIN, ORIGIN] = START
     exits[ORIGIN, ORIGIN] = 15
     for i in range(3):
         cell[ORIGIN + goal_xy[i, 1], ORIGIN + goal_xy[i, 0]] = GOAL_HIDDEN
+        exits[ORIGIN + goal_xy[i, 1], ORIGIN + goal_xy[i, 0]] = 0
     s.goal_shown[:] = 0
-    s.g[N_PLACED] = 0
 
 
 @small_rule
