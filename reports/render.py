@@ -108,15 +108,31 @@ def html_page(title: str, sections: list[Section]) -> str:
 
 
 def print_tables(sections: list[Section], console: Console, only: set[str] | None = None) -> None:
-    """Prints the sections' tables (or those titled in `only`) as rich tables."""
+    """Prints the sections' tables (or those titled in `only`) as rich tables.
+
+    To fit a terminal, a rate and its interval share one column, and win counts are left to the
+    Markdown and HTML reports.
+    """
     for section in sections:
         for table in section.tables:
             if only is not None and table.title not in only:
                 continue
+            columns = list(table.frame.columns)
+            joined = {"rate", "low", "high"} <= set(columns)
+            shown = [c for c in columns
+                     if not (joined and c in ("low", "high")) and not (c == "wins" and "n" in columns)]
             rt = RichTable(title=table.title, caption=table.note or None, caption_justify="left")
-            for c in table.frame.columns:
+            for c in shown:
                 text = not table.frame[c].dtype.is_numeric()
-                rt.add_column(c, justify="left" if text else "right", no_wrap=text)
-            for r in rows(table):
-                rt.add_row(*r)
+                rt.add_column("rate [95% CI]" if joined and c == "rate" else c,
+                              justify="left" if text else "right", no_wrap=True)
+            for values in table.frame.select(columns).iter_rows(named=True):
+                row = []
+                for c in shown:
+                    text = cell(values[c], c, table.percent)
+                    if joined and c == "rate":
+                        text += (f" [{cell(values['low'], 'low', table.percent)},"
+                                 f" {cell(values['high'], 'high', table.percent)}]")
+                    row.append(text)
+                rt.add_row(*row)
             console.print(rt)
