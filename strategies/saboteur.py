@@ -81,7 +81,7 @@ def keeps_record(families):
     return False
 
 
-@rule
+@small_rule
 def choose(s, rs, seat, family, params, out):
     """Writes the move `seat` makes into out[:5]."""
     role = s.role[seat]
@@ -214,7 +214,7 @@ def _pull(goal_xy, w, x, y):
     return total
 
 
-@rule
+@small_rule
 def front_pull(s, rs, w):
     """Gives the pull of the whole front: how many good ways on towards the gold the path has."""
     front, goal_xy = s.front, rs.goal_xy
@@ -387,7 +387,7 @@ def default_move(s, rs, seat, params, out):
 
 # ---- the public record of suspicion -----------------------------------------------------------
 
-@rule
+@small_rule
 def observe(s, rs, seat, move, card, distance_before, cut_path):
     """Updates the public suspicion of `seat` after its move (what every player at the table saw).
 

@@ -223,7 +223,7 @@ def _take_from_hand(s, seat, slot):
     return card
 
 
-@rule
+@small_rule
 def apply_move(s, rs, seat, move):
     """Plays a legal move of `seat`: the card leaves the hand and takes effect."""
     g, broken, seen = s.g, s.broken, s.seen
@@ -253,7 +253,7 @@ def apply_move(s, rs, seat, move):
     g[LAST_SEAT] = seat
 
 
-@rule
+@small_rule
 def end_turn(s, rs):
     """Draws for the player who moved, ends the round if it is over, else finds who moves next.
 

@@ -240,7 +240,7 @@ def refresh(s, rs):
     return False
 
 
-@rule
+@small_rule
 def refresh_after_place(s, rs, x, y):
     """Updates the path and the front after a path card was placed at grid (x, y): cheaply when
     the card only extends the path, by `refresh` when it joins cut-off cards or reaches a goal.

@@ -4,7 +4,7 @@ from collections import namedtuple
 
 import numpy as np
 
-from sim.jit import rule
+from sim.jit import rule, small_rule
 
 from sim.saboteur import engine
 from sim.saboteur.cards import ROCKFALL, ROUNDS
@@ -13,7 +13,7 @@ from sim.saboteur.state import (FINDER, GAME_TURNS, MINER_ROUNDS, MINERS_WON, RO
 from strategies import saboteur as bots
 
 
-@rule
+@small_rule
 def turn(s, rs, seat, move, observed):
     """Plays `seat`'s move, lets the table observe it (when a bot at the table keeps the public
     record), draws; gives True when the round is over."""
