@@ -131,7 +131,7 @@ def bench_saboteur(
     strategies: Annotated[str, typer.Option(help="Strategies to time, comma-separated.")] = "random,default",
     games: Annotated[int, typer.Option(help="Games per measurement.")] = 20_000,
     scaling_games: Annotated[int, typer.Option(
-        help="Games of the runs timed with 1 and with 2 worker processes (0: skip).")] = 300_000,
+        help="Games of the runs timed with 1 and with 2 worker processes (0: skip).")] = 1_000_000,
     memory_games: Annotated[int, typer.Option(help="Games of a run measured for peak memory (0: skip).")] = 0,
     repeat: Annotated[int, typer.Option(help="Timings per measurement (the median is shown).")] = 3,
 ) -> None:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import contextlib
 import importlib
 import json
+import os
 import shlex
 import signal
 import sys
@@ -28,8 +29,12 @@ from sim.store import Run, new_manifest, write_chunk
 
 MIN_CHUNK = 200
 MAX_CHUNK = 20_000
-CHUNKS_PER_WORKER = 8
+CHUNKS_PER_WORKER = 32
 _SAVE_INTERVAL = 1.0  # seconds: the manifest tracks progress without costing a write per chunk
+# Seconds of play below which a run stays in this process: starting a worker process (Python,
+# numba, polars and the compiled engine) takes about 1.5 s, so a pool only pays beyond that.
+POOL_AFTER = 4.0
+PROBE_GAMES = 50  # games timed to decide
 
 
 @dataclass(frozen=True)
@@ -42,7 +47,8 @@ class Chunk:
 
 
 def default_chunk_size(total_games: int, workers: int) -> int:
-    """Gives a chunk size that hands each worker about 8 chunks, within [200, 20000]."""
+    """Gives a chunk size that hands each worker about 32 chunks (a short wait for the last),
+    within [200, 20000]."""
     return max(MIN_CHUNK, min(MAX_CHUNK, total_games // (workers * CHUNKS_PER_WORKER)))
 
 
@@ -91,11 +97,10 @@ def run(game: Game, rules: dict, setups: list[Setup], games_per_setup: int, seed
     try:
         record("running")
         game.compile(rules)  # before any worker starts, so that workers load numba's cache
-        executor = _play_in_pool if min(workers, len(todo)) > 1 else _play_serially
         last_save = time.monotonic()
         with _progress_bar(game.title, store.manifest["games_requested"],
                            store.manifest["games_done"], progress) as advance, \
-                contextlib.closing(executor(job, todo, workers)) as results:
+                contextlib.closing(_play(job, todo, workers)) as results:
             for played in results:
                 advance(played)
                 if time.monotonic() - last_save >= _SAVE_INTERVAL:
@@ -135,10 +140,25 @@ def _play_chunk(job: _Job, chunk: Chunk) -> int:
     return chunk.stop - chunk.start
 
 
-def _play_serially(job: _Job, chunks: list[Chunk], workers: int) -> Iterator[int]:
-    """Gives each chunk's game count as this process plays it."""
-    for chunk in chunks:
-        yield _play_chunk(job, chunk)
+def _play(job: _Job, chunks: list[Chunk], workers: int) -> Iterator[int]:
+    """Gives each chunk's game count as it is played: by worker processes, unless the games
+    would take less time than starting them is worth."""
+    if min(workers, len(chunks)) > 1 and \
+            _seconds_per_game(job, chunks[0]) * sum(c.stop - c.start for c in chunks) > POOL_AFTER:
+        yield from _play_in_pool(job, chunks, workers)
+    else:
+        for chunk in chunks:
+            yield _play_chunk(job, chunk)
+
+
+def _seconds_per_game(job: _Job, chunk: Chunk) -> float:
+    """Gives how long a game of the chunk's configuration takes here, timed on its first games
+    (played again with their chunk: a game depends on its index only)."""
+    game = importlib.import_module(job.module).GAME
+    games = min(PROBE_GAMES, chunk.stop - chunk.start)
+    started = time.monotonic()
+    game.play(job.rules, job.setups[chunk.setup], job.seed, chunk.start, chunk.start + games, 0)
+    return (time.monotonic() - started) / games
 
 
 _worker_job: _Job | None = None
@@ -159,7 +179,9 @@ def _play_in_pool(job: _Job, chunks: list[Chunk], workers: int) -> Iterator[int]
 
     # spawn, not fork: polars' thread pools do not survive a fork.
     context = multiprocess.get_context("spawn")
-    with _sigint_ignored():  # inherited across exec: Ctrl-C then interrupts the parent alone
+    # Inherited across exec: Ctrl-C then interrupts the parent alone; and one polars thread
+    # per worker, as the workers themselves are the parallelism.
+    with _sigint_ignored(), _environment(POLARS_MAX_THREADS="1"):
         pool = context.Pool(min(workers, len(chunks)), initializer=_start_worker, initargs=(job,))
     finished = False
     try:
@@ -171,6 +193,21 @@ def _play_in_pool(job: _Job, chunks: list[Chunk], workers: int) -> Iterator[int]
         else:
             pool.terminate()
         pool.join()
+
+
+@contextlib.contextmanager
+def _environment(**values: str) -> Iterator[None]:
+    """Sets environment variables for processes started meanwhile, then restores them."""
+    before = {name: os.environ.get(name) for name in values}
+    os.environ.update(values)
+    try:
+        yield
+    finally:
+        for name, value in before.items():
+            if value is None:
+                del os.environ[name]
+            else:
+                os.environ[name] = value
 
 
 @contextlib.contextmanager

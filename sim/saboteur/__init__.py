@@ -49,7 +49,9 @@ class Saboteur:
         for strategy in ("random", "default"):
             self.play(rules, Setup(3, (strategy,) * 3), 0, 0, 1, 0)
 
-    def _prepare(self, rules: dict, setup: Setup):
+    def prepare(self, rules: dict, setup: Setup):
+        """Gives what playing a configuration takes: (rule arrays, card names, bot families,
+        bot parameters, an empty state, fixed saboteurs or -1)."""
         ruleset, names = cards.build(rules)
         resolved = [bots.resolve(name) for name in setup.seats]
         families = np.array([f for f, _ in resolved], np.int64)
@@ -59,14 +61,14 @@ class Saboteur:
         return ruleset, names, families, params, state, (-1 if fixed is None else fixed)
 
     def play(self, rules, setup, seed, start, stop, id_offset):
-        ruleset, _, families, params, state, fixed = self._prepare(rules, setup)
+        ruleset, _, families, params, state, fixed = self.prepare(rules, setup)
         out = play.new_results(stop - start, setup.players, int(ruleset.numbers[cards.ROUNDS]))
         play.play_games(state, ruleset, families, params, seed, start, stop, fixed, out)
         ids = np.arange(start, stop, dtype=np.int64) + id_offset
         return build_tables(out, ids, setup.players, setup.seats, setup.option("saboteurs"))
 
     def trace(self, rules, setup, seed, index, out: TextIO):
-        ruleset, names, families, params, state, fixed = self._prepare(rules, setup)
+        ruleset, names, families, params, state, fixed = self.prepare(rules, setup)
         results = play.new_results(1, setup.players, int(ruleset.numbers[cards.ROUNDS]))
         tracer = Tracer(state, ruleset, names, setup.seats, out)
         print(f"Saboteur, {setup.players} players, seed {seed}, game {index}; seats: "

@@ -20,3 +20,12 @@ def fake_game(monkeypatch):
     monkeypatch.setattr(rules, "CONFIGS", HERE / "configs")
     fake_game.GAME.compiled.clear()
     return fake_game.GAME
+
+
+@pytest.fixture(autouse=True)
+def pool_for_any_run(monkeypatch):
+    """Makes runs with more than one worker start worker processes however short they are, so
+    that the tests exercise the pool (real runs keep short ones in the parent)."""
+    from sim import runner
+
+    monkeypatch.setattr(runner, "POOL_AFTER", 0.0)

@@ -50,9 +50,9 @@ def test_every_game_is_in_exactly_one_chunk_whatever_the_chunk_size(setups, game
 
 
 @pytest.mark.parametrize("games, workers, size", [
-    (1000, 4, 200), (1_000_000, 4, 20_000), (160_000, 2, 10_000),
+    (1000, 4, 200), (1_000_000, 4, 7_812), (10_000_000, 2, 20_000), (640_000, 2, 10_000),
 ])
-def test_the_default_chunk_gives_each_worker_about_eight_within_bounds(games, workers, size):
+def test_the_default_chunk_gives_each_worker_about_32_within_bounds(games, workers, size):
     assert default_chunk_size(games, workers) == size
 
 
@@ -164,3 +164,15 @@ def test_zero_games_workers_or_chunk_size_are_refused(fake_game, tmp_path):
     with pytest.raises(UserError, match="--chunk-size must be at least 1, got -5"):
         runner.run(fake_game, rules, setups(3), 10, 1, tmp_path / "r", 1, chunk_size=-5, progress=False)
     assert not (tmp_path / "r").exists()
+
+
+def test_a_short_run_stays_in_this_process(fake_game, tmp_path, monkeypatch):
+    # Starting workers costs more than a run this short takes: no pool is started.
+    monkeypatch.setattr(runner, "POOL_AFTER", 60.0)
+
+    def no_pool(*args):
+        raise AssertionError("a worker pool was started")
+
+    monkeypatch.setattr(runner, "_play_in_pool", no_pool)
+    pooled = tables(play(fake_game, tmp_path / "short", workers=2, chunk_size=120))
+    assert_same_tables(pooled, tables(play(fake_game, tmp_path / "one", workers=1)))

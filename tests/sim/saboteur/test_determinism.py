@@ -1,15 +1,12 @@
 """A game's result depends only on (seed, game index, parameters): not on chunking, workers or
 what another seat's bot did with the same deal."""
 
-import numpy as np
 import polars as pl
 import pytest
 
 from sim import runner
 from sim.game import Setup
-from sim.saboteur import GAME, cards, play
-from sim.saboteur.state import new_state
-from strategies import saboteur as bots
+from sim.saboteur import GAME, play
 
 GAMES = 24
 
@@ -62,12 +59,7 @@ def test_the_id_offset_only_renumbers_the_games(rules):
 def deals(rules, strategies, seed, game):
     """Gives, per round, the roles, goals, hands and deck dealt in a game with these bots, and
     the moves played."""
-    rs, names = cards.build(rules)
-    players = len(strategies)
-    s = new_state(players, len(names))
-    resolved = [bots.resolve(name) for name in strategies]
-    families = np.array([f for f, _ in resolved], np.int64)
-    params = np.array([p for _, p in resolved], np.float64)
+    rs, names, families, params, s, _ = GAME.prepare(rules, Setup(len(strategies), tuple(strategies)))
     dealt, moves = [], []
 
     def watch(event, *args):
@@ -76,7 +68,8 @@ def deals(rules, strategies, seed, game):
         elif event == "move":
             moves.append(args[1].tolist())
 
-    play.play_traced(s, rs, families, params, seed, game, -1, play.new_results(1, players, 3), watch)
+    play.play_traced(s, rs, families, params, seed, game, -1,
+                     play.new_results(1, len(strategies), 3), watch)
     return dealt, moves
 
 

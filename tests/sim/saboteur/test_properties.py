@@ -7,7 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from sim.game import Setup
-from sim.saboteur import GAME, cards, engine, maze, play
+from sim.saboteur import GAME, engine, maze, play
 from sim.saboteur.cards import PATH, ROCKFALL, ROUNDS
 from sim.saboteur.engine import PLACE
 from sim.saboteur.state import (DRAW_AT, GAME_TURNS, N_FRONT, N_PLACED, ROUND_TURNS, STAMP,
@@ -48,12 +48,8 @@ def assert_front_is_fresh(s, rs):
 def play_checked(rules, strategies, seed, game=0, fixed=-1):
     """Plays one game in a Python loop over the engine's rules and the jitted bots, checking the
     invariants at every move; gives its result arrays."""
-    rs, names = cards.build(rules)
     players = len(strategies)
-    s = new_state(players, len(names))
-    resolved = [bots.resolve(name) for name in strategies]
-    families = np.array([f for f, _ in resolved], np.int64)
-    params = np.array([p for _, p in resolved], np.float64)
+    rs, names, families, params, s, _ = GAME.prepare(rules, Setup(players, tuple(strategies)))
     observed = bots.keeps_record(families)
     rounds = int(rs.numbers[ROUNDS])
     out = play.new_results(1, players, rounds)
@@ -128,11 +124,8 @@ def test_a_fixed_number_of_saboteurs_holds_in_every_round(g, data):
 def test_the_checked_python_loop_plays_the_same_game_as_the_jitted_loop(g):
     rules = GAME.load_rules(None, g["sets"])
     checked = play_checked(rules, g["strategies"], g["seed"], g["game"])
-    rs, names = cards.build(rules)
     players = len(g["strategies"])
-    resolved = [bots.resolve(name) for name in g["strategies"]]
-    families = np.array([f for f, _ in resolved], np.int64)
-    params = np.array([p for _, p in resolved], np.float64)
+    rs, names, families, params, _, _ = GAME.prepare(rules, Setup(players, tuple(g["strategies"])))
     jitted = play.new_results(1, players, int(rs.numbers[ROUNDS]))
     play.play_games(new_state(players, len(names)), rs, families, params, g["seed"], g["game"],
                     g["game"] + 1, -1, jitted)
