@@ -168,3 +168,15 @@ def histograms(path: Path, series: dict[str, tuple], *, title: str, xlabel: str,
     _percent_axis(ax)
     ax.legend(fontsize=8)
     return _finish(fig, ax, path, title, xlabel, "share of games (%)", caption)
+
+
+def grid(frame, rows: list, cols: list, row: str, col: str, label) -> tuple[np.ndarray, list[list[str]]]:
+    """Gives a heatmap's values (the frame's `rate`, NaN where it has no row) and the text of
+    each cell, `label(row)`, laid out rows × cols by the frame's `row` and `col` columns."""
+    values = np.full((len(rows), len(cols)), np.nan)
+    text = [["" for _ in cols] for _ in rows]
+    for r in frame.iter_rows(named=True):
+        i, j = rows.index(r[row]), cols.index(r[col])
+        values[i, j] = r["rate"]
+        text[i][j] = label(r)
+    return values, text

@@ -111,12 +111,9 @@ def comparison_sections(run, charts_dir: Path) -> list[Section]:
     if len(names) < 2:
         raise UserError(f"{run.path}: the run seats fewer than two strategies against "
                                  "each other; nothing to compare")
-    matrix = np.full((len(names), len(names)), np.nan)
-    text = [["" for _ in names] for _ in names]
-    for r in h2h.iter_rows(named=True):
-        i, j = names.index(r["strategy"]), names.index(r["opponent"])
-        matrix[i, j] = r["rate"]
-        text[i][j] = f"{100 * r['rate']:.0f}%\n[{100 * r['low']:.0f}, {100 * r['high']:.0f}]"
+    matrix, text = charts.grid(
+        h2h, names, names, "strategy", "opponent",
+        lambda r: f"{100 * r['rate']:.0f}%\n[{100 * r['low']:.0f}, {100 * r['high']:.0f}]")
     games = int(h2h["n"].max())
     path = charts.heatmap(charts_dir / "head_to_head.png", matrix, names, names,
                           title=f"{game.title}: head-to-head", xlabel="opponent",

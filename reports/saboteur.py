@@ -60,12 +60,8 @@ def miners_by_saboteurs(ctx: ReportContext) -> Section:
         "players", "saboteurs")
     players = sorted(frame["players"].unique().to_list())
     saboteurs = sorted(frame["saboteurs"].unique().to_list())
-    values = np.full((len(players), len(saboteurs)), np.nan)
-    text = [["" for _ in saboteurs] for _ in players]
-    for r in frame.iter_rows(named=True):
-        i, j = players.index(r["players"]), saboteurs.index(r["saboteurs"])
-        values[i, j] = r["rate"]
-        text[i][j] = f"{100 * r['rate']:.0f}%\nn={r['n']:,}"
+    values, text = charts.grid(frame, players, saboteurs, "players", "saboteurs",
+                               lambda r: f"{100 * r['rate']:.0f}%\nn={r['n']:,}")
     n = int(frame["n"].sum())
     path = charts.heatmap(ctx.chart("miners_by_players_saboteurs"), values,
                           [str(p) for p in players], [str(s) for s in saboteurs],

@@ -178,18 +178,25 @@ def _n_caption(n_games: int, unit: str = "games") -> str:
 
 # --- sections every game has --------------------------------------------------------------
 
+def headline_totals(ctx: ReportContext, by: str, *more: pl.Expr) -> pl.DataFrame:
+    """Gives, per value of `by`: games, the headline's successes (`wins`) and trials (`n`),
+    and any further aggregates over the `games` table."""
+    head = ctx.game.headline
+    return ctx.collect(
+        ctx.scan("games")
+        .with_columns(head.successes.cast(pl.Float64).alias("__s"),
+                      head.trials.cast(pl.Float64).alias("__t"))
+        .group_by(by)
+        .agg(pl.len().alias("games"), pl.col("__s").sum().alias("wins"),
+             pl.col("__t").sum().alias("n"), *more), "games")
+
+
 @common_section
 def overview(ctx: ReportContext) -> Section:
     """Gives games, the headline rate and the game's summary aggregates per configuration."""
     head = ctx.game.headline
-    frame = ctx.collect(
-        ctx.scan("games")
-        .with_columns(head.successes.cast(pl.Float64).alias("__s"),
-                      head.trials.cast(pl.Float64).alias("__t"))
-        .group_by("configuration")
-        .agg(pl.len().alias("games"), pl.col("__s").sum().alias("wins"),
-             pl.col("__t").sum().alias("n"),
-             *[expr.alias(title) for title, expr in ctx.game.summary]), "games")
+    frame = headline_totals(ctx, "configuration",
+                            *[expr.alias(title) for title, expr in ctx.game.summary])
     frame = with_wilson(frame).sort(ctx.config_rank())
     frame = frame.select("configuration", "games", "n", "wins", "rate", "low", "high",
                          *[t for t, _ in ctx.game.summary])
@@ -203,14 +210,7 @@ def overview(ctx: ReportContext) -> Section:
 def by_player_count(ctx: ReportContext) -> Section:
     """Gives the headline rate and the share of seats that win, by player count."""
     head = ctx.game.headline
-    games = ctx.collect(
-        ctx.scan("games")
-        .with_columns(head.successes.cast(pl.Float64).alias("__s"),
-                      head.trials.cast(pl.Float64).alias("__t"))
-        .group_by("players")
-        .agg(pl.len().alias("games"), pl.col("__s").sum().alias("wins"),
-             pl.col("__t").sum().alias("n")), "games")
-    games = gap_tests(with_wilson(games).sort("players").with_columns(
+    games = gap_tests(with_wilson(headline_totals(ctx, "players")).sort("players").with_columns(
         pl.col("players").cast(pl.Int64)))
     seats = ctx.collect(
         ctx.scan("seats", ["players", "won"])
