@@ -5,6 +5,7 @@ from collections import namedtuple
 import numpy as np
 
 from sim.errors import UserError
+from sim.saboteur.state import MAX_HAND, MAX_SCRATCH, ORIGIN
 
 # Sides of a card, as bits of its exits mask. x grows east (towards the goals), y grows south.
 N, E, S, W = 1, 2, 4, 8
@@ -85,10 +86,18 @@ def build(rules: dict) -> tuple[RuleSet, list[str]]:
             kinds.append(kind), exits.append(0), through.append(0)
             tools.append(tool_bits), names.append(name)
 
+    path_cards = kinds.count(PATH)
+    if path_cards + 3 >= ORIGIN:  # a path of them must fit the engine's grid, with its border
+        raise UserError(f"at most {ORIGIN - 4} path cards fit the maze, the rules give {path_cards}")
     saboteur_cards = _per_players(rules, "saboteur_cards")
     miner_cards = _per_players(rules, "miner_cards")
     hand_size = _per_players(rules, "hand_size")
     for n in range(MIN_PLAYERS, MAX_PLAYERS + 1):
+        if not 1 <= hand_size[n] <= MAX_HAND:
+            raise UserError(f"hand_size.{n} must be between 1 and {MAX_HAND}, got {hand_size[n]}")
+        if saboteur_cards[n] + miner_cards[n] > MAX_SCRATCH:
+            raise UserError(f"{n} players: at most {MAX_SCRATCH} role cards, the rules give "
+                            f"{saboteur_cards[n] + miner_cards[n]}")
         if saboteur_cards[n] + miner_cards[n] < n:
             raise UserError(f"{n} players need at least {n} role cards, the rules give "
                             f"{saboteur_cards[n] + miner_cards[n]}")
@@ -102,8 +111,9 @@ def build(rules: dict) -> tuple[RuleSet, list[str]]:
                       np.int64)
     goals = rules["goals"]
     distance, spacing = _count(goals["distance"], "goals.distance"), _count(goals["spacing"], "goals.spacing")
-    if distance < 2 or spacing < 2:
-        raise UserError("goals.distance and goals.spacing must be at least 2")
+    if distance < 2 or spacing < 2 or distance + spacing + 3 >= ORIGIN:
+        raise UserError(f"goals.distance and goals.spacing must be at least 2 and add up to at "
+                        f"most {ORIGIN - 4}")
     coal = [exits_mask(c, "goals.coal_exits") for c in goals["coal_exits"]]
     if len(coal) != 2:
         raise UserError(f"goals.coal_exits must name 2 coal cards, got {len(coal)}")
@@ -112,6 +122,8 @@ def build(rules: dict) -> tuple[RuleSet, list[str]]:
     if numbers[ROUNDS] < 1:
         raise UserError("rounds must be at least 1")
     numbers[DRAW_CAP] = _count(gold["miner_draw_cap"], "gold.miner_draw_cap")
+    if numbers[DRAW_CAP] > MAX_SCRATCH:
+        raise UserError(f"gold.miner_draw_cap must be at most {MAX_SCRATCH}")
     for slot, option in ((OPT_STARTER, "next_round_starter"), (OPT_ROUND_END, "round_end"),
                          (OPT_GOLD_PASS, "gold_pass")):
         value = rules["options"][option]
