@@ -62,12 +62,12 @@ def strategy_names() -> list[str]:
     return ["random", *PRESETS]
 
 
-def resolve(name: str, overrides: dict | None = None) -> tuple[int, np.ndarray]:
+def resolve(name: str) -> tuple[int, np.ndarray]:
     """Gives (family, parameter vector) of a strategy name."""
     values = np.array([p.default for p in PARAMETERS], np.float64)
     if name == "random":
         return RANDOM, values
-    for key, value in {**PRESETS[name], **(overrides or {})}.items():
+    for key, value in PRESETS[name].items():
         values[[p.name for p in PARAMETERS].index(key)] = value
     return DEFAULT, values
 

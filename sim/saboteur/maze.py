@@ -4,7 +4,6 @@ and the front (the empty cells a path card may be placed in, with the exits that
 import numpy as np
 
 from sim.jit import rule, small_rule
-
 from sim.saboteur.cards import DX, DY
 from sim.saboteur.state import (DEAD_END, EMPTY, GOAL_HIDDEN, GOAL_SHOWN, MAX_FRONT, N_FRONT,
                                 N_PLACED, ORIGIN, STAMP, START, THROUGH)

@@ -5,7 +5,6 @@ from collections import namedtuple
 import numpy as np
 
 from sim.jit import rule, small_rule
-
 from sim.saboteur import engine
 from sim.saboteur.cards import ROCKFALL, ROUNDS
 from sim.saboteur.state import (FINDER, GAME_TURNS, MINER_ROUNDS, MINERS_WON, ROUND_TURNS,
