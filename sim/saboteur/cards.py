@@ -9,7 +9,6 @@ from sim.saboteur.state import MAX_HAND, MAX_SCRATCH, ORIGIN
 
 # Sides of a card, as bits of its exits mask. x grows east (towards the goals), y grows south.
 N, E, S, W = 1, 2, 4, 8
-SIDES = (N, E, S, W)
 DX = np.array([0, 1, 0, -1], np.int64)
 DY = np.array([-1, 0, 1, 0], np.int64)
 
@@ -42,10 +41,9 @@ RuleSet = namedtuple("RuleSet", [
     "payout",          # int64[saboteurs in play]: nuggets per saboteur (0 for none)
     "gold_counts",     # int64[4]: gold cards worth 0 (unused), 1, 2, 3 nuggets
     "goal_xy",         # int64[3, 2]
-    "goal_exits",      # int64[3]: 0 gold cross, 1..2 coal curves (as dealt face down)
     "coal_exits",      # int64[2]
     "gold_exits",      # int64
-    "numbers",         # int64[...]: rounds, miner_draw_cap and the options (see NUMBER_*)
+    "numbers",         # int64[...]: rounds, miner_draw_cap and the options (indexed by ROUNDS, DRAW_CAP, OPT_*)
 ])
 ROUNDS, DRAW_CAP, OPT_STARTER, OPT_ROUND_END, OPT_GOLD_PASS = range(5)
 
@@ -55,11 +53,6 @@ def exits_mask(letters: str, where: str) -> int:
     if not letters or any(c not in "NESW" for c in letters):
         raise UserError(f"{where}: exits must be letters from NESW, got {letters!r}")
     return sum({"N": N, "E": E, "S": S, "W": W}[c] for c in set(letters))
-
-
-def rotated(mask: int) -> int:
-    """Gives the exits of a card turned 180 degrees."""
-    return ((mask << 2) | (mask >> 2)) & 15
 
 
 def _per_players(rules: dict, key: str) -> np.ndarray:
@@ -138,7 +131,6 @@ def build(rules: dict) -> tuple[RuleSet, list[str]]:
         saboteur_cards=saboteur_cards, miner_cards=miner_cards, hand_size=hand_size,
         payout=payout, gold_counts=gold_counts,
         goal_xy=np.array([[distance, -spacing], [distance, 0], [distance, spacing]], np.int64),
-        goal_exits=np.array([0, 1, 2], np.int64),
         coal_exits=np.array(coal, np.int64),
         gold_exits=np.int64(exits_mask(goals["gold_exits"], "goals.gold_exits")),
         numbers=numbers,

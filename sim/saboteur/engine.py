@@ -18,7 +18,7 @@ from sim.saboteur.cards import (ALL_PASS, AFTER_ROUND_ENDER, BREAK, CLOCKWISE, D
                                 OPT_GOLD_PASS, OPT_ROUND_END, OPT_STARTER, PATH, REPAIR, ROCKFALL)
 from sim.saboteur.state import (STAMP, DRAW_AT, FINDER, FIXED_SABOTEURS, GAME, GAME_TURNS, LAST_PATH_SEAT,
                                 LAST_SEAT, MINER_ROUNDS, MINERS_WON, N_FRONT, N_PLACED, PASSES,
-                                PLAYERS, ROUND, ROUND_OVER, ROUND_TURNS, SABOTEURS, SEED,
+                                PLAYERS, ROUND_OVER, ROUND_TURNS, SABOTEURS, SEED,
                                 TURN_SEAT)
 
 PLACE, DISCARD = 0, 5
@@ -95,7 +95,6 @@ def start_round(s, rs, round_index, first_seat):
     s.seen[:, :] = 0
     s.round_gold[:] = 0
     s.suspicion[:] = 0.0
-    g[ROUND] = round_index
     g[TURN_SEAT] = first_seat
     g[ROUND_TURNS] = 0
     g[LAST_PATH_SEAT] = -1

@@ -24,15 +24,12 @@ FIT = _fit_table()
 
 
 @small_rule
-def opposite(side):
-    """Gives the side facing `side` (N<->S, E<->W)."""
-    return ((side << 2) | (side >> 2)) & 15
-
-
-@small_rule
 def rotated(mask):
     """Gives the exits of a card turned 180 degrees."""
     return ((mask << 2) | (mask >> 2)) & 15
+
+
+opposite = rotated  # the side facing a side is that side turned 180 degrees (N<->S, E<->W)
 
 
 @small_rule
