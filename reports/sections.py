@@ -153,10 +153,11 @@ def compare_section(game: str):
 
 
 def _load_game_sections(game: str) -> None:
+    module = f"reports.{game.replace('-', '_')}"  # e.g. sequence-stacks -> reports.sequence_stacks
     try:
-        importlib.import_module(f"reports.{game}")
+        importlib.import_module(module)
     except ModuleNotFoundError as e:
-        if e.name != f"reports.{game}":
+        if e.name != module:
             raise
 
 
