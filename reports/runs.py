@@ -53,9 +53,8 @@ def collect(frame: pl.LazyFrame, run, table: str) -> pl.DataFrame:
     """Gives the collected frame; shards that do not fit together become one UserError."""
     try:
         return frame.collect(engine="streaming")
-    except (pl.exceptions.SchemaError, pl.exceptions.ColumnNotFoundError,
-            pl.exceptions.ComputeError, pl.exceptions.SchemaFieldNotFoundError,
-            pl.exceptions.InvalidOperationError) as e:
+    except (pl.exceptions.PolarsError, OSError) as e:
+        run.check_shards()  # a damaged shard gets its own message
         first = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
         raise UserError(f"{run.path}/{table}: shards do not fit this run's game ({first})") from None
 

@@ -99,6 +99,12 @@ def print_summary(run, console: Console | None = None) -> None:
             *[_num(row[t]) for t, _ in game.summary],
             _pct(row["stalled"]))
     console.print(table)
+    until = run.manifest.get("until_ci")
+    if until:
+        for row in frame.iter_rows(named=True):
+            half = (row["high"] - row["low"]) / 2
+            console.print(f"--until-ci {until}: {row['configuration']} took {row['games']:,} games"
+                          f" (± {100 * half:.2f} points{'' if half <= until else '; --games ran out first'})")
 
     seat_cols = [c for c in frame.columns if c.startswith("s") and c[1:].isdigit()]
     seats = Table(title="game-win rate by seat (%; tied seats all win)")

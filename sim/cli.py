@@ -10,6 +10,7 @@ from __future__ import annotations
 import contextlib
 import os
 import secrets
+import signal
 import sys
 from datetime import datetime
 from pathlib import Path
@@ -46,6 +47,14 @@ Config = Annotated[Path | None, typer.Option(help="TOML file of rule changes.")]
 Sets = Annotated[list[str] | None, typer.Option("--set", help="KEY=VALUE rule change, e.g. hand_size.7=6.")]
 Quiet = Annotated[bool, typer.Option(help="No progress bar and no preamble.")]
 ChunkSize = Annotated[int | None, typer.Option(hidden=True, help="Games per chunk.")]
+Resume = Annotated[bool, typer.Option(
+    "--resume", help="Continue the interrupted run in --out (same parameters): play only its missing games.")]
+Backend = Annotated[str, typer.Option(help="Where games run: local (worker processes) or dask.")]
+Scheduler = Annotated[str | None, typer.Option(
+    help="Dask scheduler address, e.g. tcp://10.0.0.5:8786 (default: a local cluster).")]
+UntilCi = Annotated[float | None, typer.Option(
+    help="Stop a configuration once its headline rate's 95% interval is at most ± this "
+         "(e.g. 0.005); --games is then the most games per configuration.")]
 
 
 class Interrupted(Exception):
@@ -61,12 +70,19 @@ class Interrupted(Exception):
 
 def main() -> None:
     """Runs the `simulate` command line: user errors end in one line and exit code 2."""
+    previous = signal.signal(signal.SIGTERM, _stop)  # `kill` stops a run as cleanly as Ctrl-C
     try:
         app()
     except UserError as e:
         _fail(f"error: {e}", 2)
     except Interrupted as e:
         _fail(str(e), 130)
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
+def _stop(signum, frame) -> None:
+    raise KeyboardInterrupt
 
 
 def _fail(message: str, code: int) -> None:
@@ -96,6 +112,10 @@ def saboteur(
     config: Config = None,
     sets: Sets = None,
     quiet: Quiet = False,
+    resume: Resume = False,
+    backend: Backend = "local",
+    scheduler: Scheduler = None,
+    until_ci: UntilCi = None,
     chunk_size: ChunkSize = None,
 ) -> None:
     """Play Saboteur games for every configuration asked for and summarise them."""
@@ -105,6 +125,7 @@ def saboteur(
               options={"saboteurs": parse_counts("--saboteurs", saboteurs) if saboteurs else [None]},
               games=games, seed=seed, workers=workers, out=out, strategy=strategy,
               seat_strategy=seat_strategy, config=config, sets=sets, quiet=quiet,
+              resume=resume, backend=backend, scheduler=scheduler, until_ci=until_ci,
               chunk_size=chunk_size)
 
 
@@ -144,6 +165,8 @@ def bench_saboteur(
 def resume(
     run: Annotated[Path, typer.Argument(help="The run folder to finish.")],
     workers: Workers = os.cpu_count() or 1,
+    backend: Backend = "local",
+    scheduler: Scheduler = None,
     quiet: Quiet = False,
 ) -> None:
     """Finish an interrupted run: play the games it is missing, then summarise it."""
@@ -155,7 +178,9 @@ def resume(
     game = registry.get(stored.game)
     with _interruptible(run):
         finished = runner.run(game, manifest["rules"], stored.setups, manifest["games_per_setup"],
-                              manifest["seed"], run, workers, resume=True, progress=not quiet)
+                              manifest["seed"], run, workers, resume=True, progress=not quiet,
+                              backend=backend, scheduler=scheduler,
+                              until_ci=manifest.get("until_ci"))
     _print_summary(finished)
 
 
@@ -182,6 +207,8 @@ def compare(
     config: Config = None,
     sets: Sets = None,
     quiet: Quiet = False,
+    backend: Backend = "local",
+    scheduler: Scheduler = None,
 ) -> None:
     """Play strategies against each other on the same deals, in every seat, and compare them."""
     from reports.compare import print_comparison
@@ -193,35 +220,44 @@ def compare(
     for setup in setups:
         game.check(rules, setup)
     run = _play(game, rules, setups, games=games, seed=seed, workers=workers,
-                out=out or _default_out(f"{game_name}-compare"), quiet=quiet)
+                out=out or _default_out(f"{game_name}-compare"), quiet=quiet, backend=backend,
+                scheduler=scheduler)
     print_comparison(run)
 
 
 def _run_game(name: str, *, players: str, options: dict[str, list], games: int, seed: int | None,
               workers: int, out: Path | None, strategy: str, seat_strategy: list[str] | None,
               config: Path | None, sets: list[str] | None, quiet: bool,
-              chunk_size: int | None) -> None:
+              chunk_size: int | None, resume: bool = False, backend: str = "local",
+              scheduler: str | None = None, until_ci: float | None = None) -> None:
     """Plays every configuration of a game's sweep into one run folder and prints the summary."""
     game, rules, setups = _configure(name, players, options, strategy, seat_strategy, config, sets)
+    if resume and out is None:
+        raise UserError("--resume needs --out: the run folder to continue")
     run = _play(game, rules, setups, games=games, seed=seed, workers=workers,
-                out=out or _default_out(name), quiet=quiet, chunk_size=chunk_size)
+                out=out or _default_out(name), quiet=quiet, chunk_size=chunk_size, resume=resume,
+                backend=backend, scheduler=scheduler, until_ci=until_ci)
     _print_summary(run)
 
 
 def _play(game, rules: dict, setups: list, *, games: int, seed: int | None, workers: int,
-          out: Path, quiet: bool, chunk_size: int | None = None):
-    """Gives the run folder after playing `games` games of each setup into `out`."""
+          out: Path, quiet: bool, chunk_size: int | None = None, resume: bool = False,
+          backend: str = "local", scheduler: str | None = None, until_ci: float | None = None):
+    """Gives the run folder after playing `games` games of each setup into `out` (or after
+    finishing the run there, with `resume`; its seed is the default seed then)."""
     from sim import runner
+    from sim.store import Run
 
     if games < 1:
         raise UserError(f"--games must be at least 1, got {games}")
-    seed = _seed(seed)
+    seed = _seed(Run.open(out).manifest["seed"] if resume and seed is None else seed)
     if not quiet:
         print(f"{game.title}: {len(setups)} configuration(s) × {games:,} games, seed {seed},"
-              f" run folder {out}")
+              f" run folder {out}{' (resumed)' if resume else ''}")
     with _interruptible(out):
         return runner.run(game, rules, setups, games, seed, out, workers, chunk_size=chunk_size,
-                          progress=not quiet)
+                          resume=resume, progress=not quiet, backend=backend,
+                          scheduler=scheduler, until_ci=until_ci)
 
 
 def _default_out(name: str) -> Path:

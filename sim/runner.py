@@ -1,95 +1,69 @@
 """Plays a run: plans chunks of games, plays them on an executor, streams them to a run folder.
 
 A game is identified only by (seed, setup, index), so neither the chunk size nor the number of
-workers nor resuming changes any table. Workers write their own shards, so results never pass
-through the parent and memory stays flat however long the run.
+workers nor the backend nor resuming changes any table. Results stream to shards as chunks
+finish, so memory stays flat however long the run.
 """
 
 from __future__ import annotations
 
 import contextlib
-import importlib
 import json
-import os
 import shlex
-import signal
 import sys
-import threading
 import time
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Iterator
 
 import polars as pl
 
+from reports.stats import Z95, wilson
 from sim import games
+from sim.chunks import Chunk, Job, Played, default_chunk_size, plan
+from sim.chunks import play as play_chunk
+from sim.cluster import Dask
 from sim.errors import UserError
+from sim.executors import Processes, Serial
 from sim.game import Game, Setup
-from sim.store import Run, new_manifest, write_chunk
+from sim.store import Run, new_manifest
 
-MIN_CHUNK = 200
-MAX_CHUNK = 20_000
-CHUNKS_PER_WORKER = 32
+BACKENDS = ("local", "dask")
 _SAVE_INTERVAL = 1.0  # seconds: the manifest tracks progress without costing a write per chunk
-# Seconds of play below which a run stays in this process: starting a worker process (Python,
-# numba, polars and the compiled engine) takes about 1.5 s, so a pool only pays beyond that.
+# Seconds of play below which a local run stays in this process: starting a worker process
+# (Python, numba, polars and the compiled engine) takes about 1.5 s, so workers only pay beyond.
 POOL_AFTER = 4.0
 PROBE_GAMES = 50  # games timed to decide
 
 
-@dataclass(frozen=True)
-class Chunk:
-    """Games [start, stop) of the configuration numbered `setup`."""
-
-    setup: int
-    start: int
-    stop: int
-
-
-def default_chunk_size(total_games: int, workers: int) -> int:
-    """Gives a chunk size that hands each worker about 32 chunks (a short wait for the last),
-    within [200, 20000]."""
-    return max(MIN_CHUNK, min(MAX_CHUNK, total_games // (workers * CHUNKS_PER_WORKER)))
-
-
-def plan(setups: int, games_per_setup: int, chunk_size: int) -> list[Chunk]:
-    """Gives the chunks covering every game of every configuration, in order."""
-    return [Chunk(k, start, min(start + chunk_size, games_per_setup))
-            for k in range(setups) for start in range(0, games_per_setup, chunk_size)]
-
-
 def run(game: Game, rules: dict, setups: list[Setup], games_per_setup: int, seed: int, out: Path,
         workers: int, chunk_size: int | None = None, resume: bool = False,
-        progress: bool = True) -> Run:
-    """Gives the run folder `out` once every game of every configuration is stored in it.
+        progress: bool = True, backend: str = "local", scheduler: str | None = None,
+        until_ci: float | None = None) -> Run:
+    """Gives the run folder `out` once every game of every configuration is stored in it (or,
+    with `until_ci`, once every configuration's headline rate has a 95% interval of at most
+    that half-width, within `games_per_setup` games each).
 
-    With `resume`, `out` must hold an earlier run of the same game, rules, setups, seed and
-    game count; only its unfinished chunks are played, in that run's chunk size.
+    With `resume`, `out` must hold an earlier run of the same game, rules, setups, seed, game
+    count and stopping rule; only its unfinished chunks are played, in that run's chunk size.
     """
-    if workers < 1:
-        raise UserError(f"--workers must be at least 1, got {workers}")
-    if games_per_setup < 1:
-        raise UserError(f"--games must be at least 1, got {games_per_setup}")
-    if chunk_size is not None and chunk_size < 1:
-        raise UserError(f"--chunk-size must be at least 1, got {chunk_size}")
-    job = _Job(games.module_of(game.name), rules, tuple(setups), seed, games_per_setup, Path(out))
+    _check_arguments(workers, games_per_setup, chunk_size, backend, scheduler, until_ci)
+    job = Job(games.module_of(game.name), rules, tuple(setups), seed, games_per_setup)
     if resume:
         store = Run.open_for_writing(out)
-        _check_same_run(store, game, rules, setups, seed, games_per_setup)
+        _check_same_run(store, game, rules, setups, seed, games_per_setup, until_ci)
+        store.check_shards()
     else:
         size = chunk_size or default_chunk_size(games_per_setup * len(setups), workers)
         store = Run.create(out, new_manifest(game.name, rules, setups, seed, games_per_setup,
-                                             size, _command()))
+                                             size, _command(), until_ci))
     chunks = plan(len(setups), games_per_setup, store.manifest["chunk_size"])
-    done = store.done_chunks()
-    todo = [c for c in chunks if (c.setup, c.start) not in done]
+    stopper = _Stopper(store, game, chunks, until_ci) if until_ci else None
     started = time.monotonic()
     elapsed_before = store.manifest["elapsed_seconds"]
 
     def record(status: str) -> None:
         done = store.done_chunks()
-        store.manifest["games_done"] = sum(c.stop - c.start for c in chunks
-                                           if (c.setup, c.start) in done)
+        store.manifest["games_done"] = sum(c.games for c in chunks if (c.setup, c.start) in done)
         store.manifest["status"] = status
         store.manifest["elapsed_seconds"] = round(elapsed_before + time.monotonic() - started, 3)
         store.save()
@@ -98,14 +72,19 @@ def run(game: Game, rules: dict, setups: list[Setup], games_per_setup: int, seed
         record("running")
         game.compile(rules)  # before any worker starts, so that workers load numba's cache
         last_save = time.monotonic()
+        wave = stopper.next_wave() if stopper else _missing(store, chunks)
         with _progress_bar(game.title, store.manifest["games_requested"],
                            store.manifest["games_done"], progress) as advance, \
-                contextlib.closing(_play(job, todo, workers)) as results:
-            for played in results:
-                advance(played)
-                if time.monotonic() - last_save >= _SAVE_INTERVAL:
-                    record("running")
-                    last_save = time.monotonic()
+                _executor(job, store.path, workers, backend, scheduler, wave) as executor:
+            while wave:
+                for played in executor.play(wave):
+                    advance(played.chunk.games)
+                    if stopper:
+                        stopper.add(played)
+                    if time.monotonic() - last_save >= _SAVE_INTERVAL:
+                        record("running")
+                        last_save = time.monotonic()
+                wave = stopper.next_wave() if stopper else []
         record("complete")
     except BaseException:
         store.remove_temps()
@@ -117,109 +96,106 @@ def run(game: Game, rules: dict, setups: list[Setup], games_per_setup: int, seed
     return store
 
 
-@dataclass(frozen=True)
-class _Job:
-    """What a worker needs to play any chunk of the run, sent once per worker."""
-
-    module: str  # the module holding the game's GAME, importable by a fresh process
-    rules: dict
-    setups: tuple[Setup, ...]
-    seed: int
-    games_per_setup: int
-    path: Path
-
-
-def _play_chunk(job: _Job, chunk: Chunk) -> int:
-    """Plays one chunk, writes its shards and gives the number of games played."""
-    game = importlib.import_module(job.module).GAME
-    tables = game.play(job.rules, job.setups[chunk.setup], job.seed, chunk.start, chunk.stop,
-                       chunk.setup * job.games_per_setup)
-    setup = pl.lit(chunk.setup, dtype=pl.Int16).alias("setup")
-    write_chunk(job.path, {name: df.select(setup, pl.all()) for name, df in tables.items()},
-                chunk.setup, chunk.start)
-    return chunk.stop - chunk.start
+def _check_arguments(workers: int, games_per_setup: int, chunk_size: int | None, backend: str,
+                     scheduler: str | None, until_ci: float | None) -> None:
+    if workers < 1:
+        raise UserError(f"--workers must be at least 1, got {workers}")
+    if games_per_setup < 1:
+        raise UserError(f"--games must be at least 1, got {games_per_setup}")
+    if chunk_size is not None and chunk_size < 1:
+        raise UserError(f"--chunk-size must be at least 1, got {chunk_size}")
+    if backend not in BACKENDS:
+        raise UserError(f"--backend must be one of {', '.join(BACKENDS)}, got {backend!r}")
+    if scheduler and backend != "dask":
+        raise UserError("--scheduler needs --backend dask")
+    if until_ci is not None and not 0 < until_ci < 0.5:
+        raise UserError(f"--until-ci takes a half-width between 0 and 0.5 (e.g. 0.005), got {until_ci}")
 
 
-def _play(job: _Job, chunks: list[Chunk], workers: int) -> Iterator[int]:
-    """Gives each chunk's game count as it is played: by worker processes, unless the games
-    would take less time than starting them is worth."""
-    if min(workers, len(chunks)) > 1 and \
-            _seconds_per_game(job, chunks[0]) * sum(c.stop - c.start for c in chunks) > POOL_AFTER:
-        yield from _play_in_pool(job, chunks, workers)
-    else:
-        for chunk in chunks:
-            yield _play_chunk(job, chunk)
+def _missing(store: Run, chunks: list[Chunk]) -> list[Chunk]:
+    """Gives the chunks whose shards are not in the run folder yet."""
+    done = store.done_chunks()
+    return [c for c in chunks if (c.setup, c.start) not in done]
 
 
-def _seconds_per_game(job: _Job, chunk: Chunk) -> float:
+def _executor(job: Job, path: Path, workers: int, backend: str, scheduler: str | None,
+              first: list[Chunk]):
+    """Gives the executor for the run: Dask if asked for, else local worker processes unless
+    the first games would take less time than starting them is worth."""
+    if backend == "dask":
+        return Dask(job, path, workers, scheduler)
+    if min(workers, len(first)) > 1 and \
+            _seconds_per_game(job, first[0]) * sum(c.games for c in first) > POOL_AFTER:
+        return Processes(job, path, workers)
+    return Serial(job, path)
+
+
+def _seconds_per_game(job: Job, chunk: Chunk) -> float:
     """Gives how long a game of the chunk's configuration takes here, timed on its first games
     (played again with their chunk: a game depends on its index only)."""
-    game = importlib.import_module(job.module).GAME
-    games = min(PROBE_GAMES, chunk.stop - chunk.start)
+    probe = Chunk(chunk.setup, chunk.start, chunk.start + min(PROBE_GAMES, chunk.games))
     started = time.monotonic()
-    game.play(job.rules, job.setups[chunk.setup], job.seed, chunk.start, chunk.start + games, 0)
-    return (time.monotonic() - started) / games
+    play_chunk(job, probe)
+    return (time.monotonic() - started) / probe.games
 
 
-_worker_job: _Job | None = None
+def half_width(successes: float, trials: float) -> float:
+    """Gives the half-width of a rate's 95% Wilson interval (1 when there are no trials)."""
+    if trials <= 0:
+        return 1.0
+    low, high = wilson(successes, trials)
+    return (high - low) / 2
 
 
-def _start_worker(job: _Job) -> None:
-    global _worker_job
-    _worker_job = job
+class _Stopper:
+    """Adaptive stopping: hands out waves of chunks until every configuration's headline rate
+    has a narrow enough interval or has played all its games.
+
+    A wave gives each unfinished configuration about the games its rate so far says it still
+    needs (normal approximation, at least one chunk). Stopping is decided between whole waves
+    only, so a run's games depend on its seed and chunk size, never on timing or workers.
+    """
+
+    def __init__(self, store: Run, game: Game, chunks: list[Chunk], until_ci: float):
+        self.store, self.chunks, self.until_ci = store, chunks, until_ci
+        self.counts = _stored_counts(store, game)  # setup -> [successes, trials, games]
+
+    def add(self, played: Played) -> None:
+        tally = self.counts.setdefault(played.chunk.setup, [0.0, 0.0, 0])
+        tally[0] += played.successes
+        tally[1] += played.trials
+        tally[2] += played.chunk.games
+
+    def next_wave(self) -> list[Chunk]:
+        missing = _missing(self.store, self.chunks)
+        wave = []
+        for setup in sorted({c.setup for c in missing}):
+            successes, trials, played = self.counts.get(setup, (0.0, 0.0, 0))
+            if half_width(successes, trials) <= self.until_ci:
+                continue
+            # The rate's variance so far (the worst case before any game; never taken as
+            # zero, which a rate near 0 or 1 would suggest after a few games).
+            p = successes / trials if trials else 0.5
+            variance = max(p * (1 - p), 1 / trials) if trials else 0.25
+            needed = Z95 ** 2 * variance / self.until_ci ** 2
+            games_wanted = (needed - trials) / (trials / played if played else 1.0)
+            for chunk in (c for c in missing if c.setup == setup):
+                wave.append(chunk)
+                games_wanted -= chunk.games
+                if games_wanted <= 0:
+                    break
+        return wave
 
 
-def _play_in_worker(chunk: Chunk) -> int:
-    return _play_chunk(_worker_job, chunk)
-
-
-def _play_in_pool(job: _Job, chunks: list[Chunk], workers: int) -> Iterator[int]:
-    """Gives each chunk's game count as worker processes finish it, in any order."""
-    import multiprocess
-
-    # spawn, not fork: polars' thread pools do not survive a fork.
-    context = multiprocess.get_context("spawn")
-    # Inherited across exec: Ctrl-C then interrupts the parent alone; and one polars thread
-    # per worker, as the workers themselves are the parallelism.
-    with _sigint_ignored(), _environment(POLARS_MAX_THREADS="1"):
-        pool = context.Pool(min(workers, len(chunks)), initializer=_start_worker, initargs=(job,))
-    finished = False
-    try:
-        yield from pool.imap_unordered(_play_in_worker, chunks)
-        finished = True
-    finally:
-        if finished:
-            pool.close()
-        else:
-            pool.terminate()
-        pool.join()
-
-
-@contextlib.contextmanager
-def _environment(**values: str) -> Iterator[None]:
-    """Sets environment variables for processes started meanwhile, then restores them."""
-    before = {name: os.environ.get(name) for name in values}
-    os.environ.update(values)
-    try:
-        yield
-    finally:
-        for name, value in before.items():
-            if value is None:
-                del os.environ[name]
-            else:
-                os.environ[name] = value
-
-
-@contextlib.contextmanager
-def _sigint_ignored() -> Iterator[None]:
-    if threading.current_thread() is not threading.main_thread():
-        yield  # only the main thread may change signal handlers
-        return
-    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGINT, previous)
+def _stored_counts(store: Run, game: Game) -> dict[int, list]:
+    """Gives each configuration's headline counts over the games already in the run folder."""
+    if not store.done_chunks():
+        return {}
+    head = game.headline
+    frame = store.scan("games").with_columns(  # with_columns repeats a literal per game
+        head.successes.cast(pl.Float64).alias("s"), head.trials.cast(pl.Float64).alias("t")
+    ).group_by("setup").agg(pl.col("s").sum(), pl.col("t").sum(), pl.len()).collect()
+    return {int(row[0]): [row[1], row[2], row[3]] for row in frame.iter_rows()}
 
 
 @contextlib.contextmanager
@@ -247,14 +223,14 @@ def _progress_bar(title: str, total: int, done: int, enabled: bool) -> Iterator[
 
 
 def _check_same_run(store: Run, game: Game, rules: dict, setups: list[Setup], seed: int,
-                    games_per_setup: int) -> None:
+                    games_per_setup: int, until_ci: float | None) -> None:
     """Raises UserError naming the first parameter in which a resumed run differs."""
     wanted = {"game": game.name, "seed": seed, "games_per_setup": games_per_setup,
-              "setups": [s.to_json() for s in setups]}
+              "setups": [s.to_json() for s in setups], "until_ci": until_ci}
     for key, value in wanted.items():
-        if store.manifest[key] != value:
+        if store.manifest.get(key) != value:
             raise UserError(f"cannot resume {store.path}: it was run with {key}"
-                            f" {store.manifest[key]!r}, not {value!r}")
+                            f" {store.manifest.get(key)!r}, not {value!r}")
     difference = _first_difference(store.manifest["rules"], json.loads(json.dumps(rules)))
     if difference:
         raise UserError(f"cannot resume {store.path}: its rules differ at {difference!r}")

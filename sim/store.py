@@ -35,19 +35,19 @@ def shard_name(setup: int, start: int) -> str:
     return f"s{setup:03d}-g{start:09d}.parquet"
 
 
-def write_chunk(run_path: Path, tables: dict[str, pl.DataFrame], setup: int, start: int) -> None:
-    """Writes one chunk's tables as shards, each atomically, the `games` shard last."""
-    for table in sorted(tables, key=lambda name: name == "games"):
+def write_chunk(run_path: Path, shards: dict[str, bytes], setup: int, start: int) -> None:
+    """Writes one chunk's Parquet shards (by table), each atomically, the `games` shard last."""
+    for table in sorted(shards, key=lambda name: name == "games"):
         folder = run_path / table
         folder.mkdir(exist_ok=True)
         final = folder / shard_name(setup, start)
         temp = folder / f"{_TEMP}{final.name}.{os.getpid()}"
-        tables[table].write_parquet(temp)
+        temp.write_bytes(shards[table])
         os.replace(temp, final)
 
 
 def new_manifest(game: str, rules: dict, setups: list[Setup], seed: int, games_per_setup: int,
-                 chunk_size: int, command: str) -> dict:
+                 chunk_size: int, command: str, until_ci: float | None = None) -> dict:
     """Gives the manifest of a run about to start: everything needed to repeat or resume it."""
     return {
         "format": FORMAT,
@@ -57,6 +57,7 @@ def new_manifest(game: str, rules: dict, setups: list[Setup], seed: int, games_p
         "seed": seed,
         "games_per_setup": games_per_setup,
         "chunk_size": chunk_size,
+        "until_ci": until_ci,
         "rules": rules,
         "setups": [s.to_json() for s in setups],
         "versions": _versions(),
@@ -159,6 +160,15 @@ class Run:
         folder = self.path / "games"
         names = (m for m in map(_SHARD.fullmatch, os.listdir(folder)) if m) if folder.is_dir() else ()
         return {(int(m[1]), int(m[2])) for m in names}
+
+    def check_shards(self) -> None:
+        """Raises UserError naming the first shard that is not a readable Parquet file."""
+        for shard in sorted(self.path.glob("*/*.parquet")):
+            try:
+                pl.read_parquet_schema(shard)
+            except Exception as e:  # polars raises several kinds for a damaged file
+                raise UserError(f"cannot read shard {shard} ({str(e).splitlines()[0] if str(e) else type(e).__name__}); "
+                                "delete it, and 'simulate resume' plays its games again") from None
 
     def save(self) -> None:
         """Writes the manifest atomically."""

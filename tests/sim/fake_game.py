@@ -2,9 +2,19 @@
 
 Game i depends only on (seed, players, i), like a real engine's games, so the runner's
 determinism, chunking and resume can be checked without compiling anything.
+
+Two environment variables, inherited by worker processes, let tests break runs on purpose:
+FAKE_GAME_PAUSE (seconds each chunk takes, so a run can be stopped midway) and
+FAKE_GAME_DIE_ONCE (a file path: the first process to play a chunk not starting at game 0
+creates it and kills itself with SIGKILL, as the OOM killer or a `kill -9` would).
 """
 
 from __future__ import annotations
+
+import os
+import signal
+import time
+from pathlib import Path
 
 import numpy as np
 import polars as pl
@@ -44,6 +54,11 @@ class CoinGame:
         self.compiled.append(rules)
 
     def play(self, rules, setup, seed, start, stop, id_offset):
+        time.sleep(float(os.environ.get("FAKE_GAME_PAUSE", 0)))
+        marker = os.environ.get("FAKE_GAME_DIE_ONCE")
+        if marker and start > 0 and not Path(marker).exists():
+            Path(marker).touch()
+            os.kill(os.getpid(), signal.SIGKILL)
         heads = np.empty((stop - start, setup.players), np.int64)
         for row, i in enumerate(range(start, stop)):
             rng = np.random.default_rng([seed, setup.players, i])

@@ -66,6 +66,13 @@ def test_without_a_seed_a_fresh_one_is_printed_and_recorded(simulate, tmp_path):
     (["--players", "3", "--set", "flipz=2"], "error: unknown rule 'flipz' in --set (did you mean 'flips'?)"),
     (["--players", "3", "--saboteurs", "3"], "error: 3 saboteurs need more than 3 players"),
     (["--players", "3", "--seed", "-1"], "error: --seed must be between 0 and 2**64-1, got -1"),
+    (["--players", "3", "--until-ci", "0.7"],
+     "error: --until-ci takes a half-width between 0 and 0.5 (e.g. 0.005), got 0.7"),
+    (["--players", "3", "--backend", "spark"], "error: --backend must be one of local, dask, got 'spark'"),
+    (["--players", "3", "--scheduler", "tcp://127.0.0.1:8786"], "error: --scheduler needs --backend dask"),
+    (["--players", "3", "--resume"], "error: --resume needs --out: the run folder to continue"),
+    (["--players", "3", "--resume", "--out", "nothing"],
+     "error: nothing is not a run folder (it has no manifest.json)"),
 ])
 def test_bad_input_is_one_line_exit_2_and_leaves_nothing(simulate, tmp_path, args, message):
     code, _, err = simulate("saboteur", *args)
@@ -113,6 +120,42 @@ def test_resume_finishes_a_run_with_missing_chunks(simulate, tmp_path):
     assert (code, err) == (0, "")
     assert sorted((tmp_path / "run" / "games").iterdir()) == whole
     assert len(simulate.summaries) == 2
+
+
+def test_a_run_resumed_with_resume_takes_its_seed_and_plays_what_is_missing(simulate, tmp_path):
+    simulate("saboteur", "--players", "3", "--games", "400", "--chunk-size", "100", "--seed", "5",
+             "--workers", "1", "--out", "run", "--quiet")
+    whole = sorted((tmp_path / "run" / "games").iterdir())
+    whole[2].unlink()
+    code, out, err = simulate("saboteur", "--players", "3", "--games", "400", "--workers", "1",
+                              "--out", "run", "--resume")
+    assert (code, err) == (0, "")
+    assert "seed 5, run folder run (resumed)" in out
+    assert sorted((tmp_path / "run" / "games").iterdir()) == whole
+
+
+def test_resume_refuses_a_run_of_another_game_and_changes_nothing(simulate, tmp_path):
+    simulate("saboteur", "--players", "3", "--games", "100", "--seed", "5", "--workers", "1",
+             "--out", "run", "--quiet")
+    manifest = tmp_path / "run" / "manifest.json"
+    manifest.write_text(manifest.read_text().replace('"game": "fake"', '"game": "deep-space"'))
+    before = manifest.read_text()
+    code, _, err = simulate("saboteur", "--players", "3", "--games", "100", "--seed", "5",
+                            "--out", "run", "--resume")
+    assert (code, err) == (2, "error: cannot resume run: it was run with game 'deep-space', not 'fake'\n")
+    assert manifest.read_text() == before
+
+
+def test_a_damaged_shard_is_one_line_for_report_and_resume(simulate, tmp_path):
+    simulate("saboteur", "--players", "3", "--games", "400", "--chunk-size", "100", "--seed", "5",
+             "--workers", "1", "--out", "run", "--quiet")
+    damaged = tmp_path / "run" / "seats" / "s000-g000000200.parquet"
+    damaged.write_bytes(damaged.read_bytes()[:100])
+    for args in (["report", "run"], ["resume", "run", "--workers", "1"]):
+        code, _, err = simulate(*args)
+        assert code == 2 and err.startswith(f"error: cannot read shard run/seats/{damaged.name} (")
+        assert err.count("\n") == 1
+    assert len(damaged.read_bytes()) == 100, "nothing overwritten"
 
 
 def test_resume_of_a_folder_that_is_no_run_is_one_line(simulate):

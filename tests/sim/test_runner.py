@@ -8,9 +8,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from sim import runner
+from sim.chunks import Chunk, default_chunk_size, plan
 from sim.errors import UserError
 from sim.game import Setup
-from sim.runner import Chunk, default_chunk_size, plan
 
 GAMES = 500
 
@@ -173,6 +173,40 @@ def test_a_short_run_stays_in_this_process(fake_game, tmp_path, monkeypatch):
     def no_pool(*args):
         raise AssertionError("a worker pool was started")
 
-    monkeypatch.setattr(runner, "_play_in_pool", no_pool)
+    monkeypatch.setattr(runner, "Processes", no_pool)
     pooled = tables(play(fake_game, tmp_path / "short", workers=2, chunk_size=120))
     assert_same_tables(pooled, tables(play(fake_game, tmp_path / "one", workers=1)))
+
+
+def headline_half_widths(run):
+    frame = run.scan("games").group_by("setup").agg(
+        (pl.col("winner") == 0).sum().alias("s"), pl.len().alias("n")).collect().sort("setup")
+    return {row["setup"]: (row["n"], runner.half_width(row["s"], row["n"]))
+            for row in frame.iter_rows(named=True)}
+
+
+def test_until_ci_stops_each_configuration_once_its_interval_is_narrow_enough(fake_game, tmp_path):
+    rules = fake_game.load_rules(None, [])
+    run = runner.run(fake_game, rules, setups(3, 5), 20_000, 11, tmp_path / "ci", 2,
+                     chunk_size=100, progress=False, until_ci=0.03)
+    widths = headline_half_widths(run)
+    for games, half in widths.values():
+        assert half <= 0.03
+        assert games < 2_000, "far fewer games than the cap of 20,000"
+    assert run.manifest["until_ci"] == 0.03 and run.manifest["status"] == "complete"
+    again = runner.run(fake_game, rules, setups(3, 5), 20_000, 11, tmp_path / "again", 1,
+                       chunk_size=100, progress=False, until_ci=0.03)
+    assert headline_half_widths(again) == widths, "the stop depends on seed and chunks only"
+
+
+def test_until_ci_stops_at_the_game_cap_when_the_target_is_out_of_reach(fake_game, tmp_path):
+    run = runner.run(fake_game, fake_game.load_rules(None, []), setups(3), 300, 11,
+                     tmp_path / "cap", 1, chunk_size=100, progress=False, until_ci=0.001)
+    ((games, half),) = headline_half_widths(run).values()
+    assert games == 300 and half > 0.001
+
+
+def test_until_ci_must_be_a_half_width(fake_game, tmp_path):
+    with pytest.raises(UserError, match="--until-ci takes a half-width between 0 and 0.5"):
+        runner.run(fake_game, fake_game.load_rules(None, []), setups(3), 300, 11,
+                   tmp_path / "r", 1, progress=False, until_ci=0.7)

@@ -1,5 +1,6 @@
 """Run folders: manifest, atomic shards, finished chunks."""
 
+import io
 import json
 
 import polars as pl
@@ -17,8 +18,15 @@ def manifest(**changes):
     return made | changes
 
 
+def parquet(frame):
+    buffer = io.BytesIO()
+    frame.write_parquet(buffer)
+    return buffer.getvalue()
+
+
 def chunk_tables(ids):
-    return {"seats": pl.DataFrame({"game_id": ids * 2}), "games": pl.DataFrame({"game_id": ids})}
+    return {"seats": parquet(pl.DataFrame({"game_id": ids * 2})),
+            "games": parquet(pl.DataFrame({"game_id": ids}))}
 
 
 def test_a_new_run_folder_holds_its_manifest(tmp_path):
@@ -64,7 +72,7 @@ def test_shards_are_renamed_into_place_with_no_temporary_left(tmp_path):
 def test_a_chunk_is_done_only_when_its_games_shard_exists(tmp_path):
     run = Run.create(tmp_path / "run", manifest())
     write_chunk(run.path, chunk_tables([0]), 0, 0)
-    write_chunk(run.path, {"seats": pl.DataFrame({"game_id": [5]})}, 0, 250)
+    write_chunk(run.path, {"seats": parquet(pl.DataFrame({"game_id": [5]}))}, 0, 250)
     assert run.done_chunks() == {(0, 0)}
 
 
@@ -98,7 +106,16 @@ def test_an_unreadable_manifest_is_a_user_error(tmp_path):
 
 def test_a_chunk_whose_other_tables_failed_to_write_is_not_done(tmp_path):
     run = Run.create(tmp_path / "run", manifest())
-    unwritable = pl.DataFrame({"x": pl.Series([object()], dtype=pl.Object)})
-    with pytest.raises(pl.exceptions.ComputeError):
-        write_chunk(run.path, {"games": pl.DataFrame({"game_id": [0]}), "seats": unwritable}, 0, 0)
+    (run.path / "seats").write_text("")  # a file where the seats folder should be
+    with pytest.raises(OSError):
+        write_chunk(run.path, chunk_tables([0]), 0, 0)
     assert run.done_chunks() == set()
+
+
+def test_a_damaged_shard_is_named(tmp_path):
+    run = Run.create(tmp_path / "run", manifest())
+    write_chunk(run.path, chunk_tables([0]), 0, 0)
+    write_chunk(run.path, chunk_tables([1]), 0, 250)
+    (run.path / "seats" / shard_name(0, 250)).write_bytes(b"PAR1 not really")
+    with pytest.raises(UserError, match=r"cannot read shard .*seats/s000-g000000250.parquet"):
+        run.check_shards()

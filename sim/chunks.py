@@ -1,0 +1,92 @@
+"""Chunks of games: how a run is cut up, and how one chunk is played into shards.
+
+A game is identified only by (seed, setup, index), so a chunk can be played anywhere (this
+process, a local worker, a Dask worker) and gives the same shards.
+"""
+
+from __future__ import annotations
+
+import importlib
+import io
+from dataclasses import dataclass
+from pathlib import Path
+
+import polars as pl
+
+from sim.game import Setup
+
+MIN_CHUNK = 200
+MAX_CHUNK = 20_000
+CHUNKS_PER_WORKER = 32
+
+
+@dataclass(frozen=True)
+class Chunk:
+    """Games [start, stop) of the configuration numbered `setup`."""
+
+    setup: int
+    start: int
+    stop: int
+
+    @property
+    def games(self) -> int:
+        return self.stop - self.start
+
+
+@dataclass(frozen=True)
+class Job:
+    """What a worker needs to play any chunk of a run, sent once per worker."""
+
+    module: str  # the module holding the game's GAME, importable by a fresh process
+    rules: dict
+    setups: tuple[Setup, ...]
+    seed: int
+    games_per_setup: int
+
+
+@dataclass(frozen=True)
+class Played:
+    """A finished chunk: its games and its headline counts (for adaptive stopping)."""
+
+    chunk: Chunk
+    successes: float
+    trials: float
+
+
+def default_chunk_size(total_games: int, workers: int) -> int:
+    """Gives a chunk size that hands each worker about 32 chunks (a short wait for the last),
+    within [200, 20000]."""
+    return max(MIN_CHUNK, min(MAX_CHUNK, total_games // (workers * CHUNKS_PER_WORKER)))
+
+
+def plan(setups: int, games_per_setup: int, chunk_size: int) -> list[Chunk]:
+    """Gives the chunks covering every game of every configuration, in order."""
+    return [Chunk(k, start, min(start + chunk_size, games_per_setup))
+            for k in range(setups) for start in range(0, games_per_setup, chunk_size)]
+
+
+def play(job: Job, chunk: Chunk) -> tuple[Played, dict[str, bytes]]:
+    """Plays one chunk and gives its counts and its tables encoded as Parquet shards."""
+    game = importlib.import_module(job.module).GAME
+    tables = game.play(job.rules, job.setups[chunk.setup], job.seed, chunk.start, chunk.stop,
+                       chunk.setup * job.games_per_setup)
+    head = game.headline
+    counts = tables["games"].select(  # with_columns first: it repeats a literal per game
+        head.successes.cast(pl.Float64).alias("s"), head.trials.cast(pl.Float64).alias("t")
+    ).sum().row(0)
+    setup = pl.lit(chunk.setup, dtype=pl.Int16).alias("setup")
+    shards = {}
+    for name, frame in tables.items():
+        buffer = io.BytesIO()
+        frame.select(setup, pl.all()).write_parquet(buffer)
+        shards[name] = buffer.getvalue()
+    return Played(chunk, float(counts[0] or 0), float(counts[1] or 0)), shards
+
+
+def play_into(job: Job, path: Path, chunk: Chunk) -> Played:
+    """Plays one chunk and writes its shards into the run folder `path`."""
+    from sim.store import write_chunk
+
+    played, shards = play(job, chunk)
+    write_chunk(path, shards, chunk.setup, chunk.start)
+    return played
