@@ -20,7 +20,8 @@ SCALING_PLAYERS = 7
 
 
 def bench(game: Game, rules: dict, players: list[int], strategies: list[str], games: int,
-          repeat: int, scaling_games: int, memory_games: int, console: Console) -> None:
+          repeat: int, scaling_games: int, memory_games: int, console: Console,
+          dask: bool = False) -> None:
     """Prints a table of the game's speed (and, if asked, scaling and memory)."""
     table = Table(title=f"{game.title} benchmark", show_lines=False)
     table.add_column("measure")
@@ -41,9 +42,10 @@ def bench(game: Game, rules: dict, players: list[int], strategies: list[str], ga
     n = min(max(SCALING_PLAYERS, game.min_players), game.max_players)
     setup = _setup(game, rules, n, strategies[0])
     with tempfile.TemporaryDirectory(prefix="simulate-bench-") as scratch:
-        def run(workers: int, count: int, name: str) -> float:
+        def run(workers: int, count: int, name: str, backend: str = "local") -> float:
             return _seconds(lambda: runner.run(game, rules, [setup], count, SEED,
-                                               Path(scratch) / name, workers, progress=False))
+                                               Path(scratch) / name, workers, progress=False,
+                                               backend=backend))
 
         if scaling_games:
             # Whole runs, worker start-up included: long enough that start-up is small.
@@ -51,6 +53,11 @@ def bench(game: Game, rules: dict, players: list[int], strategies: list[str], ga
             two = run(2, scaling_games, "two-workers")
             table.add_row(f"1 → 2 workers, {scaling_games:,} games of {n} players",
                           f"{one / two:.2f}× speed-up ({one:.2f} s → {two:.2f} s)")
+            if dask:
+                cluster = run(2, scaling_games, "dask", backend="dask")
+                table.add_row(f"2-worker Dask LocalCluster, {scaling_games:,} games (cluster "
+                              f"start-up included)", f"{two / cluster:.2f}× the speed of 2 local "
+                              f"workers ({cluster:.2f} s)")
         if memory_games:
             cores = os.cpu_count() or 1
             run(cores, memory_games, "memory")

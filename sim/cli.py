@@ -154,11 +154,13 @@ def bench_saboteur(
     scaling_games: Annotated[int, typer.Option(
         help="Games of the runs timed with 1 and with 2 worker processes (0: skip).")] = 1_000_000,
     memory_games: Annotated[int, typer.Option(help="Games of a run measured for peak memory (0: skip).")] = 0,
+    dask: Annotated[bool, typer.Option(
+        "--dask", help="Also time the scaling run on a 2-worker Dask LocalCluster.")] = False,
     repeat: Annotated[int, typer.Option(help="Timings per measurement (the median is shown).")] = 3,
 ) -> None:
     """Measure Saboteur's speed per core, worker scaling and memory."""
     _bench_game("saboteur", players=players, strategies=strategies, games=games,
-                scaling_games=scaling_games, memory_games=memory_games, repeat=repeat)
+                scaling_games=scaling_games, memory_games=memory_games, repeat=repeat, dask=dask)
 
 
 @app.command()
@@ -280,7 +282,7 @@ def _trace_game(name: str, *, players: int, options: dict, seed: int | None, gam
 
 
 def _bench_game(name: str, *, players: str | None, strategies: str, games: int,
-                scaling_games: int, memory_games: int, repeat: int) -> None:
+                scaling_games: int, memory_games: int, repeat: int, dask: bool = False) -> None:
     """Prints a game's benchmark table."""
     from rich.console import Console
 
@@ -299,7 +301,7 @@ def _bench_game(name: str, *, players: str | None, strategies: str, games: int,
         raise UserError("--strategies names no strategy")
     for strategy in names:
         build_setups(game, counts, {}, strategy, {})  # validates the counts and the names
-    bench(game, rules, counts, names, games, repeat, scaling_games, memory_games, Console())
+    bench(game, rules, counts, names, games, repeat, scaling_games, memory_games, Console(), dask)
 
 
 def _configure(name: str, players: str, options: dict[str, list], strategy: str,

@@ -192,6 +192,15 @@ def test_bench_times_each_strategy_and_player_count(simulate):
     assert out.count("games/s per core") == 4
 
 
+def test_bench_times_scaling_with_local_workers_and_a_dask_cluster(simulate):
+    pytest.importorskip("distributed")
+    code, out, _ = simulate("bench", "saboteur", "--players", "3", "--strategies", "default",
+                            "--games", "30", "--repeat", "1", "--scaling-games", "600", "--dask")
+    assert code == 0
+    out = " ".join(out.replace("│", " ").split())  # the table wraps long cells
+    assert "speed-up" in out and "Dask LocalCluster" in out and "of 2 local" in out
+
+
 def test_bench_refuses_an_unknown_strategy(simulate):
     code, _, err = simulate("bench", "saboteur", "--strategies", "default,clever")
     assert code == 2 and err.startswith("error: unknown strategy 'clever'")
