@@ -163,6 +163,148 @@ def bench_saboteur(
                 scaling_games=scaling_games, memory_games=memory_games, repeat=repeat, dask=dask)
 
 
+# Spit and Speed: two players, no turns; each seat's reaction time decides when it moves.
+TwoPlayers = Annotated[str, typer.Option(help="Player count: 2 (the only one these games take).")]
+Reaction = Annotated[list[str] | None, typer.Option(
+    "--reaction", help="SEAT=MEAN[:SPREAD] or SEAT=PROFILE: a seat's reaction time (mean seconds; "
+                       "spread = sigma of log-seconds, default the profile's). A list sweeps: "
+                       "1=0.6,0.8,1.0. Repeatable, once per seat.")]
+ReactionProfile = Annotated[str | None, typer.Option(
+    help="Reaction profile of every seat: novice, club, expert (default: the rules' reaction.profile); "
+         "a list sweeps every combination.")]
+
+
+def _realtime_options(name, players, reaction, profile, config, sets, sweep=True) -> dict:
+    from sim.spit.reaction import flag_options
+
+    return flag_options(name, players, reaction, profile, str(config) if config else None, sets,
+                        sweep)
+
+
+@app.command()
+def spit(
+    players: TwoPlayers = "2",
+    reaction: Reaction = None,
+    reaction_profile: ReactionProfile = None,
+    games: Games = 10_000,
+    seed: Seed = None,
+    workers: Workers = os.cpu_count() or 1,
+    out: Out = None,
+    strategy: Strategy = "default",
+    seat_strategy: SeatStrategies = None,
+    config: Config = None,
+    sets: Sets = None,
+    quiet: Quiet = False,
+    resume: Resume = False,
+    backend: Backend = "local",
+    scheduler: Scheduler = None,
+    until_ci: UntilCi = None,
+    chunk_size: ChunkSize = None,
+) -> None:
+    """Play Spit games (two players race to play out their cards) and summarise them."""
+    _run_game("spit", players=players,
+              options=_realtime_options("spit", players, reaction, reaction_profile, config, sets),
+              games=games, seed=seed, workers=workers, out=out, strategy=strategy,
+              seat_strategy=seat_strategy, config=config, sets=sets, quiet=quiet,
+              resume=resume, backend=backend, scheduler=scheduler, until_ci=until_ci,
+              chunk_size=chunk_size)
+
+
+@app.command()
+def speed(
+    players: TwoPlayers = "2",
+    reaction: Reaction = None,
+    reaction_profile: ReactionProfile = None,
+    games: Games = 10_000,
+    seed: Seed = None,
+    workers: Workers = os.cpu_count() or 1,
+    out: Out = None,
+    strategy: Strategy = "default",
+    seat_strategy: SeatStrategies = None,
+    config: Config = None,
+    sets: Sets = None,
+    quiet: Quiet = False,
+    resume: Resume = False,
+    backend: Backend = "local",
+    scheduler: Scheduler = None,
+    until_ci: UntilCi = None,
+    chunk_size: ChunkSize = None,
+) -> None:
+    """Play Speed games (two players race to empty their hands) and summarise them."""
+    _run_game("speed", players=players,
+              options=_realtime_options("speed", players, reaction, reaction_profile, config, sets),
+              games=games, seed=seed, workers=workers, out=out, strategy=strategy,
+              seat_strategy=seat_strategy, config=config, sets=sets, quiet=quiet,
+              resume=resume, backend=backend, scheduler=scheduler, until_ci=until_ci,
+              chunk_size=chunk_size)
+
+
+@trace_app.command("spit")
+def trace_spit(
+    players: TwoPlayers = "2",
+    seed: Seed = None,
+    game_index: Annotated[int, typer.Option(help="Which game of the seed to show.")] = 0,
+    reaction: Reaction = None,
+    reaction_profile: ReactionProfile = None,
+    strategy: Strategy = "default",
+    seat_strategy: SeatStrategies = None,
+    config: Config = None,
+    sets: Sets = None,
+) -> None:
+    """Print one Spit game event by event, with simulated timestamps."""
+    options = _realtime_options("spit", players, reaction, reaction_profile, config, sets, False)
+    _trace_game("spit", players=2, options={k: v[0] for k, v in options.items()}, seed=seed,
+                game_index=game_index, strategy=strategy, seat_strategy=seat_strategy,
+                config=config, sets=sets)
+
+
+@trace_app.command("speed")
+def trace_speed(
+    players: TwoPlayers = "2",
+    seed: Seed = None,
+    game_index: Annotated[int, typer.Option(help="Which game of the seed to show.")] = 0,
+    reaction: Reaction = None,
+    reaction_profile: ReactionProfile = None,
+    strategy: Strategy = "default",
+    seat_strategy: SeatStrategies = None,
+    config: Config = None,
+    sets: Sets = None,
+) -> None:
+    """Print one Speed game event by event, with simulated timestamps."""
+    options = _realtime_options("speed", players, reaction, reaction_profile, config, sets, False)
+    _trace_game("speed", players=2, options={k: v[0] for k, v in options.items()}, seed=seed,
+                game_index=game_index, strategy=strategy, seat_strategy=seat_strategy,
+                config=config, sets=sets)
+
+
+@bench_app.command("spit")
+def bench_spit(
+    strategies: Annotated[str, typer.Option(help="Strategies to time, comma-separated.")] = "random,default",
+    games: Annotated[int, typer.Option(help="Games per measurement.")] = 20_000,
+    scaling_games: Annotated[int, typer.Option(
+        help="Games of the runs timed with 1 and with 2 worker processes (0: skip).")] = 200_000,
+    memory_games: Annotated[int, typer.Option(help="Games of a run measured for peak memory (0: skip).")] = 0,
+    repeat: Annotated[int, typer.Option(help="Timings per measurement (the median is shown).")] = 3,
+) -> None:
+    """Measure Spit's speed per core, worker scaling and memory."""
+    _bench_game("spit", players="2", strategies=strategies, games=games,
+                scaling_games=scaling_games, memory_games=memory_games, repeat=repeat)
+
+
+@bench_app.command("speed")
+def bench_speed(
+    strategies: Annotated[str, typer.Option(help="Strategies to time, comma-separated.")] = "random,default",
+    games: Annotated[int, typer.Option(help="Games per measurement.")] = 20_000,
+    scaling_games: Annotated[int, typer.Option(
+        help="Games of the runs timed with 1 and with 2 worker processes (0: skip).")] = 200_000,
+    memory_games: Annotated[int, typer.Option(help="Games of a run measured for peak memory (0: skip).")] = 0,
+    repeat: Annotated[int, typer.Option(help="Timings per measurement (the median is shown).")] = 3,
+) -> None:
+    """Measure Speed's speed per core, worker scaling and memory."""
+    _bench_game("speed", players="2", strategies=strategies, games=games,
+                scaling_games=scaling_games, memory_games=memory_games, repeat=repeat)
+
+
 @app.command()
 def resume(
     run: Annotated[Path, typer.Argument(help="The run folder to finish.")],

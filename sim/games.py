@@ -12,6 +12,8 @@ if TYPE_CHECKING:  # sim.game imports polars, which `simulate --help` should not
 
 GAMES: dict[str, str] = {
     "saboteur": "sim.saboteur",
+    "spit": "sim.spit",
+    "speed": "sim.speed",
 }
 
 

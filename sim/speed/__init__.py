@@ -1,0 +1,47 @@
+"""Speed: two players race, without turns, to empty their hands onto two centre piles.
+
+Speed shares Spit's clock, deck, reaction settings, tables and game shape (sim/spit).
+"""
+
+import polars as pl
+
+from sim.game import Column
+from sim.speed import cards, play
+from sim.speed.state import new_state
+from sim.speed.trace import Tracer
+from sim.spit.realtime import RealTimeGame
+from sim.spit.tables import columns
+from strategies import speed as bots
+
+OPTION_COLUMNS = (
+    Column("cards_each", "cards dealt to each player (20; option: 15)"),
+    Column("scoring", "'one_hand' (one hand decides) or 'points' (play to a target score)"),
+    Column("target", "the target score of 'points' scoring"),
+)
+
+
+class Speed(RealTimeGame):
+    name = "speed"
+    title = "Speed"
+    length = "hands"
+    columns = columns("hands", "hands played", OPTION_COLUMNS,
+                      (Column("score", "points at the end (scoring 'points'; else 0)"),))
+    summary = (
+        ("avg hands", pl.col("hands").mean()),
+        ("avg minutes", pl.col("sim_seconds").mean() / 60),
+        ("stalls per hand", pl.col("stalls").sum() / pl.col("hands").sum()),
+    )
+    cards, loop, bots, tracer = cards, play, bots, Tracer
+
+    def new_state(self, ruleset):
+        return new_state(int(ruleset.numbers[cards.HAND]), int(ruleset.numbers[cards.CARDS]))
+
+    def options(self, rules: dict) -> dict:
+        return {"cards_each": rules["deal"]["cards_each"], "scoring": rules["options"]["scoring"],
+                "target": rules["options"]["target"]}
+
+    def seat_extra(self, results) -> dict:
+        return {"score": results.score.astype("int16")}
+
+
+GAME = Speed()

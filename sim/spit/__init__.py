@@ -1,0 +1,48 @@
+"""Spit: two players race, without turns, to play out their stock piles onto two spit piles.
+
+This package also holds what Speed (sim/speed) shares with Spit: the discrete-event clock
+(race.py), the deck (deck.py), reaction settings (reaction.py), the tables and the game shape
+(realtime.py).
+"""
+
+import polars as pl
+
+from sim.game import Column
+from sim.spit import cards, play
+from sim.spit.realtime import RealTimeGame
+from sim.spit.state import new_state
+from sim.spit.tables import columns
+from sim.spit.trace import Tracer
+from strategies import spit as bots
+
+OPTION_COLUMNS = (
+    Column("stock_piles", "stock piles per layout (5; variant: 4)"),
+    Column("smaller_pile", "who takes the smaller spit pile: 'slap' or 'out_player_chooses'"),
+    Column("alternating_colours", "variant: plays on a spit pile must change colour"),
+    Column("stack_equal_ranks", "variant: equal ranks may be stacked to uncover cards"),
+    Column("both_out_of_spit_cards", "'take_back_started_pile' or 'split_both_piles'"),
+)
+
+
+class Spit(RealTimeGame):
+    name = "spit"
+    title = "Spit"
+    length = "deals"
+    columns = columns("deals", "deals played (layouts dealt)", OPTION_COLUMNS)
+    summary = (
+        ("avg deals", pl.col("deals").mean()),
+        ("avg minutes", pl.col("sim_seconds").mean() / 60),
+        ("stalls per deal", pl.col("stalls").sum() / pl.col("deals").sum()),
+    )
+    cards, loop, bots, tracer = cards, play, bots, Tracer
+
+    def new_state(self, ruleset):
+        return new_state(int(ruleset.numbers[cards.PILES]), int(ruleset.numbers[cards.CARDS]))
+
+    def options(self, rules: dict) -> dict:
+        return {"stock_piles": rules["layout"]["stock_piles"],
+                **{k: rules["options"][k] for k in ("smaller_pile", "alternating_colours",
+                                                    "stack_equal_ranks", "both_out_of_spit_cards")}}
+
+
+GAME = Spit()

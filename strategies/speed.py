@@ -1,0 +1,69 @@
+"""Speed bots: `random` and the `default` family, jitted, with named presets.
+
+A bot chooses *which* card its seat plays; the seat's reaction time decides *when* it lands
+(sim/spit/race.py). A bot sees only its own hand and the centre piles' tops (the other hand
+and the draw piles are hidden).
+"""
+
+from sim import rng
+from sim.jit import small_rule
+from sim.speed.engine import legal_moves
+from strategies import spit
+from strategies.spit import RANDOM, Parameter
+
+PARAMETERS = (
+    Parameter("keep_options", 1.0, 0.0, 5.0,
+              "preference, per other card in hand still playable afterwards"),
+    Parameter("noise", 0.1, 0.0, 5.0, "random jitter added to every move's score"),
+)
+KEEP, NOISE = range(len(PARAMETERS))
+
+PRESETS = {
+    "default": {},
+    "greedy": {"keep_options": 0.0},
+}
+
+
+
+
+def strategy_names() -> list[str]:
+    """Gives every name a seat's strategy may have: the random family and the presets."""
+    return spit.strategy_names(PRESETS)
+
+
+def resolve(name: str):
+    """Gives (family, parameter vector) of a strategy name."""
+    return spit.resolve(name, PARAMETERS, PRESETS)
+
+
+@small_rule
+def choose(s, rs, seat, family, params, plan):
+    """Writes the move `seat` plans into plan[:3]; gives False when it has no legal move."""
+    n = legal_moves(s, rs, seat)
+    if n == 0:
+        return False
+    moves, hand, fits = s.moves, s.hand, rs.fits
+    r = s.bot_rng[seat]
+    if family == RANDOM:
+        best_i = rng.below(r, n)
+    else:
+        top0 = s.centre[0, s.centre_n[0] - 1]
+        top1 = s.centre[1, s.centre_n[1] - 1]
+        best, best_i = -1e18, 0
+        for i in range(n):
+            slot, b = moves[i, 1], moves[i, 2]
+            card = hand[seat, slot]
+            new0 = card if b == 0 else top0
+            new1 = card if b == 1 else top1
+            keep = 0
+            for other_slot in range(hand.shape[1]):
+                other = hand[seat, other_slot]
+                if other_slot != slot and other >= 0 and (fits[other, new0] or fits[other, new1]):
+                    keep += 1
+            score = params[KEEP] * keep + params[NOISE] * rng.uniform(r)
+            if score > best:
+                best = score
+                best_i = i
+    for f in range(3):
+        plan[f] = moves[best_i, f]
+    return True
