@@ -328,6 +328,64 @@ def resume(
     _print_summary(finished)
 
 
+@app.command("sequence-stacks")
+def sequence_stacks(
+    players: Players,
+    games: Games = 10_000,
+    seed: Seed = None,
+    workers: Workers = os.cpu_count() or 1,
+    out: Out = None,
+    strategy: Strategy = "default",
+    seat_strategy: SeatStrategies = None,
+    config: Config = None,
+    sets: Sets = None,
+    quiet: Quiet = False,
+    resume: Resume = False,
+    backend: Backend = "local",
+    scheduler: Scheduler = None,
+    until_ci: UntilCi = None,
+    chunk_size: ChunkSize = None,
+) -> None:
+    """Play Sequence Stacks games (a race for red and blue chips) and summarise them."""
+    _run_game("sequence-stacks", players=players, options={}, games=games, seed=seed,
+              workers=workers, out=out, strategy=strategy, seat_strategy=seat_strategy,
+              config=config, sets=sets, quiet=quiet, resume=resume, backend=backend,
+              scheduler=scheduler, until_ci=until_ci, chunk_size=chunk_size)
+
+
+@trace_app.command("sequence-stacks")
+def trace_sequence_stacks(
+    players: Annotated[int, typer.Option(help="Player count.")],
+    seed: Seed = None,
+    game_index: Annotated[int, typer.Option(help="Which game of the seed to show.")] = 0,
+    strategy: Strategy = "default",
+    seat_strategy: SeatStrategies = None,
+    config: Config = None,
+    sets: Sets = None,
+) -> None:
+    """Print one Sequence Stacks game move by move."""
+    _trace_game("sequence-stacks", players=players, options={}, seed=seed,
+                game_index=game_index, strategy=strategy, seat_strategy=seat_strategy,
+                config=config, sets=sets)
+
+
+@bench_app.command("sequence-stacks")
+def bench_sequence_stacks(
+    players: Annotated[str | None, typer.Option(help="Player counts (default: 2,4,6).")] = "2,4,6",
+    strategies: Annotated[str, typer.Option(help="Strategies to time, comma-separated.")] = "random,default",
+    games: Annotated[int, typer.Option(help="Games per measurement.")] = 20_000,
+    scaling_games: Annotated[int, typer.Option(
+        help="Games of the runs timed with 1 and with 2 worker processes (0: skip).")] = 1_000_000,
+    memory_games: Annotated[int, typer.Option(help="Games of a run measured for peak memory (0: skip).")] = 0,
+    dask: Annotated[bool, typer.Option(
+        "--dask", help="Also time the scaling run on a 2-worker Dask LocalCluster.")] = False,
+    repeat: Annotated[int, typer.Option(help="Timings per measurement (the median is shown).")] = 3,
+) -> None:
+    """Measure Sequence Stacks' speed per core, worker scaling and memory."""
+    _bench_game("sequence-stacks", players=players, strategies=strategies, games=games,
+                scaling_games=scaling_games, memory_games=memory_games, repeat=repeat, dask=dask)
+
+
 @app.command()
 def report(
     runs: Annotated[list[Path], typer.Argument(help="Run folders (of one game) to report on.")],

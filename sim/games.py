@@ -12,6 +12,7 @@ if TYPE_CHECKING:  # sim.game imports polars, which `simulate --help` should not
 
 GAMES: dict[str, str] = {
     "saboteur": "sim.saboteur",
+    "sequence-stacks": "sim.sequence_stacks",
     "spit": "sim.spit",
     "speed": "sim.speed",
 }
