@@ -86,7 +86,7 @@ def print_summary(run, console: Console | None = None) -> None:
     game = runs_mod.game_named(run.game)
     frame = summary_frame(run)
     table = Table(title=f"{getattr(game, 'title', run.game)}: {frame['games'].sum():,} games")
-    table.add_column("configuration", no_wrap=True)
+    table.add_column("configuration", min_width=12, overflow="fold")  # long labels wrap
     table.add_column("games", justify="right")
     table.add_column(f"{game.headline.title} (95% CI)", justify="right")
     for title, _ in game.summary:
@@ -108,7 +108,7 @@ def print_summary(run, console: Console | None = None) -> None:
 
     seat_cols = [c for c in frame.columns if c.startswith("s") and c[1:].isdigit()]
     seats = Table(title="game-win rate by seat (%; tied seats all win)")
-    seats.add_column("configuration", no_wrap=True)
+    seats.add_column("configuration", min_width=12, overflow="fold")
     for c in seat_cols:
         seats.add_column(c, justify="right")
     for row in frame.iter_rows(named=True):

@@ -36,7 +36,7 @@ def bench(game: Game, rules: dict, players: list[int], strategies: list[str], ga
             setup = _setup(game, rules, n, strategy)
             rates = [games / _seconds(lambda: game.play(rules, setup, SEED, 0, games, 0))
                      for _ in range(repeat)]
-            table.add_row(f"{strategy}, {n} players",
+            table.add_row(f"{setup.strategies()[0]}, {n} players",
                           f"{statistics.median(rates):,.0f} games/s per core")
 
     n = min(max(SCALING_PLAYERS, game.min_players), game.max_players)

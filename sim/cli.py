@@ -46,6 +46,12 @@ SeatStrategies = Annotated[list[str] | None, typer.Option(
 Config = Annotated[Path | None, typer.Option(help="TOML file of rule changes.")]
 Sets = Annotated[list[str] | None, typer.Option("--set", help="KEY=VALUE rule change, e.g. hand_size.7=6.")]
 Quiet = Annotated[bool, typer.Option(help="No progress bar and no preamble.")]
+StrategiesFile = Annotated[Path | None, typer.Option(
+    help="TOML file of strategy presets ([preset.NAME] family = ..., parameters); "
+         "'simulate strategies GAME' lists families and parameters.")]
+Forbid = Annotated[list[str] | None, typer.Option(
+    "--forbid", help="NAME or SEAT=NAME (repeatable): every seat, or one seat, never plays that "
+                     "card or action, e.g. rockfall ('simulate strategies GAME' lists them).")]
 ChunkSize = Annotated[int | None, typer.Option(hidden=True, help="Games per chunk.")]
 Resume = Annotated[bool, typer.Option(
     "--resume", help="Continue the interrupted run in --out (same parameters): play only its missing games.")]
@@ -117,6 +123,8 @@ def saboteur(
     scheduler: Scheduler = None,
     until_ci: UntilCi = None,
     chunk_size: ChunkSize = None,
+    strategies_file: StrategiesFile = None,
+    forbid: Forbid = None,
 ) -> None:
     """Play Saboteur games for every configuration asked for and summarise them."""
     from sim.setups import parse_counts
@@ -126,7 +134,7 @@ def saboteur(
               games=games, seed=seed, workers=workers, out=out, strategy=strategy,
               seat_strategy=seat_strategy, config=config, sets=sets, quiet=quiet,
               resume=resume, backend=backend, scheduler=scheduler, until_ci=until_ci,
-              chunk_size=chunk_size)
+              chunk_size=chunk_size, strategies_file=strategies_file, forbid=forbid)
 
 
 @trace_app.command("saboteur")
@@ -139,11 +147,13 @@ def trace_saboteur(
     seat_strategy: SeatStrategies = None,
     config: Config = None,
     sets: Sets = None,
+    strategies_file: StrategiesFile = None,
+    forbid: Forbid = None,
 ) -> None:
     """Print one Saboteur game move by move."""
     _trace_game("saboteur", players=players, options={"saboteurs": saboteurs}, seed=seed,
                 game_index=game_index, strategy=strategy, seat_strategy=seat_strategy,
-                config=config, sets=sets)
+                config=config, sets=sets, strategies_file=strategies_file, forbid=forbid)
 
 
 @bench_app.command("saboteur")
@@ -411,14 +421,21 @@ def compare(
     quiet: Quiet = False,
     backend: Backend = "local",
     scheduler: Scheduler = None,
+    strategies_file: StrategiesFile = None,
+    forbid: Annotated[list[str] | None, typer.Option(
+        "--forbid", help="NAME (every strategy) or STRATEGY=NAME (one of --strategies), "
+                         "repeatable: never play that card or action. Or compare "
+                         "default,default-no-rockfall directly.")] = None,
 ) -> None:
     """Play strategies against each other on the same deals, in every seat, and compare them."""
     from reports.compare import print_comparison
     from sim.compare import plan
+    from strategies.seats import forbid_strategies
 
     game = registry.get(game_name)
-    rules = game.load_rules(str(config) if config else None, sets or [])
-    setups = plan(game, strategies.split(","), players, {})
+    rules = _with_presets(game, game.load_rules(str(config) if config else None, sets or []),
+                          strategies_file)
+    setups = plan(game, forbid_strategies(strategies.split(","), forbid or []), players, {}, rules)
     for setup in setups:
         game.check(rules, setup)
     run = _play(game, rules, setups, games=games, seed=seed, workers=workers,
@@ -431,9 +448,11 @@ def _run_game(name: str, *, players: str, options: dict[str, list], games: int, 
               workers: int, out: Path | None, strategy: str, seat_strategy: list[str] | None,
               config: Path | None, sets: list[str] | None, quiet: bool,
               chunk_size: int | None, resume: bool = False, backend: str = "local",
-              scheduler: str | None = None, until_ci: float | None = None) -> None:
+              scheduler: str | None = None, until_ci: float | None = None,
+              strategies_file: Path | None = None, forbid: list[str] | None = None) -> None:
     """Plays every configuration of a game's sweep into one run folder and prints the summary."""
-    game, rules, setups = _configure(name, players, options, strategy, seat_strategy, config, sets)
+    game, rules, setups = _configure(name, players, options, strategy, seat_strategy, config, sets,
+                                     strategies_file, forbid)
     if resume and out is None:
         raise UserError("--resume needs --out: the run folder to continue")
     run = _play(game, rules, setups, games=games, seed=seed, workers=workers,
@@ -468,12 +487,14 @@ def _default_out(name: str) -> Path:
 
 def _trace_game(name: str, *, players: int, options: dict, seed: int | None, game_index: int,
                 strategy: str, seat_strategy: list[str] | None, config: Path | None,
-                sets: list[str] | None) -> None:
+                sets: list[str] | None, strategies_file: Path | None = None,
+                forbid: list[str] | None = None) -> None:
     """Prints one game of a game's configuration move by move."""
     if game_index < 0:
         raise UserError(f"--game-index must be 0 or more, got {game_index}")
     game, rules, setups = _configure(name, str(players), {k: [v] for k, v in options.items()},
-                                     strategy, seat_strategy, config, sets)
+                                     strategy, seat_strategy, config, sets, strategies_file,
+                                     forbid)
     drawn = seed is None
     seed = _seed(seed)
     if drawn:
@@ -499,23 +520,51 @@ def _bench_game(name: str, *, players: str | None, strategies: str, games: int,
               else sorted({game.min_players, min(7, game.max_players), game.max_players}))
     if not names:
         raise UserError("--strategies names no strategy")
-    for strategy in names:
-        build_setups(game, counts, {}, strategy, {})  # validates the counts and the names
+    # Validates the counts and the names; a Python strategy's file is made absolute.
+    names = [build_setups(game, counts, {}, strategy, {})[0].seats[0] for strategy in names]
     bench(game, rules, counts, names, games, repeat, scaling_games, memory_games, Console(), dask)
 
 
 def _configure(name: str, players: str, options: dict[str, list], strategy: str,
-               seat_strategy: list[str] | None, config: Path | None, sets: list[str] | None):
-    """Gives (game, rules, setups) for a command line, each setup checked by the game."""
+               seat_strategy: list[str] | None, config: Path | None, sets: list[str] | None,
+               strategies_file: Path | None = None, forbid: list[str] | None = None):
+    """Gives (game, rules, setups) for a command line, each setup checked by the game.
+
+    The presets of --strategies-file ride in the rules (strategies/presets.py); --forbid
+    restrictions in the seats' strategy strings (strategies/seats.py)."""
     from sim.setups import build_setups, parse_counts, parse_seat_strategies
+    from strategies.seats import forbid as restrict
 
     game = registry.get(name)
-    rules = game.load_rules(str(config) if config else None, sets or [])
-    setups = build_setups(game, parse_counts("--players", players), options, strategy,
-                          parse_seat_strategies(seat_strategy or []))
+    rules = _with_presets(game, game.load_rules(str(config) if config else None, sets or []),
+                          strategies_file)
+    strategy, seats = restrict(strategy, parse_seat_strategies(seat_strategy or []), forbid or [])
+    setups = build_setups(game, parse_counts("--players", players), options, strategy, seats,
+                          rules)
     for setup in setups:
         game.check(rules, setup)
     return game, rules, setups
+
+
+def _with_presets(game, rules: dict, strategies_file: Path | None) -> dict:
+    """Gives the rules carrying the presets of --strategies-file, if one is given."""
+    if strategies_file is None:
+        return rules
+    from strategies import presets
+
+    return presets.with_presets(rules, presets.load(game, strategies_file))
+
+
+@app.command("strategies")
+def list_strategies(
+    game_name: Annotated[str, typer.Argument(metavar="GAME", help="The game, e.g. saboteur.")],
+    strategies_file: StrategiesFile = None,
+) -> None:
+    """List a game's bot families with their parameters, its presets, and what --forbid takes."""
+    from strategies import presets
+
+    game = registry.get(game_name)
+    print(presets.describe(game, _with_presets(game, game.load_rules(None, []), strategies_file)))
 
 
 def _seed(seed: int | None) -> int:

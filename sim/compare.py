@@ -7,9 +7,11 @@ from itertools import combinations
 
 from sim.errors import UserError
 from sim.game import Setup
+from strategies.seats import canonical
 
 
-def plan(game, strategies: list[str], players: int, options: dict) -> list[Setup]:
+def plan(game, strategies: list[str], players: int, options: dict,
+         rules: dict | None = None) -> list[Setup]:
     """Gives the seat assignments (one Setup each) of a paired comparison.
 
     Pairing: the runner plays the same game indices 0..G-1 for every Setup, and a game's deal
@@ -24,6 +26,10 @@ def plan(game, strategies: list[str], players: int, options: dict) -> list[Setup
     often, every pair of strategies meets, and seat advantage cancels out.
     E.g. 2 strategies, 3 players: (a, b, a), (b, a, b); 3 strategies, 2 players: (a, b), (b, a),
     (a, c), (c, a), (b, c), (c, b).
+
+    A strategy may be a preset of `rules` (--strategies-file), a Python bot, or restricted
+    (`default-no-rockfall`, strategies/seats.py): comparing `default,default-no-rockfall` measures
+    what a card is worth to that bot.
     """
     strategies = [s.strip() for s in strategies if s.strip()]
     if len(strategies) < 2:
@@ -31,11 +37,7 @@ def plan(game, strategies: list[str], players: int, options: dict) -> list[Setup
     doubles = sorted({s for s in strategies if strategies.count(s) > 1})
     if doubles:
         raise UserError(f"strategy given twice: {', '.join(doubles)}")
-    known = game.strategy_names()
-    unknown = [s for s in strategies if s not in known]
-    if unknown:
-        raise UserError(f"unknown strategy {unknown[0]!r} for {game.name}; "
-                        f"known: {', '.join(known)}")
+    strategies = [canonical(game, s, rules) for s in strategies]
     if not game.min_players <= players <= game.max_players:
         raise UserError(f"{game.name} plays with {game.min_players}–{game.max_players} players, "
                         f"not {players}")

@@ -7,6 +7,7 @@ workers, shards, manifests, progress, reports) is shared and lives once in `sim/
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass
 from typing import Protocol, TextIO
 
@@ -29,14 +30,27 @@ class Setup:
         return dict(self.options).get(name, default)
 
     def label(self) -> str:
-        """Gives a short human label, e.g. '7p saboteurs=2'."""
+        """Gives a short human label, e.g. '7p saboteurs=2 default', '5p forbid=rockfall
+        default, 0=random' (the most common strategy, then the seats playing another; a
+        restriction every seat has is named once)."""
+        from strategies.seats import compose, parse
+
         parts = [f"{self.players}p"]
         parts += [f"{k}={v}" for k, v in self.options if v is not None]
-        if len(set(self.seats)) == 1:
-            parts.append(self.seats[0])
-        else:
-            parts.append("/".join(self.seats))
+        seats = [parse(s) for s in self.strategies()]
+        shared = [name for name in seats[0].forbidden if all(name in s.forbidden for s in seats)]
+        if shared:
+            parts.append("forbid=" + ",".join(shared))
+        strategies = [compose(s.base, [f for f in s.forbidden if f not in shared]) for s in seats]
+        common = Counter(strategies).most_common(1)[0][0]
+        parts.append(", ".join([common] + [f"{seat}={s}" for seat, s in enumerate(strategies)
+                                           if s != common]))
         return " ".join(parts)
+
+    def strategies(self) -> tuple[str, ...]:
+        """Gives each seat's strategy as tables and reports show it: the seat string, with a
+        Python strategy's file named without its folder ("mybots.py:Cautious")."""
+        return tuple(seat.rpartition("/")[2] for seat in self.seats)
 
     def to_json(self) -> dict:
         return {"players": self.players, "seats": list(self.seats), "options": dict(self.options)}
@@ -64,6 +78,20 @@ class Headline:
     title: str
     successes: pl.Expr
     trials: pl.Expr
+
+
+class Bots(Protocol):
+    """What a game offers for user-chosen play (`GAME.bots`; see /work/notes/issue7-plugin.md):
+    its built-in bot families with their parameters, its built-in presets, and the card and
+    action names `--forbid` takes. A game with `bots` also plays seats whose strategy string is
+    a Python strategy, a preset from the rules' `strategy_presets`, or carries restrictions
+    (strategies/seats.py), in `play` and `trace`."""
+
+    families: tuple  # of strategies.presets.Family
+    presets: dict[str, tuple[str, dict[str, float]]]  # name -> (family, parameters changed)
+
+    def forbiddable(self, rules: dict) -> dict[str, str]:
+        """Gives every name --forbid takes under these rules, with what it forbids."""
 
 
 class Game(Protocol):

@@ -38,19 +38,21 @@ def parse_seat_strategies(values: list[str]) -> dict[int, str]:
 
 
 def build_setups(game: Game, players: list[int], options: dict[str, list], strategy: str,
-                 seat_strategies: dict[int, str]) -> list[Setup]:
+                 seat_strategies: dict[int, str], rules: dict | None = None) -> list[Setup]:
     """Gives every configuration of the sweep: each player count with each combination of options.
 
+    Strategy strings come out as workers need them (strategies.seats.canonical: a Python bot's
+    file made absolute); `rules` carry the presets of --strategies-file, if any.
     Raises UserError for a player count the game does not take, an unknown strategy, or a seat
     that some configuration of the sweep does not have.
     """
+    from strategies.seats import canonical
+
     for n in players:
         if not game.min_players <= n <= game.max_players:
             raise UserError(f"{game.name} takes {game.min_players}–{game.max_players} players, got {n}")
-    known = game.strategy_names()
-    for name in [strategy, *seat_strategies.values()]:
-        if name not in known:
-            raise UserError(f"unknown strategy {name!r}; known strategies: {', '.join(known)}")
+    strategy = canonical(game, strategy, rules)
+    seat_strategies = {seat: canonical(game, name, rules) for seat, name in seat_strategies.items()}
     for seat in seat_strategies:
         if seat >= min(players):
             raise UserError(f"--seat-strategy: there is no seat {seat} with {min(players)} players"

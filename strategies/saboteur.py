@@ -8,8 +8,6 @@ Bots think in "front distance": how far the nearest open end of the path is from
 (Manhattan, in cards), weighted by where the player believes the gold lies.
 """
 
-from dataclasses import dataclass
-
 import numpy as np
 
 from sim import rng
@@ -19,18 +17,10 @@ from sim.saboteur.cards import BREAK, MAP, PATH, REPAIR, ROCKFALL
 from sim.saboteur.engine import (MINER, PLACE, SABOTEUR, slot_move_count,
                                  slot_moves)
 from sim.saboteur.state import (EMPTY, N_FRONT, ORIGIN, PLAYERS, STAMP, THROUGH)
+from strategies.presets import Family, Parameter
 
 RANDOM, DEFAULT = 0, 1
 HALVES = 0.5 ** np.arange(64)  # 2**-distance, looked up: pow() is slow in the hot loop
-
-
-@dataclass(frozen=True)
-class Parameter:
-    name: str
-    default: float
-    low: float
-    high: float
-    meaning: str
 
 
 PARAMETERS = (
@@ -57,18 +47,32 @@ PRESETS = {
 }
 
 
+FAMILIES = (
+    Family("random", "uniform over the legal moves, passes included"),
+    Family("default", "role-aware: miners dig towards the gold, saboteurs block and mislead",
+           PARAMETERS),
+)
+BUILT_IN = {"random": ("random", {}), **{name: ("default", v) for name, v in PRESETS.items()}}
+"""The presets as `simulate strategies` lists them: name -> (family, parameters changed)."""
+
+
 def strategy_names() -> list[str]:
     """Gives every name a seat's strategy may have: the random family and the presets."""
     return ["random", *PRESETS]
 
 
-def resolve(name: str) -> tuple[int, np.ndarray]:
-    """Gives (family, parameter vector) of a strategy name."""
+def resolve(name: str, user_presets: dict | None = None) -> tuple[int, np.ndarray]:
+    """Gives (family, parameter vector) of a strategy name, a built-in one or one of the
+    presets loaded with --strategies-file (name -> {"family": ..., parameter: value})."""
     values = np.array([p.default for p in PARAMETERS], np.float64)
     if name == "random":
         return RANDOM, values
-    for key, value in PRESETS[name].items():
-        values[[p.name for p in PARAMETERS].index(key)] = value
+    spec = (user_presets or {}).get(name) or {"family": "default", **PRESETS[name]}
+    if spec["family"] == "random":
+        return RANDOM, values
+    for key, value in spec.items():
+        if key != "family":
+            values[[p.name for p in PARAMETERS].index(key)] = value
     return DEFAULT, values
 
 
@@ -290,14 +294,15 @@ def default_move(s, rs, seat, params, out):
     # Identical cards offer identical moves: list each kind of card's moves once.
     n = 0
     hand_n = s.hand_n[seat]
-    kinds, exits, tools = rs.kind, rs.exits, rs.tools
+    kinds, exits, tools, forbid = rs.kind, rs.exits, rs.tools, s.forbid
     for slot in range(hand_n):
         card = hand[seat, slot]
         repeat = False
         for other in range(slot):
             twin = hand[seat, other]
             if kinds[twin] == kinds[card] and exits[twin] == exits[card] \
-                    and through_cards[twin] == through_cards[card] and tools[twin] == tools[card]:
+                    and through_cards[twin] == through_cards[card] and tools[twin] == tools[card] \
+                    and forbid[seat, twin] == forbid[seat, card]:
                 repeat = True
         if not repeat:
             n = slot_moves(s, rs, seat, slot, moves, n)

@@ -7,11 +7,26 @@ import polars as pl
 
 from sim.errors import UserError
 from sim.game import Headline, Setup
-from sim.saboteur import cards, play
-from sim.saboteur.tables import COLUMNS, build as build_tables
+from sim.saboteur import cards, forbid, play
 from sim.saboteur.state import new_state
+from sim.saboteur.tables import COLUMNS
+from sim.saboteur.tables import build as build_tables
 from sim.saboteur.trace import Tracer
+from sim.saboteur.view import PythonSeatPlayer
+from strategies import python_bots
 from strategies import saboteur as bots
+from strategies import seats as seat_strings
+from strategies.presets import user_presets
+
+
+class SaboteurBots:
+    """Saboteur's plug-in for user-chosen play (sim.game.Bots)."""
+
+    families = bots.FAMILIES
+    presets = bots.BUILT_IN
+
+    def forbiddable(self, rules: dict) -> dict[str, str]:
+        return forbid.names(rules)
 
 
 class Saboteur:
@@ -23,6 +38,7 @@ class Saboteur:
     columns = COLUMNS
     headline = Headline("miners' round-win rate", pl.col("miner_rounds"), pl.lit(3))
     summary = (("avg rounds won by saboteurs", (3 - pl.col("miner_rounds")).mean()),)
+    bots = SaboteurBots()
 
     def strategy_names(self) -> list[str]:
         return bots.strategy_names()
@@ -51,30 +67,52 @@ class Saboteur:
 
     def prepare(self, rules: dict, setup: Setup):
         """Gives what playing a configuration takes: (rule arrays, card names, bot families,
-        bot parameters, an empty state, fixed saboteurs or -1)."""
+        bot parameters, an empty state with the seats' restrictions, fixed saboteurs or -1).
+
+        Seats that Python strategies play get the random family here, which keeps no public
+        record; the Python driver asks their strategies instead."""
         ruleset, names = cards.build(rules)
-        resolved = [bots.resolve(name) for name in setup.seats]
+        strategies = [seat_strings.parse(text) for text in setup.seats]
+        resolved = [bots.resolve("random" if seat_strings.is_python(seat.base) else seat.base,
+                                 user_presets(rules)) for seat in strategies]
         families = np.array([f for f, _ in resolved], np.int64)
         params = np.array([p for _, p in resolved], np.float64)
         fixed = setup.option("saboteurs")
         state = new_state(setup.players, len(names))
+        for i, seat in enumerate(strategies):
+            state.forbid[i] = forbid.mask(ruleset, names, seat.forbidden)
         return ruleset, names, families, params, state, (-1 if fixed is None else fixed)
 
     def play(self, rules, setup, seed, start, stop, id_offset):
-        ruleset, _, families, params, state, fixed = self.prepare(rules, setup)
+        ruleset, names, families, params, state, fixed = self.prepare(rules, setup)
         out = play.new_results(stop - start, setup.players, int(ruleset.numbers[cards.ROUNDS]))
-        play.play_games(state, ruleset, families, params, seed, start, stop, fixed, out)
+        classes = python_bots.python_classes(setup.seats)
+        if classes:  # the Python driver: the same rules, seeds and tables, slower
+            for row, game in enumerate(range(start, stop)):
+                play.play_python(state, ruleset, families, params, seed, game, fixed, out, row,
+                                 self._python_seats(state, ruleset, names, classes, seed, game))
+        else:
+            play.play_games(state, ruleset, families, params, seed, start, stop, fixed, out)
         ids = np.arange(start, stop, dtype=np.int64) + id_offset
-        return build_tables(out, ids, setup.players, setup.seats, setup.option("saboteurs"))
+        return build_tables(out, ids, setup.players, setup.strategies(), setup.option("saboteurs"))
+
+    @staticmethod
+    def _python_seats(state, ruleset, names, classes, seed, game) -> dict:
+        """Gives the players of one game's Python seats (fresh strategy instances)."""
+        return {seat: PythonSeatPlayer(state, ruleset, names, bot)
+                for seat, bot in python_bots.seats_for_game(classes, seed, game).items()}
 
     def trace(self, rules, setup, seed, index, out: TextIO):
         ruleset, names, families, params, state, fixed = self.prepare(rules, setup)
         results = play.new_results(1, setup.players, int(ruleset.numbers[cards.ROUNDS]))
-        tracer = Tracer(state, ruleset, names, setup.seats, out)
+        labels = setup.strategies()
+        tracer = Tracer(state, ruleset, names, labels, out)
         print(f"Saboteur, {setup.players} players, seed {seed}, game {index}; seats: "
-              + ", ".join(f"{i}:{name}" for i, name in enumerate(setup.seats)), file=out)
-        play.play_traced(state, ruleset, families, params, seed, index, fixed, results, tracer)
-        built = build_tables(results, np.array([index], np.int64), setup.players, setup.seats,
+              + ", ".join(f"{i}:{name}" for i, name in enumerate(labels)), file=out)
+        classes = python_bots.python_classes(setup.seats)
+        play.play_python(state, ruleset, families, params, seed, index, fixed, results, 0,
+                         self._python_seats(state, ruleset, names, classes, seed, index), tracer)
+        built = build_tables(results, np.array([index], np.int64), setup.players, labels,
                              setup.option("saboteurs"))
         seats = built["seats"]
         print("\nFinal: " + ", ".join(

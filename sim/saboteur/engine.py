@@ -16,7 +16,8 @@ from sim import rng
 from sim.saboteur import maze
 from sim.saboteur.cards import (ALL_PASS, AFTER_ROUND_ENDER, BREAK, CLOCKWISE, DRAW_CAP, MAP,
                                 OPT_GOLD_PASS, OPT_ROUND_END, OPT_STARTER, PATH, REPAIR, ROCKFALL)
-from sim.saboteur.state import (STAMP, DRAW_AT, FINDER, FIXED_SABOTEURS, GAME, GAME_TURNS, LAST_PATH_SEAT,
+from sim.saboteur.state import (STAMP, DRAW_AT, FINDER, FIXED_SABOTEURS, FORBID_PASS,
+                                FORBID_PLAY, GAME, GAME_TURNS, LAST_PATH_SEAT,
                                 LAST_SEAT, MINER_ROUNDS, MINERS_WON, N_FRONT, N_PLACED, PASSES,
                                 PLAYERS, ROUND_OVER, ROUND_TURNS, SABOTEURS, SEED,
                                 TURN_SEAT)
@@ -107,15 +108,17 @@ def start_round(s, rs, round_index, first_seat):
 
 
 @small_rule
-def slot_move_count(s, rs, seat, slot):
-    """Gives how many legal moves the card in a hand slot offers (its discard included)."""
+def _play_count(s, rs, seat, slot):
+    """Gives how many legal moves other than its discard the card in a hand slot offers."""
     broken, fit_count, shown = s.broken, s.fit_count, s.goal_shown
     n_placed = s.g[N_PLACED]
     card = s.hand[seat, slot]
+    if s.forbid[seat, card] & FORBID_PLAY:
+        return 0
     kind = rs.kind[card]
     tools = rs.tools[card]
     e = rs.exits[card]
-    n = 1
+    n = 0
     if kind == PATH:
         if broken[seat] == 0:
             n += fit_count[e]
@@ -137,6 +140,29 @@ def slot_move_count(s, rs, seat, slot):
     return n
 
 
+@rule
+def cannot_play(s, rs, seat):
+    """Gives whether `seat` has no legal move but discards (restrictions respected)."""
+    for slot in range(s.hand_n[seat]):
+        if _play_count(s, rs, seat, slot) > 0:
+            return False
+    return True
+
+
+@small_rule
+def may_discard(s, rs, seat, card):
+    """Gives whether `seat` may pass by discarding `card`: always, unless passing is forbidden
+    to it (--forbid pass), and then only when it has no other move."""
+    return not (s.forbid[seat, card] & FORBID_PASS) or cannot_play(s, rs, seat)
+
+
+@small_rule
+def slot_move_count(s, rs, seat, slot):
+    """Gives how many legal moves the card in a hand slot offers (its discard included)."""
+    n = _play_count(s, rs, seat, slot)
+    return n + 1 if may_discard(s, rs, seat, s.hand[seat, slot]) else n
+
+
 @small_rule
 def _put(out, n, action, slot, a, b, c):
     out[n, 0] = action
@@ -150,14 +176,17 @@ def _put(out, n, action, slot, a, b, c):
 @small_rule
 def slot_moves(s, rs, seat, slot, out, n):
     """Writes the legal moves of the card in a hand slot into out[n:], in a fixed order;
-    gives the new row count. The order is that of slot_move_count's sum."""
+    gives the new row count. The order is that of slot_move_count's sum. Moves forbidden to
+    the seat (State.forbid) are not legal."""
     broken, front, front_fit, placed = s.broken, s.front, s.front_fit, s.placed
     shown, n_front, n_placed = s.goal_shown, s.g[N_FRONT], s.g[N_PLACED]
     card = s.hand[seat, slot]
     kind = rs.kind[card]
     tools = rs.tools[card]
     e = rs.exits[card]
-    if kind == PATH:
+    if s.forbid[seat, card] & FORBID_PLAY:
+        pass
+    elif kind == PATH:
         if broken[seat] == 0:
             for turn in range(2):
                 m = e if turn == 0 else maze.rotated(e)
@@ -182,7 +211,9 @@ def slot_moves(s, rs, seat, slot, out, n):
     else:
         for i in range(n_placed):
             n = _put(out, n, ROCKFALL, slot, placed[i, 0], placed[i, 1], 0)
-    return _put(out, n, DISCARD, slot, 0, 0, 0)
+    if may_discard(s, rs, seat, card):
+        n = _put(out, n, DISCARD, slot, 0, 0, 0)
+    return n
 
 
 @rule

@@ -96,27 +96,39 @@ def new_results(games: int, players: int, rounds: int) -> Results:
     )
 
 
-def play_traced(s, rs, families, params, seed, game, fixed_saboteurs, out, watch):
+def play_python(s, rs, families, params, seed, game, fixed_saboteurs, out, row=0,
+                python_seats=None, watch=None):
     """Plays one game in a Python loop over the same jitted rules and bots as `play_games`,
-    calling watch(event, ...) at each step; fills row 0 of `out`.
+    filling row `row` of `out`: the Python driver, used by trace and by Python strategies.
 
-    Events: ("round", r), ("move", seat, move, card) after each move, ("round_end", r).
+    python_seats: {seat: player(seat, round_index)} for the seats Python strategies play; a
+    player writes its move into s.move. The other seats play their jitted bots.
+    watch(event, ...), if given, is called at each step: ("round", r), ("move", seat, move,
+    card) after each move, ("round_end", r).
     """
     move = s.move
+    python_seats = python_seats or {}
     observed = bots.keeps_record(families)
     engine.start_game(s, rs, seed, game, fixed_saboteurs)
     for r in range(rs.numbers[ROUNDS]):
         if r > 0:
             engine.start_round(s, rs, r, engine.next_round_first_seat(s, rs))
-        watch("round", r)
+        if watch:
+            watch("round", r)
         over = False
         while not over:
             seat = int(s.g[TURN_SEAT])
-            bots.choose(s, rs, seat, families[seat], params[seat], move)
+            player = python_seats.get(seat)
+            if player is None:
+                bots.choose(s, rs, seat, families[seat], params[seat], move)
+            else:
+                player(seat, r)
             card = int(s.hand[seat, move[1]])
             over = turn(s, rs, seat, move, observed)
-            watch("move", seat, move.copy(), card)
+            if watch:
+                watch("move", seat, move.copy(), card)
         engine.end_round(s, rs)
-        record_round(s, out, 0, r)
-        watch("round_end", r)
-    record_game(s, out, 0)
+        record_round(s, out, row, r)
+        if watch:
+            watch("round_end", r)
+    record_game(s, out, row)

@@ -16,6 +16,9 @@ MAX_MOVES = 4096
 MAX_SCRATCH = 64
 MOVE_FIELDS = 5  # action, hand slot, x, y, arg (see engine.py)
 
+# Bits of State.forbid.
+FORBID_PLAY, FORBID_PASS = 1, 2
+
 # Cell contents.
 EMPTY, THROUGH, DEAD_END, START, GOAL_HIDDEN, GOAL_SHOWN = 0, 1, 2, 3, 4, 5
 
@@ -58,6 +61,8 @@ State = namedtuple("State", [
                    # as the bot sees it and as the table sees it
     "nearest",     # int64[3, 3]: scratch for a bot: per goal, nearest open end's distance,
                    # its index in `front`, the second-nearest distance
+    "forbid",      # int8[players, cards]: restricted play (--forbid): FORBID_PLAY set where the
+                   # seat may not play that card, FORBID_PASS where it may not discard it
 ])
 
 
@@ -95,4 +100,5 @@ def new_state(players: int, deck_size: int) -> State:
         scratch=np.zeros(MAX_SCRATCH, np.int64),
         belief=np.zeros((2, 3), np.float64),
         nearest=np.zeros((3, 3), np.int64),
+        forbid=np.zeros((players, deck_size), np.int8),
     )

@@ -68,8 +68,8 @@ def deals(rules, strategies, seed, game):
         elif event == "move":
             moves.append(args[1].tolist())
 
-    play.play_traced(s, rs, families, params, seed, game, -1,
-                     play.new_results(1, len(strategies), 3), watch)
+    play.play_python(s, rs, families, params, seed, game, -1,
+                     play.new_results(1, len(strategies), 3), watch=watch)
     return dealt, moves
 
 

@@ -161,7 +161,7 @@ def rounds_started(sets, players, seed, strategy):
             if move[0] == PLACE:
                 last["path"] = seat
 
-    play.play_traced(s, rs, families, params, seed, 0, -1, play.new_results(1, players, 3), watch)
+    play.play_python(s, rs, families, params, seed, 0, -1, play.new_results(1, players, 3), watch=watch)
     return seen
 
 

@@ -1,0 +1,177 @@
+"""Saboteur for Python strategies: what a player may know (`View`), its legal moves in words
+(`Move`), and the bridge between those and the engine's arrays.
+
+Coordinates are the rules' maze coordinates: the start card at (0, 0), x growing east towards
+the goals, y growing south (the goals at (8, -2), (8, 0), (8, 2) by default). Sides are letters
+from "NESW".
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from types import MappingProxyType
+from typing import NamedTuple
+
+import numpy as np
+
+from sim.saboteur import engine
+from sim.saboteur.cards import BREAK, MAP, PATH, REPAIR, ROCKFALL, TOOL_NAMES
+from sim.saboteur.engine import DISCARD, PLACE
+from sim.saboteur.state import DRAW_AT, N_PLACED, ORIGIN, ROUND_TURNS, STAMP, THROUGH
+from sim.saboteur.trace import ROLES, sides
+
+SIDES = tuple(sides(mask) for mask in range(16))  # looked up: a view lists every maze card
+BROKEN = tuple(tuple(name for bit, name in TOOL_NAMES.items() if tools & bit) for tools in range(8))
+ACTIONS = {PLACE: "place", BREAK: "break", REPAIR: "repair", MAP: "map", ROCKFALL: "rockfall",
+           DISCARD: "pass"}
+
+
+class Move(NamedTuple):
+    """One legal move. Fields that do not apply to the action are None.
+
+    action: "place", "break", "repair", "map", "rockfall" or "pass" (discard the card)
+    slot:   the hand slot of the card played (index into View.hand)
+    card:   the card's name in the rules, e.g. "cross", "dead_ns", "broken_cart", "map"
+    x, y:   place: the cell the path card goes into; rockfall: the path card removed
+    exits:  place: the card's open sides as placed (a card may be turned 180°), e.g. "NE"
+    target: break / repair: the seat whose tool is broken or repaired
+    tool:   break / repair: "pickaxe", "lantern" or "cart"
+    goal:   map: the goal looked at (0, 1, 2 from north to south)
+    """
+
+    action: str
+    slot: int
+    card: str
+    x: int | None = None
+    y: int | None = None
+    exits: str | None = None
+    target: int | None = None
+    tool: str | None = None
+    goal: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Card:
+    """What a card of the deck is, by name (View.cards)."""
+
+    kind: str                # "path", "break", "repair", "map" or "rockfall"
+    exits: str               # a path card's open sides as printed, e.g. "NES"; "" otherwise
+    through: bool            # a path card whose centre joins its exits (False: a dead end)
+    tools: tuple[str, ...]   # the tools a broken-tool or repair card names
+
+
+@dataclass(frozen=True, slots=True)
+class PathCard:
+    """A card in the maze: the start card ("start") or a path card, as it lies."""
+
+    x: int
+    y: int
+    card: str
+    exits: str
+    through: bool  # False for a dead end: its stubs join nothing
+    joined: bool   # joined to the start by through cards (a rockfall here cuts the path)
+
+
+@dataclass(frozen=True, slots=True)
+class Goal:
+    x: int
+    y: int
+    face_up: bool
+    kind: str | None  # "gold" or "coal" when face up or looked at with a map; else None
+
+
+@dataclass(frozen=True, slots=True)
+class View:
+    """What the player in `seat` may know when it is to move."""
+
+    seat: int
+    players: int
+    round: int                              # 1, 2, 3
+    turn: int                               # moves played so far this round
+    role: str                               # "miner" or "saboteur"
+    hand: tuple[str, ...]                   # the cards in hand, by slot
+    maze: tuple[PathCard, ...]              # the start card first, then path cards as placed
+    goals: tuple[Goal, Goal, Goal]          # north to south
+    broken: tuple[tuple[str, ...], ...]     # per seat, its broken tools
+    hand_sizes: tuple[int, ...]             # per seat
+    pile: int                               # cards left to draw
+    gold: int                               # this player's nuggets so far (others keep theirs hidden)
+    cards: Mapping[str, Card]               # every card name of the deck -> what it is
+
+
+def moves(s, rs, names: list[str], seat: int) -> tuple[np.ndarray, list[Move]]:
+    """Gives the legal moves of `seat` in the engine's order (restrictions applied): as the
+    engine's rows (a copy) and in words."""
+    n = engine.legal_moves(s, rs, seat)
+    rows = s.moves[:n].copy()
+    return rows, [readable(names, s.hand, seat, row) for row in rows.tolist()]
+
+
+def readable(names: list[str], hand, seat: int, row) -> Move:
+    """Gives an engine move row (action, slot, a, b, c) of `seat` in words."""
+    action, slot, a, b, c = row
+    card = names[hand[seat, slot]]
+    kind = ACTIONS[action]
+    if action == PLACE:
+        return Move(kind, slot, card, x=a - ORIGIN, y=b - ORIGIN, exits=SIDES[c])
+    if action in (BREAK, REPAIR):
+        return Move(kind, slot, card, target=a, tool=TOOL_NAMES[c])
+    if action == MAP:
+        return Move(kind, slot, card, goal=a)
+    if action == ROCKFALL:
+        return Move(kind, slot, card, x=a - ORIGIN, y=b - ORIGIN)
+    return Move(kind, slot, card)
+
+
+KINDS = {PATH: "path", BREAK: "break", REPAIR: "repair", MAP: "map", ROCKFALL: "rockfall"}
+
+
+def deck_cards(rs, names: list[str]) -> Mapping[str, Card]:
+    """Gives what each card name of the deck is (read-only)."""
+    return MappingProxyType({
+        name: Card(KINDS[int(rs.kind[c])], sides(int(rs.exits[c])) if rs.kind[c] == PATH else "",
+                   bool(rs.through[c]),
+                   tuple(tool for bit, tool in TOOL_NAMES.items() if rs.tools[c] & bit))
+        for c, name in enumerate(names)})
+
+
+def view(s, rs, names: list[str], seat: int, round_index: int,
+         cards: Mapping[str, Card]) -> View:
+    """Gives what `seat` may know now: its hand, role, maps seen, and the public table."""
+    players = s.hand.shape[0]
+    stamp = s.g[STAMP]
+    placed = s.placed[:s.g[N_PLACED]]
+    xs, ys = placed[:, 0], placed[:, 1]
+    maze = [PathCard(0, 0, "start", "NESW", True, True)]
+    maze += [PathCard(x - ORIGIN, y - ORIGIN, names[card], SIDES[exits], through, joined)
+             for x, y, card, exits, through, joined in zip(
+                 xs.tolist(), ys.tolist(), s.card_at[ys, xs].tolist(), s.exits[ys, xs].tolist(),
+                 (s.cell[ys, xs] == THROUGH).tolist(), (s.reach[ys, xs] == stamp).tolist())]
+    shown, seen, kind = s.goal_shown.tolist(), s.seen[seat].tolist(), s.goal_kind.tolist()
+    goals = tuple(Goal(x, y, bool(shown[i]),
+                       ("gold" if kind[i] == 0 else "coal") if shown[i] or seen[i] else None)
+                  for i, (x, y) in enumerate(rs.goal_xy.tolist()))
+    g = s.g.tolist()
+    return View(
+        seat=seat, players=players, round=round_index + 1, turn=g[ROUND_TURNS],
+        role=ROLES[s.role[seat]], hand=tuple(names[c] for c in s.hand[seat, :s.hand_n[seat]].tolist()),
+        maze=tuple(maze), goals=goals, broken=tuple(BROKEN[b] for b in s.broken.tolist()),
+        hand_sizes=tuple(s.hand_n.tolist()), pile=s.deck.shape[0] - g[DRAW_AT],
+        gold=int(s.gold[seat]), cards=cards)
+
+
+class PythonSeatPlayer:
+    """Plays a Python strategy's seat in the Python driver: lists the legal moves in words,
+    builds the view, asks the strategy, and writes its move into the engine's move array."""
+
+    def __init__(self, s, rs, names: list[str], seat):
+        self.s, self.rs, self.names, self.seat = s, rs, names, seat
+        self.cards = deck_cards(rs, names)
+
+    def __call__(self, seat: int, round_index: int) -> None:
+        s = self.s
+        rows, legal = moves(s, self.rs, self.names, seat)
+        i = self.seat.pick(view(s, self.rs, self.names, seat, round_index, self.cards), legal)
+        s.move[:] = rows[i]
+

@@ -1,0 +1,40 @@
+"""The Python `Strategy` protocol: how a user-written bot plays any of the games.
+
+A strategy is a class with a `choose` method, loaded by the command line from
+`path/to/file.py:ClassName` (as `--strategy` or `--seat-strategy SEAT=...`):
+
+    class FirstMove:
+        def choose(self, view, legal_moves, rng):
+            return legal_moves[0]
+
+- `view` is what the player may know at that moment, and nothing more, in plain Python terms
+  (a frozen dataclass of the game's, e.g. `sim.saboteur.view.View`: its hand, its role, the
+  public table). It is built afresh for every move; keep your own notes on `self`.
+- `legal_moves` is a non-empty list of the game's move named tuples (e.g.
+  `sim.saboteur.view.Move`), each readable on its own (`Move(action='place', card='cross',
+  x=1, y=0, exits='NESW', ...)`). Restrictions (`--forbid`) are already applied.
+- `rng` is a `random.Random` seeded from (run seed, game index, seat) alone: draw from it, not
+  from `random` or numpy's global state, and the same seed replays the same games.
+- Return one of `legal_moves` (or a tuple equal to one). Anything else stops the run with an
+  error naming the bot, the move and the game.
+
+The class is instantiated with no arguments once per seat per game, so a bot may remember what
+happened earlier in the same game, and a game never depends on the games before it (a run's
+result is the same however it is split into chunks and workers).
+
+Python strategies play through each game's Python driver: the same jitted rule functions, the
+same seeding and the same tables as the fast jitted loop, only slower. Seats with built-in bots
+in the same game keep playing their jitted bots.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from typing import Any, Protocol, runtime_checkable
+
+
+@runtime_checkable
+class Strategy(Protocol):
+    def choose(self, view: Any, legal_moves: Sequence[tuple], rng: random.Random) -> tuple:
+        """Gives the move to play: one of `legal_moves`."""
