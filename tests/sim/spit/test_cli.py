@@ -1,0 +1,69 @@
+"""`simulate spit|speed`, `simulate trace spit|speed`, `simulate bench spit|speed`: what they run,
+and one line with exit code 2 for bad input."""
+
+import json
+import sys
+
+import pytest
+
+from sim import cli
+
+
+@pytest.fixture
+def simulate(monkeypatch, capsys, tmp_path):
+    """Gives a function running `simulate ARGS...` in-process from an empty folder, and giving
+    (exit code, stdout, stderr)."""
+    monkeypatch.chdir(tmp_path)
+
+    def run(*args):
+        monkeypatch.setattr(sys, "argv", ["simulate", *args])
+        with pytest.raises(SystemExit) as exit:
+            cli.main()
+            sys.exit(0)
+        out, err = capsys.readouterr()
+        return exit.value.code or 0, out, err
+
+    return run
+
+
+def test_a_reaction_sweep_plays_one_configuration_per_value(simulate, tmp_path):
+    code, out, err = simulate("spit", "--games", "20", "--seed", "3", "--workers", "1", "--quiet",
+                              "--out", "run", "--reaction", "1=0.6,expert", "--reaction-profile",
+                              "novice")
+    assert code == 0, err
+    manifest = json.loads((tmp_path / "run" / "manifest.json").read_text())
+    assert [s["options"] for s in manifest["setups"]] == [
+        {"reaction_0": "novice", "reaction_1": "0.6:0.45"},
+        {"reaction_0": "novice", "reaction_1": "expert"}]
+    assert "Spit: 40 games" in out
+
+
+@pytest.mark.parametrize("args, message", [
+    (["spit", "--players", "3"], "error: spit is a game for two players: --players takes only 2, got 3"),
+    (["speed", "--players", "2,3"], "error: speed is a game for two players"),
+    (["spit", "--reaction", "1=-0.5"], "error: --reaction: the mean reaction time must be a positive"),
+    (["trace", "spit", "--players", "4"], "error: spit is a game for two players"),
+    (["trace", "speed", "--reaction", "0=-1"], "error: --reaction: the mean reaction time"),
+    (["trace", "spit", "--reaction", "0=0.5,0.6"], "error: one reaction setting per seat here"),
+    (["spit", "--set", "options.smaller_pile=grab"], "error: options.smaller_pile must be one of"),
+    (["speed", "--strategy", "blocker"], "error: unknown strategy 'blocker'"),
+])
+def test_bad_input_is_one_line_and_exit_code_2(simulate, args, message):
+    code, _, err = simulate(*args)
+    assert code == 2
+    assert err.startswith(message) and err.count("\n") == 1
+
+
+def test_trace_speed_prints_a_game_with_timestamps(simulate):
+    code, out, err = simulate("trace", "speed", "--seed", "4", "--reaction", "1=0.5:0.1")
+    assert code == 0, err
+    assert out.startswith("Speed, seed 4, game 0; seats: 0:default (reaction 0.9 s, spread 0.35), "
+                          "1:default (reaction 0.5 s, spread 0.1)")
+    assert "=== Hand 1" in out and "[   0.000s] go! pile 0:" in out and "Final: " in out
+
+
+def test_bench_spit_measures_both_bots(simulate):
+    code, out, err = simulate("bench", "spit", "--games", "50", "--repeat", "1",
+                              "--scaling-games", "0")
+    assert code == 0, err
+    assert "random, 2 players" in out and "default, 2 players" in out

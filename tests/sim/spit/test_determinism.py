@@ -1,0 +1,101 @@
+"""A Spit or Speed game depends only on (seed, game index, rules, configuration): not on
+chunking, workers or what the other seat's bot did with the same first deal; and the traced
+game is the game a run plays."""
+
+import io
+import subprocess
+import sys
+from pathlib import Path
+
+import polars as pl
+import pytest
+
+from sim import runner, speed, spit
+from sim.game import Setup
+
+GAMES = 16
+SETUPS = [
+    Setup(2, ("default", "random"), (("reaction_0", "expert"), ("reaction_1", "novice"))),
+    Setup(2, ("greedy", "default"), (("reaction_0", "0.7:0.2"), ("reaction_1", "club"))),
+]
+
+
+def concat(parts):
+    return {name: pl.concat([p[name] for p in parts]) for name in parts[0]}
+
+
+def assert_same(a, b):
+    for name in a:
+        assert a[name].equals(b[name]), name
+
+
+@pytest.mark.parametrize("game", [spit.GAME, speed.GAME], ids=["spit", "speed"])
+def test_a_run_in_chunks_plays_the_same_games_as_one_chunk(game):
+    rules = game.load_rules(None, [])
+    whole = game.play(rules, SETUPS[0], 17, 0, GAMES, 0)
+    parts = [game.play(rules, SETUPS[0], 17, a, b, 0) for a, b in ((0, 5), (5, 6), (6, GAMES))]
+    assert_same(whole, concat(parts))
+    other = game.play(rules, SETUPS[0], 18, 0, GAMES, 0)
+    assert not whole["games"].equals(other["games"])
+
+
+@pytest.mark.parametrize("game", [spit.GAME, speed.GAME], ids=["spit", "speed"])
+@pytest.mark.parametrize("setup", SETUPS, ids=lambda s: s.label())
+def test_a_traced_game_is_the_game_a_run_plays(game, setup):
+    rules = game.load_rules(None, [])
+    for index in (0, 3):
+        traced = game.trace(rules, setup, 7, index, io.StringIO())
+        run = game.play(rules, setup, 7, 0, index + 1, 0)
+        for name, table in traced.items():
+            assert table.equals(run[name].filter(pl.col("game_id") == index)), name
+
+
+def first_deal(rules, seats, seed, game):
+    """Gives both layouts and spit piles of a Spit game's first deal, and its first 20 moves."""
+    rs, _, families, params, s, c, _, _ = spit.GAME.prepare(rules, Setup(2, seats))
+    dealt, moves = [], []
+
+    def watch(event, *args):
+        if event == "deal" and not dealt:
+            dealt.append((s.stock.tolist(), s.stock_n.tolist(), s.spit.tolist(), s.centre.tolist()))
+        elif event == "land" and len(moves) < 20:
+            moves.append((args[0], c.plan[args[0]].tolist(), round(float(c.now[0]), 9)))
+
+    spit.play.play_traced(s, rs, c, families, params, seed, game, spit.play.new_results(1), watch)
+    return dealt, moves
+
+
+def test_changing_one_seats_bot_does_not_change_the_first_deal():
+    rules = spit.GAME.load_rules(None, [])
+    for seed, game in ((0, 0), (9, 4)):
+        base, base_moves = first_deal(rules, ("default", "default"), seed, game)
+        changed, changed_moves = first_deal(rules, ("random", "default"), seed, game)
+        assert base == changed
+        assert base_moves != changed_moves, "the bots did play differently"
+
+
+def test_one_worker_and_two_workers_store_the_same_games(tmp_path):
+    rules = spit.GAME.load_rules(None, [])
+
+    def tables(out, workers, chunk_size):
+        run = runner.run(spit.GAME, rules, SETUPS, 12, 99, out, workers, chunk_size=chunk_size,
+                         progress=False)
+        return {name: run.scan(name).collect().sort(["setup", "game_id", *(
+            ["seat"] if name == "seats" else [])]) for name in ("games", "seats")}
+
+    serial = tables(tmp_path / "serial", 1, 12)
+    pooled = tables(tmp_path / "pooled", 2, 5)
+    assert_same(serial, pooled)
+    assert serial["games"].height == 24
+
+
+def test_simulate_trace_spit_prints_the_race_with_timestamps():
+    simulate = Path(sys.executable).parent / "simulate"
+    done = subprocess.run([str(simulate), "trace", "spit", "--seed", "7", "--reaction", "0=expert"],
+                          check=False, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert lines[0].startswith("Spit, seed 7, game 0; seats: 0:default (reaction 0.6 s")
+    assert "=== Deal 1: two spit piles" in done.stdout and "Final: seat " in done.stdout
+    stamps = [float(line[1:9]) for line in lines if line.startswith("[")]
+    assert stamps == sorted(stamps) and len(stamps) > 50
