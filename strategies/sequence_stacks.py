@@ -93,13 +93,14 @@ def choose(m, rngs, rs, moves, seat, family, params, out):
 
 @small_rule
 def chip_use(m, rs, seat, colour):
-    """Gives 1.0 when a chip of `colour` brings `seat` nearer to winning, else 0.0."""
+    """Gives how much a chip of `colour` brings `seat` nearer to winning: 1.0 for a colour it
+    still needs 2 of, 0.5 for one that only adds to its count, 0.0 for a chip it cannot use."""
     each, to_win = rs.numbers[EACH_COLOUR], rs.numbers[TO_WIN]
     red, blue = m[CHIPS + 2 * seat], m[CHIPS + 2 * seat + 1]
     if (colour == 0 and red < each) or (colour == 1 and blue < each):
         return 1.0
     short = max(each - red, 0) + max(each - blue, 0)
-    return 1.0 if to_win - red - blue > short else 0.0
+    return 0.5 if to_win - red - blue > short else 0.0
 
 
 @small_rule

@@ -1,0 +1,132 @@
+"""Invariants of whole Sequence Stacks games, whatever the seed, player count, bots and rule
+options: cards are conserved (120, or 112 with two players), chips are conserved, only legal
+moves happen, every game ends, and the Python loop plays the jitted loop's game."""
+
+import numpy as np
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from sim.game import Setup
+from sim.sequence_stacks import GAME, engine, play
+from sim.sequence_stacks.cards import FIRST_ACTION, MAX_OPEN, OPEN_PER_COLOUR, SUPPLY, TYPES
+from sim.sequence_stacks.state import (DRAW_N, MOVES, OVER, REMOVED_N, STALLED, TURNS, WINNER,
+                                       new_state, views)
+
+OPTIONS = [
+    [], ["options.refill=empty_hand_only"], ["options.chip_supply=unlimited"],
+    ["options.winning_steal=allowed"], ["piles.open_per_colour=1", "chips.supply=3"],
+]
+CAP = ["turn_cap=150"]  # random bots can play for long: the checked loop stays quick
+
+
+def card_counts(s) -> np.ndarray:
+    """Gives how many cards of each type are anywhere: draw pile, removed piles, hands,
+    discard piles, sequence piles and the action discard pile."""
+    v = views(s)
+    counts = np.zeros(TYPES, np.int64)
+    np.add.at(counts, v.draw[:v.g[DRAW_N]], 1)
+    np.add.at(counts, v.removed[:v.g[REMOVED_N]], 1)
+    counts += v.hand.sum(axis=0)
+    for seat in range(v.hand.shape[0]):
+        np.add.at(counts, v.discard[seat, :v.discard_n[seat]], 1)
+    for slot, n in enumerate(v.pile_len):
+        np.add.at(counts, v.pile[slot, :n], 1)
+    counts[FIRST_ACTION:] += v.actions.sum(axis=0)
+    return counts
+
+
+def play_checked(rules, strategies, seed, game=0):
+    """Plays one game in a Python loop over the engine and the jitted bots, checking the
+    invariants at every move; gives its result arrays."""
+    players = len(strategies)
+    rs, families, params, s = GAME.prepare(rules, Setup(players, tuple(strategies)))
+    v = views(s)
+    deck = rs.deck[players]
+    supply = int(rs.numbers[SUPPLY])
+    limited = rules["options"]["chip_supply"] == "limited"
+    out = play.new_results(1, players)
+    choose = play.jitted_bots(families, params)
+    engine.start_game(s.m, s.rngs, rs, seed, game)
+    assert (card_counts(s) == deck).all()
+    while not v.g[OVER]:
+        seat = int(engine.to_move(s.m))
+        n = engine.legal_moves(s.m, rs, s.moves, seat)
+        listed = {tuple(row) for row in s.moves[:n].tolist()}
+        assert n > 0 and len(listed) == n, "there is always a move, and none listed twice"
+        for other in range(players):
+            if other != seat:
+                assert engine.legal_moves(s.m, rs, s.moves, other) == 0
+        choose(s, rs, seat, s.move)
+        assert tuple(s.move.tolist()) in listed
+        assert engine.is_legal(s.m, rs, s.moves, seat, s.move)
+        engine.apply_move(s.m, s.rngs, rs, seat, s.move)
+        assert (card_counts(s) == deck).all(), "cards are conserved"
+        assert (v.hand.sum(axis=1) == v.hand_n).all() and (v.hand >= 0).all()
+        assert (v.chips >= 0).all() and (v.supply >= 0).all()
+        if limited:
+            assert (v.chips.sum(axis=0) + v.supply == supply).all(), "chips are conserved"
+        assert (v.open_n == [(v.pile_len[c * MAX_OPEN:(c + 1) * MAX_OPEN] > 0).sum() for c in (0, 1)]).all()
+        assert (v.open_n <= rs.numbers[OPEN_PER_COLOUR]).all()
+    winner = int(v.g[WINNER])
+    assert (winner >= 0) != bool(v.g[STALLED]), "a game ends with a winner or stalled"
+    if winner >= 0:
+        red, blue = v.chips[winner]
+        assert red + blue >= 5 and red >= 2 and blue >= 2
+    assert v.g[TURNS] <= rules["turn_cap"] and v.g[MOVES] <= rules["move_cap"]
+    play.record_game(s.m, out, 0)
+    return out
+
+
+games = st.fixed_dictionaries({
+    "seed": st.integers(0, 2**63 - 1),
+    "game": st.integers(0, 10**6),
+    "strategies": st.integers(2, 6).flatmap(lambda n: st.lists(
+        st.sampled_from(["random", "default", "eager-blockers", "chip-thieves", "reckless"]),
+        min_size=n, max_size=n)),
+    "sets": st.sampled_from(OPTIONS),
+})
+
+
+@settings(max_examples=40, deadline=None)
+@given(games)
+def test_cards_and_chips_are_conserved_only_legal_moves_happen_and_every_game_ends(g):
+    play_checked(GAME.load_rules(None, g["sets"] + CAP), g["strategies"], g["seed"], g["game"])
+
+
+@settings(max_examples=15, deadline=None)
+@given(games)
+def test_the_checked_python_loop_plays_the_same_game_as_the_jitted_loop(g):
+    rules = GAME.load_rules(None, g["sets"] + CAP)
+    checked = play_checked(rules, g["strategies"], g["seed"], g["game"])
+    players = len(g["strategies"])
+    rs, families, params, _ = GAME.prepare(rules, Setup(players, tuple(g["strategies"])))
+    jitted = play.new_results(1, players)
+    play.play_games(new_state(players), rs, families, params, g["seed"], g["game"],
+                    g["game"] + 1, jitted)
+    for field in play.Results._fields:
+        assert np.array_equal(getattr(checked, field), getattr(jitted, field)), field
+
+
+@settings(max_examples=10, deadline=None)
+@given(seed=st.integers(0, 2**32), players=st.integers(2, 6),
+       strategy=st.sampled_from(["random", "default", "never-block"]))
+def test_the_result_tables_agree_with_themselves(seed, players, strategy):
+    tables = GAME.play(GAME.load_rules(None, []), Setup(players, (strategy,) * players), seed, 0, 30, 0)
+    games, seats = tables["games"], tables["seats"]
+    assert games.height == 30 and seats.height == 30 * players
+    won = seats["won"].to_numpy().reshape(30, players)
+    assert (won.sum(axis=1) == (~games["stalled"].to_numpy())).all(), "one winner unless stalled"
+    winners = games["winner"].to_list()
+    for row, winner in enumerate(winners):
+        assert (winner is None) == games["stalled"][row]
+        if winner is not None:
+            assert won[row, winner]
+    red = seats["chips_red"].to_numpy().reshape(30, players)
+    blue = seats["chips_blue"].to_numpy().reshape(30, players)
+    assert (red.sum(axis=1) <= 20).all() and (blue.sum(axis=1) <= 20).all()
+    blocks = seats["blocks_played"].to_numpy().reshape(30, players).sum(axis=1)
+    assert (blocks == games["blocks"].to_numpy()).all()
+    assert (blocks == games["sequences_blocked"].to_numpy()).all(), "each Block takes one sequence"
+    completed = seats["sequences_completed"].to_numpy().reshape(30, players).sum(axis=1)
+    assert (red.sum(axis=1) + blue.sum(axis=1) <= completed - blocks).all(), \
+        "chips come from unblocked completions (stealing only moves them)"
