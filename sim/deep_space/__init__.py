@@ -1,0 +1,85 @@
+"""Deep Space: 2-4 players race to build bases on a data-driven map of planets."""
+
+from typing import TextIO
+
+import numpy as np
+import polars as pl
+
+from sim.deep_space import board as boards
+from sim.deep_space import deck as decks
+from sim.deep_space import play, ruleset
+from sim.deep_space.engine import move_bound
+from sim.deep_space.state import new_state
+from sim.deep_space.tables import COLUMNS
+from sim.deep_space.tables import build as build_tables
+from sim.deep_space.trace import Tracer
+from sim.game import Headline, Setup
+from strategies import deep_space as bots
+
+
+class DeepSpace:
+    name = "deep-space"
+    title = "Deep Space"
+    min_players = boards.MIN_PLAYERS
+    max_players = boards.MAX_PLAYERS
+    tables = ("games", "seats", "bases")
+    columns = COLUMNS
+    # The starter is rolled for, so seat numbers carry no advantage by themselves; whether
+    # moving first wins a race for bases more often than 1/players is the balance question.
+    headline = Headline("first player's win rate",
+                        (pl.col("winner") == pl.col("first_seat")).fill_null(False), pl.lit(1))
+    summary = (("avg rounds", pl.col("rounds").mean()),)
+
+    def strategy_names(self) -> list[str]:
+        return bots.strategy_names()
+
+    def load_rules(self, config_file, overrides) -> dict:
+        """Gives the validated rules. The rules name a board and a deck file ("": the
+        stand-ins); their checked contents replace the names, as rules["board"] and
+        rules["deck"], so that workers and the run's manifest get the map and deck themselves."""
+        from sim.rules import load_rules
+        rules = load_rules("deep_space", config_file, overrides)
+        rules["board"] = boards.read(rules["board"] or ruleset.DEFAULT_BOARD)
+        rules["deck"] = decks.read(rules["deck"] or ruleset.DEFAULT_DECK)
+        ruleset.build(rules)  # validates
+        return rules
+
+    def check(self, rules: dict, setup: Setup) -> None:
+        """Every 2-4 player configuration of a valid rules dict can be played."""
+
+    def compile(self, rules: dict) -> None:
+        for strategy in ("random", "default"):
+            self.play(rules, Setup(2, (strategy,) * 2), 0, 0, 1, 0)
+
+    def prepare(self, rules: dict, setup: Setup):
+        """Gives what playing a configuration takes: (rule arrays, planet names, card kind names,
+        bot families, bot parameters, an empty state)."""
+        rs, planets, kinds = ruleset.build(rules)
+        resolved = [bots.resolve(name) for name in setup.seats]
+        families = np.array([f for f, _ in resolved], np.int64)
+        params = np.array([p for _, p in resolved], np.float64)
+        state = new_state(setup.players, len(planets), len(rs.card_kind),
+                          move_bound(rs, setup.players))
+        return rs, planets, kinds, families, params, state
+
+    def play(self, rules, setup, seed, start, stop, id_offset):
+        rs, planets, _, families, params, state = self.prepare(rules, setup)
+        out = play.new_results(stop - start, setup.players, len(planets))
+        play.play_games(state, rs, families, params, seed, start, stop, out)
+        ids = np.arange(start, stop, dtype=np.int64) + id_offset
+        return build_tables(out, ids, setup.players, setup.seats, rules["board"]["name"], planets)
+
+    def trace(self, rules, setup, seed, index, out: TextIO):
+        rs, planets, kinds, families, params, state = self.prepare(rules, setup)
+        results = play.new_results(1, setup.players, len(planets))
+        print(f"Deep Space, {setup.players} players, seed {seed}, game {index}, board "
+              f"{rules['board']['name']!r}; seats: "
+              + ", ".join(f"{i}:{name}" for i, name in enumerate(setup.seats)), file=out)
+        tracer = Tracer(state, rs, planets, kinds, setup.seats, out)
+        play.play_traced(state, rs, play.jitted_bots(families, params), seed, index, results,
+                         tracer)
+        return build_tables(results, np.array([index], np.int64), setup.players, setup.seats,
+                            rules["board"]["name"], planets)
+
+
+GAME = DeepSpace()

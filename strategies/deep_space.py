@@ -1,0 +1,299 @@
+"""Deep Space bots: `random` and the base-racing `default` family, jitted, with named presets.
+
+A bot sees what its player could see: the board (recruits, dogs, bases of every colour), every
+player's gems, ore and hand size, and its own hand. It decides one move at a time, so it chooses
+the order of its actions each turn: it builds whenever it can, plays the cards that pay at
+once, recruits, storms or guards when it is worth it, and moves squads towards the planets
+where it can still build (or onto weaker armies), then ends its turn.
+"""
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from sim import rng
+from sim.deep_space import engine
+from sim.deep_space.deck import EXTRA_MOVE, GEMS, METEOR_STORM, ORE, RECRUITS, SPACE_DOG
+from sim.deep_space.engine import (
+    BUILD,
+    END,
+    MOVE,
+    PLAY,
+    RECRUIT,
+    TAKE,
+    TRADE,
+    can_build,
+    card_targets,
+    may_enter,
+    mine_count,
+    on_board,
+    sacrifice_from,
+)
+from sim.deep_space.ruleset import (
+    BASE_ORE,
+    BASE_RECRUITS,
+    MINE_AT,
+    RECRUIT_GEMS,
+    TRADE_CARDS,
+    WARP_GEMS,
+)
+from sim.deep_space.state import DOGS_LEFT, MINE, MOVES_LEFT, PHASE, PLAYERS, REDRAW
+from sim.jit import rule, small_rule
+
+RANDOM, DEFAULT = 0, 1
+
+
+@dataclass(frozen=True)
+class Parameter:
+    name: str
+    default: float
+    low: float
+    high: float
+    meaning: str
+
+
+PARAMETERS = (
+    Parameter("ore_share", 0.5, 0.0, 1.0,
+              "share of the planets mined taken as ore once the next base's ore is covered"),
+    Parameter("keep", 2.0, 0.0, 5.0, "recruits left behind on a planet with a base (to mine it)"),
+    Parameter("attack_margin", 2.0, -2.0, 10.0,
+              "attack only when the squad outnumbers the defenders (recruits and dogs) by this"),
+    Parameter("raid", 1.0, 0.0, 10.0, "how much an attack is worth per defender it may destroy"),
+    Parameter("gem_reserve", 1.0, 0.0, 10.0, "gems kept back when recruiting (for the warp, dogs)"),
+    Parameter("storm_at", 3.0, 1.0, 20.0,
+              "smallest opposing army (counting one about to build as 2 more) worth a meteor storm"),
+    Parameter("dogs", 1.0, 0.0, 1.0, "1: buy space dogs for the largest army"),
+    Parameter("noise", 0.1, 0.0, 5.0, "random jitter added to every move's score"),
+)
+ORE_SHARE, KEEP, MARGIN, RAID, RESERVE, STORM_AT, DOGS_ON, NOISE = range(len(PARAMETERS))
+
+PRESETS = {
+    "default": {},
+    "rush": {"ore_share": 1.0, "keep": 0.0, "attack_margin": 4.0, "raid": 0.2, "dogs": 0.0,
+             "gem_reserve": 0.0},
+    "turtle": {"ore_share": 0.5, "keep": 3.0, "attack_margin": 5.0, "raid": 0.3,
+               "storm_at": 2.0, "gem_reserve": 2.0},
+    "raider": {"attack_margin": 0.0, "raid": 4.0, "storm_at": 2.0, "keep": 1.0},
+}
+STYLES = {"random": "random", "default": "balanced", "rush": "rush bases",
+          "turtle": "turtle and mine", "raider": "aggressive raider"}
+
+
+def strategy_names() -> list[str]:
+    """Gives every name a seat's strategy may have: the random family and the presets."""
+    return ["random", *PRESETS]
+
+
+def resolve(name: str) -> tuple[int, np.ndarray]:
+    """Gives (family, parameter vector) of a strategy name."""
+    values = np.array([p.default for p in PARAMETERS], np.float64)
+    if name == "random":
+        return RANDOM, values
+    for key, value in PRESETS[name].items():
+        values[[p.name for p in PARAMETERS].index(key)] = value
+    return DEFAULT, values
+
+
+@small_rule
+def choose(s, rs, seat, family, params, out):
+    """Writes the move `seat` makes now into out."""
+    if family == RANDOM:
+        random_move(s, rs, seat, out)
+    else:
+        default_move(s, rs, seat, params, out)
+
+
+@rule
+def random_move(s, rs, seat, out):
+    """Writes a move drawn uniformly from the legal moves into out."""
+    n = engine.legal_moves(s, rs, seat)
+    k = rng.below(s.bot_rng[seat], n)
+    for f in range(out.shape[0]):
+        out[f] = s.moves[k, f]
+
+
+@small_rule
+def _set(out, action, a, b, c, d, e):
+    out[0] = action
+    out[1] = a
+    out[2] = b
+    out[3] = c
+    out[4] = d
+    out[5] = e
+
+
+@small_rule
+def _enemies(s, seat, planet):
+    """Gives the other colours' recruits and dogs on a planet (what an attacker must beat)."""
+    units, dogs = s.units, s.dogs
+    total = 0
+    for other in range(s.g[PLAYERS]):
+        if other != seat:
+            total += units[other, planet] + dogs[other, planet]
+    return total
+
+
+@rule
+def default_move(s, rs, seat, params, out):
+    """Writes the move of a player racing for bases into out (see the module docstring)."""
+    g, numbers, units, hand = s.g, rs.numbers, s.units, s.hand
+    phase = g[PHASE]
+    if phase == MINE:
+        m = mine_count(s, rs, seat)
+        need = min(m, max(0, numbers[BASE_ORE] - s.ore[seat]))
+        ore = need + int(params[ORE_SHARE] * (m - need))
+        _set(out, TAKE, m - ore, 0, 0, 0, 0)
+        return
+    if phase == REDRAW:  # keep the cards: a redraw only replaces them with others
+        _set(out, END, 0, 0, 0, 0, 0)
+        return
+    planets = units.shape[1]
+    p = g[PLAYERS]
+    gems = s.gems[seat]
+    # gems are kept back only once there is an army to spend them on
+    reserve = params[RESERVE] if on_board(s, seat) >= numbers[BASE_RECRUITS] else 0.0
+    for q in range(planets):
+        if can_build(s, rs, seat, q):
+            _set(out, BUILD, q, 0, 0, 0, 0)
+            return
+    # Cards: those that pay at once, then storms and dogs when worth it.
+    for slot in range(s.hand_n[seat]):
+        card = hand[seat, slot]
+        price = rs.card_gems[card]
+        if card_targets(s, rs, seat, card, slot, s.moves, 0) == 0:
+            continue
+        effect = rs.card_effect[card]
+        if effect == EXTRA_MOVE or effect == ORE or effect == GEMS:
+            if rs.card_sacrifice[card] == 0:
+                _set(out, PLAY, slot, -1, -1, 0, 0)
+                return
+        elif effect == RECRUITS:
+            if gems - price >= reserve or price == 0:
+                _set(out, PLAY, slot, -1, -1, 0, 0)
+                return
+        elif effect == METEOR_STORM:
+            best, best_q, best_t = params[STORM_AT] - 0.5, -1, -1
+            for q in range(planets):
+                if rs.home[q]:
+                    continue
+                for t in range(p):
+                    if t != seat and units[t, q] > 0:
+                        # (the jitter breaks ties, which would otherwise always pick the
+                        # first planets of the board, hence the same seats)
+                        threat = units[t, q] + params[NOISE] * rng.uniform(s.bot_rng[seat])
+                        if s.base[t, q] == 0 and units[t, q] >= numbers[BASE_RECRUITS]:
+                            threat += 2
+                        if threat > best:
+                            best, best_q, best_t = threat, q, t
+            if best_q >= 0:
+                _set(out, PLAY, slot, best_q, best_t, 0, 0)
+                return
+        elif (effect == SPACE_DOG and params[DOGS_ON] > 0.5 and gems - price >= reserve
+              and g[DOGS_LEFT] > 0):
+            best, best_q = 2, -1
+            source = sacrifice_from(s, rs, seat) if rs.card_sacrifice[card] > 0 else -1
+            for q in range(planets):
+                if units[seat, q] > best and s.dogs[seat, q] == 0 and q != source:
+                    best, best_q = units[seat, q], q
+            if best_q >= 0:
+                _set(out, PLAY, slot, best_q, -1, 0, 0)
+                return
+    if s.supply[seat] > 0:
+        if gems - numbers[RECRUIT_GEMS] >= reserve and gems >= numbers[RECRUIT_GEMS]:
+            _set(out, RECRUIT, 0, 0, 0, 0, 0)
+            return
+        k = numbers[TRADE_CARDS]
+        if s.hand_n[seat] >= k:
+            playable = 0
+            for slot in range(s.hand_n[seat]):
+                if card_targets(s, rs, seat, hand[seat, slot], slot, s.moves, 0) > 0:
+                    playable += 1
+            # Trade the cards it cannot use now; any cards when a recruit is the only way on.
+            stuck = gems < numbers[RECRUIT_GEMS] and on_board(s, seat) < numbers[BASE_RECRUITS]
+            if stuck:
+                playable = 0
+            if s.hand_n[seat] - playable >= k:
+                mask, taken = 0, 0
+                for slot in range(s.hand_n[seat]):
+                    if taken < k and (stuck or card_targets(s, rs, seat, hand[seat, slot], slot,
+                                                            s.moves, 0) == 0):
+                        mask |= 1 << slot
+                        taken += 1
+                _set(out, TRADE, mask, 0, 0, 0, 0)
+                return
+    if g[MOVES_LEFT] > 0 and best_squad_move(s, rs, seat, params, out):
+        return
+    _set(out, END, 0, 0, 0, 0, 0)
+
+
+@small_rule
+def _score(s, rs, seat, params, a, b, k, via):
+    """Gives how much moving k recruits from planet a to planet b is worth (-1e9: never)."""
+    numbers, units = rs.numbers, s.units
+    enemies = _enemies(s, seat, b)
+    score = 0.0
+    if enemies > 0:
+        strength = k + s.dogs[seat, a]
+        if strength < enemies + params[MARGIN]:
+            return -1e9
+        score += params[RAID] * enemies
+    here = units[seat, b] + k
+    if s.base[seat, b] == 0 and here >= numbers[BASE_RECRUITS]:
+        score += 6.0 + (3.0 if s.ore[seat] >= numbers[BASE_ORE] else 0.0)
+    site = s.site_dist
+    score += 2.0 * (site[seat, a] - site[seat, b])
+    at = numbers[MINE_AT]
+    if units[seat, b] < at <= here:
+        score += 1.5
+    if not rs.home[a] and units[seat, a] >= at > units[seat, a] - k:
+        score -= 1.5
+    if via:
+        score -= 1.0 * numbers[WARP_GEMS]
+    return score
+
+
+@small_rule
+def best_squad_move(s, rs, seat, params, out):
+    """Writes the best-scoring squad move into out; gives False when no move is worth making."""
+    numbers, units, dogs = rs.numbers, s.units, s.dogs
+    planets = units.shape[1]
+    need = numbers[BASE_RECRUITS]
+    warp_ok = s.gems[seat] >= numbers[WARP_GEMS] + params[RESERVE]
+    r = s.bot_rng[seat]
+    best = 0.5
+    found = False
+    for a in range(planets):
+        u = units[seat, a]
+        if u == 0:
+            continue
+        if rs.home[a]:
+            spare = u
+        elif s.base[seat, a] == 0:
+            if u >= need:
+                continue  # waiting here for the ore to build
+            spare = u
+        else:
+            spare = u - min(u, int(params[KEEP]))
+        if spare <= 0:
+            continue
+        for b in range(planets):
+            if b == a or not may_enter(s, rs, b):
+                continue
+            via = 0
+            if not rs.link[a, b]:
+                if not (warp_ok and rs.warp[a] and rs.warp[b]):
+                    continue
+                via = 1
+            for option in range(2):
+                k = spare
+                if option == 1:  # just enough for a base there, the rest may go elsewhere
+                    k = need - units[seat, b]
+                    if k <= 0 or k >= spare:
+                        break
+                score = _score(s, rs, seat, params, a, b, k, via) + params[NOISE] * rng.uniform(r)
+                if score > best:
+                    best = score
+                    found = True
+                    taken = dogs[seat, a] if (k == u or _enemies(s, seat, b) > 0) else 0
+                    _set(out, MOVE, a, b, k, taken, via)
+    return found

@@ -1,0 +1,113 @@
+"""Invariants of whole Deep Space games, whatever the seed, player count, bots and rule options:
+recruits, dogs and cards are conserved, only legal moves happen, combat always leaves one
+colour on a planet, nobody stands on another's home or a covered planet, and every game ends."""
+
+import numpy as np
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from sim.deep_space import GAME, engine, play
+from sim.deep_space.state import (
+    DISCARDS,
+    DOGS_LEFT,
+    DRAW_AT,
+    OVER,
+    PLAYERS,
+    TURN_SEAT,
+    TURNS,
+)
+from sim.game import Setup
+from strategies import deep_space as bots
+
+OPTIONS = [[], ["options.defender_order=largest_first"], ["options.redraw=always"],
+           ["options.redraw=never"], ["supply.gems=6", "supply.ore=6"], ["turn_cap=40"]]
+
+
+def assert_conserved(s, rs):
+    p = int(s.g[PLAYERS])
+    recruits = int(rs.numbers[engine.N_RECRUITS])
+    assert (s.units >= 0).all() and (s.supply >= 0).all()
+    assert (s.units.sum(axis=1) + s.supply == recruits).all(), "recruits are conserved"
+    assert s.g[DOGS_LEFT] + s.dogs.sum() == rs.numbers[engine.DOGS], "dogs are conserved"
+    assert ((s.dogs == 0) | (s.units > 0)).all(), "a dog stays with a recruit"
+    hands = [int(c) for seat in range(p) for c in s.hand[seat, :s.hand_n[seat]]]
+    pile = s.deck[s.g[DRAW_AT]:].tolist()
+    discard = s.discard[:s.g[DISCARDS]].tolist()
+    assert sorted(hands + pile + discard) == list(range(s.deck.shape[0])), "cards are conserved"
+    assert ((s.units > 0).sum(axis=0) <= 1).all(), "combat leaves one colour on a planet"
+    for seat in range(p):
+        for q in np.flatnonzero(s.units[seat]):
+            assert not rs.covered[p, q]
+            assert not rs.home[q] or q == rs.seat_home[p, seat], "nobody enters another's home"
+    assert (s.bases == s.base.sum(axis=1)).all() and (s.gems >= 0).all() and (s.ore >= 0).all()
+
+
+def play_checked(rules, strategies, seed, game):
+    """Plays one game in a Python loop over the engine and the jitted bots, checking the
+    invariants at every move; gives its result arrays."""
+    players = len(strategies)
+    rs, planets, _, families, params, s = GAME.prepare(rules, Setup(players, tuple(strategies)))
+    out = play.new_results(1, players, len(planets))
+    engine.start_game(s, rs, seed, game)
+    assert_conserved(s, rs)
+    decisions = 0
+    while not s.g[OVER]:
+        seat = int(s.g[TURN_SEAT])
+        n = engine.legal_moves(s, rs, seat)
+        listed = {tuple(row) for row in s.moves[:n].tolist()}
+        assert len(listed) == n, "no move is listed twice"
+        bots.choose(s, rs, seat, families[seat], params[seat], s.move)
+        assert tuple(s.move.tolist()) in listed
+        engine.apply_move(s, rs, seat, s.move)
+        assert_conserved(s, rs)
+        decisions += 1
+        assert decisions < 200 * (int(s.g[TURNS]) + 1), "every turn ends"
+    assert s.g[TURNS] <= rs.numbers[engine.TURN_CAP], "every game ends"
+    play.record_game(s, out, 0)
+    return out
+
+
+games = st.fixed_dictionaries({
+    "seed": st.integers(0, 2**63 - 1),
+    "game": st.integers(0, 10**6),
+    "strategies": st.integers(2, 4).flatmap(lambda n: st.lists(
+        st.sampled_from(["random", "default", "rush", "turtle", "raider"]), min_size=n, max_size=n)),
+    "sets": st.sampled_from(OPTIONS),
+})
+
+
+@settings(max_examples=25, deadline=None)
+@given(games)
+def test_recruits_dogs_and_cards_are_conserved_only_legal_moves_happen_every_game_ends(g):
+    play_checked(GAME.load_rules(None, g["sets"]), g["strategies"], g["seed"], g["game"])
+
+
+@settings(max_examples=15, deadline=None)
+@given(games)
+def test_the_checked_python_loop_plays_the_same_game_as_the_jitted_loop(g):
+    rules = GAME.load_rules(None, g["sets"])
+    checked = play_checked(rules, g["strategies"], g["seed"], g["game"])
+    players = len(g["strategies"])
+    rs, planets, _, families, params, s = GAME.prepare(rules, Setup(players, tuple(g["strategies"])))
+    jitted = play.new_results(1, players, len(planets))
+    play.play_games(s, rs, families, params, g["seed"], g["game"], g["game"] + 1, jitted)
+    for field in play.Results._fields:
+        assert np.array_equal(getattr(checked, field), getattr(jitted, field)), field
+
+
+@settings(max_examples=10, deadline=None)
+@given(seed=st.integers(0, 2**32), players=st.integers(2, 4),
+       strategy=st.sampled_from(["random", "default", "raider"]))
+def test_the_result_tables_agree_with_each_other(seed, players, strategy):
+    rules = GAME.load_rules(None, [])
+    tables = GAME.play(rules, Setup(players, (strategy,) * players), seed, 0, 20, 0)
+    games, seats, bases = tables["games"], tables["seats"], tables["bases"]
+    to_win = rules["bases"]["to_win"][str(players)]
+    won = seats.filter(seats["won"])
+    assert won["game_id"].to_list() == games.filter(~games["stalled"])["game_id"].to_list()
+    assert (won["bases"] == to_win).all() and (seats["bases"] <= to_win).all()
+    counted = bases.group_by("game_id", "seat").len()
+    joined = seats.join(counted, on=["game_id", "seat"], how="left").fill_null(0)
+    assert (joined["bases"] == joined["len"]).all(), "one bases row per base built"
+    assert (bases["turn"] <= bases.join(games, on="game_id")["turns"]).all()
+    assert not bases.select("game_id", "seat", "planet").is_duplicated().any()
