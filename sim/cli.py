@@ -338,6 +338,83 @@ def resume(
     _print_summary(finished)
 
 
+# Deep Space: the board and the action deck are data files, given by name in the rules.
+Board = Annotated[Path | None, typer.Option(
+    help="Board TOML file (default: the stand-in configs/deep_space/board.toml).")]
+Deck = Annotated[Path | None, typer.Option(
+    help="Action deck TOML file (default: the stand-in configs/deep_space/deck.toml).")]
+
+
+def _board_and_deck(sets: list[str] | None, board: Path | None, deck: Path | None) -> list[str]:
+    """Gives the --set overrides naming the board and deck files (TOML strings, quoted)."""
+    import json
+
+    named = [f"{key}={json.dumps(str(path))}" for key, path in (("board", board), ("deck", deck))
+             if path is not None]
+    return [*(sets or []), *named]
+
+
+@app.command("deep-space")
+def deep_space(
+    players: Players,
+    board: Board = None,
+    deck: Deck = None,
+    games: Games = 10_000,
+    seed: Seed = None,
+    workers: Workers = os.cpu_count() or 1,
+    out: Out = None,
+    strategy: Strategy = "default",
+    seat_strategy: SeatStrategies = None,
+    config: Config = None,
+    sets: Sets = None,
+    quiet: Quiet = False,
+    resume: Resume = False,
+    backend: Backend = "local",
+    scheduler: Scheduler = None,
+    until_ci: UntilCi = None,
+    chunk_size: ChunkSize = None,
+) -> None:
+    """Play Deep Space games (a race to build bases on a map of planets) and summarise them."""
+    _run_game("deep-space", players=players, options={}, games=games, seed=seed,
+              workers=workers, out=out, strategy=strategy, seat_strategy=seat_strategy,
+              config=config, sets=_board_and_deck(sets, board, deck), quiet=quiet,
+              resume=resume, backend=backend, scheduler=scheduler, until_ci=until_ci,
+              chunk_size=chunk_size)
+
+
+@trace_app.command("deep-space")
+def trace_deep_space(
+    players: Annotated[int, typer.Option(help="Player count.")],
+    board: Board = None,
+    deck: Deck = None,
+    seed: Seed = None,
+    game_index: Annotated[int, typer.Option(help="Which game of the seed to show.")] = 0,
+    strategy: Strategy = "default",
+    seat_strategy: SeatStrategies = None,
+    config: Config = None,
+    sets: Sets = None,
+) -> None:
+    """Print one Deep Space game turn by turn."""
+    _trace_game("deep-space", players=players, options={}, seed=seed, game_index=game_index,
+                strategy=strategy, seat_strategy=seat_strategy, config=config,
+                sets=_board_and_deck(sets, board, deck))
+
+
+@bench_app.command("deep-space")
+def bench_deep_space(
+    players: Annotated[str | None, typer.Option(help="Player counts (default: 2,4).")] = None,
+    strategies: Annotated[str, typer.Option(help="Strategies to time, comma-separated.")] = "random,default",
+    games: Annotated[int, typer.Option(help="Games per measurement.")] = 20_000,
+    scaling_games: Annotated[int, typer.Option(
+        help="Games of the runs timed with 1 and with 2 worker processes (0: skip).")] = 1_000_000,
+    memory_games: Annotated[int, typer.Option(help="Games of a run measured for peak memory (0: skip).")] = 0,
+    repeat: Annotated[int, typer.Option(help="Timings per measurement (the median is shown).")] = 3,
+) -> None:
+    """Measure Deep Space's speed per core, worker scaling and memory."""
+    _bench_game("deep-space", players=players, strategies=strategies, games=games,
+                scaling_games=scaling_games, memory_games=memory_games, repeat=repeat)
+
+
 @app.command("sequence-stacks")
 def sequence_stacks(
     players: Players,

@@ -15,6 +15,7 @@ GAMES: dict[str, str] = {
     "sequence-stacks": "sim.sequence_stacks",
     "spit": "sim.spit",
     "speed": "sim.speed",
+    "deep-space": "sim.deep_space",
 }
 
 
