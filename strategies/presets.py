@@ -15,11 +15,11 @@ seat string stays a short name.
 from __future__ import annotations
 
 import re
-import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 
 from sim.errors import UserError
+from sim.rules import _read_toml as read_toml  # the same one-line errors as rules files
 
 PRESETS_KEY = "strategy_presets"
 _NAME = re.compile(r"[a-z0-9][a-z0-9_-]*")
@@ -64,13 +64,7 @@ def load(game, path: Path) -> dict[str, dict]:
     parameter, a value out of range, or a name taken by a built-in strategy.
     """
     bots = bots_of(game, "--strategies-file")
-    try:
-        with Path(path).open("rb") as f:
-            data = tomllib.load(f)
-    except OSError as e:
-        raise UserError(f"cannot read {path}: {e.strerror}") from None
-    except tomllib.TOMLDecodeError as e:
-        raise UserError(f"{path}: malformed TOML: {e}") from None
+    data = read_toml(Path(path))
     extra = sorted(set(data) - {"preset"})
     if extra or not isinstance(data.get("preset", {}), dict):
         raise UserError(f"{path}: only [preset.NAME] tables are allowed, found {extra or ['preset']}")

@@ -51,8 +51,7 @@ class Move(NamedTuple):
     goal: int | None = None
 
 
-@dataclass(frozen=True, slots=True)
-class Card:
+class Card(NamedTuple):
     """What a card of the deck is, by name (View.cards)."""
 
     kind: str                # "path", "break", "repair", "map" or "rockfall"
@@ -61,8 +60,7 @@ class Card:
     tools: tuple[str, ...]   # the tools a broken-tool or repair card names
 
 
-@dataclass(frozen=True, slots=True)
-class PathCard:
+class PathCard(NamedTuple):
     """A card in the maze: the start card ("start") or a path card, as it lies."""
 
     x: int
@@ -73,8 +71,9 @@ class PathCard:
     joined: bool   # joined to the start by through cards (a rockfall here cuts the path)
 
 
-@dataclass(frozen=True, slots=True)
-class Goal:
+class Goal(NamedTuple):
+    """A goal card: where it lies, and what this player knows of it."""
+
     x: int
     y: int
     face_up: bool
@@ -113,15 +112,16 @@ def readable(names: list[str], hand, seat: int, row) -> Move:
     action, slot, a, b, c = row
     card = names[hand[seat, slot]]
     kind = ACTIONS[action]
+    # Positional arguments: a Python bot's every turn builds dozens of these.
     if action == PLACE:
-        return Move(kind, slot, card, x=a - ORIGIN, y=b - ORIGIN, exits=SIDES[c])
+        return Move(kind, slot, card, a - ORIGIN, b - ORIGIN, SIDES[c], None, None, None)
     if action in (BREAK, REPAIR):
-        return Move(kind, slot, card, target=a, tool=TOOL_NAMES[c])
+        return Move(kind, slot, card, None, None, None, a, TOOL_NAMES[c], None)
     if action == MAP:
-        return Move(kind, slot, card, goal=a)
+        return Move(kind, slot, card, None, None, None, None, None, a)
     if action == ROCKFALL:
-        return Move(kind, slot, card, x=a - ORIGIN, y=b - ORIGIN)
-    return Move(kind, slot, card)
+        return Move(kind, slot, card, a - ORIGIN, b - ORIGIN, None, None, None, None)
+    return Move(kind, slot, card, None, None, None, None, None, None)
 
 
 KINDS = {PATH: "path", BREAK: "break", REPAIR: "repair", MAP: "map", ROCKFALL: "rockfall"}

@@ -34,8 +34,8 @@ class Digger:
                 if unknown:
                     return rng.choice(unknown)
             digs = [m for m in moves("place") if through(m)]
-            if digs:
-                return min(digs, key=lambda m: (distance(m), rng.random()))
+            if digs:  # nearest the goals first, then cards that lead on east, towards them
+                return min(digs, key=lambda m: (distance(m), "E" not in m.exits, rng.random()))
             passes = moves("pass")
             # Discard what a miner needs least: dead ends first, then broken tools.
             return min(passes, key=lambda m: (view.cards[m.card].through, m.card != "rockfall",

@@ -35,7 +35,7 @@ def simulate(monkeypatch, capsys, tmp_path):
 
 
 def test_a_run_records_python_seats_presets_and_restrictions(simulate, tmp_path):
-    code, out, err = simulate(
+    code, _, err = simulate(
         "saboteur", "--players", "4", "--games", "6", "--seed", "3", "--workers", "1",
         "--out", "run", "--quiet", "--strategies-file", PRESETS, "--strategy", "patient-saboteurs",
         "--seat-strategy", f"1={DIGGER}:Digger", "--forbid", "rockfall", "--forbid", "3=pass")

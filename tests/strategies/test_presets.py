@@ -42,8 +42,8 @@ def test_the_presets_ride_in_the_rules_only_when_there_are_some():
      "family 'default' has no parameter 'boldness'; its parameters: strike_distance, "),
     ('[preset.x]\nfamily = "default"\ncover = 2\n', "cover must be a number in 0–1, got 2"),
     ('[preset.x]\nfamily = "default"\ncover = "high"\n', "cover must be a number in 0–1, got 'high'"),
-    ('[preset.x]\nfamily = "random"\nnoise = 1\n', "family 'random' has no parameter 'noise'; "
-                                                   "its parameters: none"),
+    ('[preset.x]\nfamily = "random"\nnoise = 1\n',
+     "family 'random' has no parameter 'noise'; its parameters: none"),
     ('[preset.default]\nfamily = "default"\n', "'default' is a built-in strategy"),
     ('[preset.my-no-map]\nfamily = "default"\n', "no '-no-', which marks a restriction"),
     ('[presets.x]\nfamily = "default"\n', "only [preset.NAME] tables are allowed, found ['presets']"),

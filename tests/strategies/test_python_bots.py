@@ -21,8 +21,8 @@ def test_a_strategy_class_is_loaded_once_from_its_file(tmp_path):
 
 
 @pytest.mark.parametrize("text, name, message", [
-    ("x = 1 / 0\n", "Bot", r"^cannot import strategy file .*broken\.py: ZeroDivisionError: "
-                          r"division by zero \(broken\.py:1\)$"),
+    ("x = 1 / 0\n", "Bot",
+     r"^cannot import strategy file .*broken\.py: ZeroDivisionError: division by zero \(broken\.py:1\)$"),
     ("def f(:\n", "Bot", r"^cannot import strategy file .*broken\.py: SyntaxError: .*\(broken\.py:1\)$"),
     ("import no_such_module_here\n", "Bot", r"ModuleNotFoundError: No module named"),
     ("class Other:\n    pass\n", "Bot", r"broken\.py has no class 'Bot'; its classes: Other$"),

@@ -72,7 +72,7 @@ def test_the_random_bot_counts_the_moves_a_restriction_leaves(table):
 def test_restricted_bots_never_play_what_they_are_forbidden(rules, strategy):
     restricted = seats.canonical(GAME, f"{strategy}-no-rockfall-no-map", rules)
     setup = Setup(5, (restricted, strategy, restricted, strategy, strategy))
-    rs, names, families, params, s, fixed = GAME.prepare(rules, setup)
+    rs, _, families, params, s, fixed = GAME.prepare(rules, setup)
     played = {seat: set() for seat in range(5)}
 
     def watch(event, *args):
@@ -98,7 +98,7 @@ def test_a_restricted_run_records_the_restriction_and_plays_other_games(rules):
 def test_the_jitted_loop_and_the_python_driver_agree_under_restrictions(rules):
     setup = Setup(4, ("default-no-pass", "random-no-path", "default", "naive-miners-no-break"))
     jitted = GAME.play(rules, setup, 21, 0, 4, 0)
-    rs, names, families, params, s, fixed = GAME.prepare(rules, setup)
+    rs, _, families, params, s, fixed = GAME.prepare(rules, setup)
     out = play.new_results(4, 4, 3)
     for game in range(4):
         play.play_python(s, rs, families, params, 21, game, fixed, out, game)

@@ -49,7 +49,7 @@ def python_driver(rules, setup, seed, games, wrapped):
     out = play.new_results(games, setup.players, 3)
     logs = []
     for game in range(games):
-        log = []
+        log: list = []
         players = {}
         for seat in wrapped:
             strategy = python_bots.PythonSeat(
@@ -57,20 +57,20 @@ def python_driver(rules, setup, seed, games, wrapped):
                 seed, game, seat)
             players[seat] = view.PythonSeatPlayer(s, rs, names, strategy)
         play.play_python(s, rs, families, params, seed, game, fixed, out, game, players,
-                         lambda event, *args: log.append((args[0], args[1].tolist()))
+                         lambda event, *args, log=log: log.append((args[0], args[1].tolist()))
                          if event == "move" else None)
         logs.append(log)
     ids = np.arange(games, dtype=np.int64)
     return build_tables(out, ids, setup.players, setup.strategies(), None), logs
 
 
-@pytest.mark.parametrize("players, seed", [(5, 11), (3, 0), (8, 2**40 + 3)])
+@pytest.mark.parametrize("players, seed", [(5, 11), (8, 2**40 + 3)])
 @pytest.mark.parametrize("strategy", bots.strategy_names())
 def test_every_built_in_bot_plays_the_same_games_through_the_python_driver(rules, strategy,
                                                                           players, seed):
     setup = Setup(players, tuple((strategy, "default", strategy, "random")[i % 4]
                                  for i in range(players)))
-    games = 5
+    games = 6
     jitted = GAME.play(rules, setup, seed, 0, games, 0)
     native, native_moves = python_driver(rules, setup, seed, games, wrapped=())
     wrapped, wrapped_moves = python_driver(rules, setup, seed, games, wrapped=range(players))
@@ -111,7 +111,7 @@ def test_the_rng_of_a_python_seat_depends_on_seed_game_and_seat_only():
 
 
 def dealt(rules, players=4, seed=2):
-    rs, names, families, params, s, _ = GAME.prepare(rules, Setup(players, ("random",) * players))
+    rs, names, _, _, s, _ = GAME.prepare(rules, Setup(players, ("random",) * players))
     engine.start_game(s, rs, seed, 0, -1)
     return s, rs, names
 
