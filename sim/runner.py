@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import math
 import shlex
 import sys
 import time
@@ -53,7 +54,9 @@ def run(game: Game, rules: dict, setups: list[Setup], games_per_setup: int, seed
         _check_same_run(store, game, rules, setups, seed, games_per_setup, until_ci)
         store.check_shards()
     else:
-        size = chunk_size or default_chunk_size(games_per_setup * len(setups), workers)
+        # Adaptive runs cut chunks for the games they will likely play, not for the cap.
+        expected = min(games_per_setup, _Stopper.first_guess(until_ci)) if until_ci else games_per_setup
+        size = chunk_size or default_chunk_size(expected * len(setups), workers)
         store = Run.create(out, new_manifest(game.name, rules, setups, seed, games_per_setup,
                                              size, _command(), until_ci))
     chunks = plan(len(setups), games_per_setup, store.manifest["chunk_size"])
@@ -151,10 +154,18 @@ class _Stopper:
     """Adaptive stopping: hands out waves of chunks until every configuration's headline rate
     has a narrow enough interval or has played all its games.
 
-    A wave gives each unfinished configuration about the games its rate so far says it still
-    needs (normal approximation, at least one chunk). Stopping is decided between whole waves
-    only, so a run's games depend on its seed and chunk size, never on timing or workers.
+    A configuration's first wave is a pilot of a quarter of the games a 50% rate would need
+    (one trial a game); later waves ask for what its rate and trials per game so far say it
+    still needs (normal approximation, at least one chunk). Stopping is decided between whole
+    waves only, so a run's games depend on its seed and chunk size, never on timing or workers.
     """
+
+    PILOT = 0.25
+
+    @staticmethod
+    def first_guess(until_ci: float) -> int:
+        """Gives the trials a 50% rate needs for a 95% interval of ± until_ci."""
+        return math.ceil(Z95 ** 2 * 0.25 / until_ci ** 2)
 
     def __init__(self, store: Run, game: Game, chunks: list[Chunk], until_ci: float):
         self.store, self.chunks, self.until_ci = store, chunks, until_ci
@@ -178,7 +189,8 @@ class _Stopper:
             p = successes / trials if trials else 0.5
             variance = max(p * (1 - p), 1 / trials) if trials else 0.25
             needed = Z95 ** 2 * variance / self.until_ci ** 2
-            games_wanted = (needed - trials) / (trials / played if played else 1.0)
+            games_wanted = ((needed - trials) / (trials / played) if played
+                            else self.PILOT * self.first_guess(self.until_ci))
             for chunk in (c for c in missing if c.setup == setup):
                 wave.append(chunk)
                 games_wanted -= chunk.games
