@@ -110,7 +110,7 @@ def bots_of(game, flag: str):
 def describe(game, rules: dict) -> str:
     """Gives the text of `simulate strategies GAME`: families, their parameters, the presets
     (built-in and from --strategies-file), what --forbid takes, and how to add a Python bot."""
-    bots = bots_of(game, "strategies")
+    bots = bots_of(game, "simulate strategies")
     lines = [f"{game.title} strategies", "", "Families (built-in jitted bots):"]
     for family in bots.families:
         lines.append(f"  {family.name}: {family.meaning}")

@@ -118,3 +118,16 @@ def test_bench_times_the_python_driver(simulate):
                               "--scaling-games", "0")
     assert code == 0, err
     assert "first_move.py:FirstMove, 3 players" in out
+
+
+def test_resume_replays_presets_and_python_seats_from_the_manifest(simulate, tmp_path):
+    args = ["saboteur", "--players", "3", "--games", "6", "--chunk-size", "2", "--seed", "4",
+            "--workers", "1", "--out", "run", "--quiet", "--strategies-file", PRESETS,
+            "--strategy", "sloppy", "--seat-strategy", f"0={FIRST}:FirstMove", "--forbid", "map"]
+    assert simulate(*args)[0] == 0
+    shards = sorted((tmp_path / "run" / "games").iterdir())
+    before = [shard.read_bytes() for shard in shards]
+    shards[1].unlink()
+    code, _, err = simulate("resume", "run", "--workers", "1", "--quiet")
+    assert (code, err) == (0, "")
+    assert [shard.read_bytes() for shard in sorted((tmp_path / "run" / "games").iterdir())] == before
