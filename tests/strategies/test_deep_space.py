@@ -1,0 +1,89 @@
+"""Deep Space bots: the random family's pick, the default family's competence and presets, and a
+Python callable standing in for the jitted bots."""
+
+import numpy as np
+import polars as pl
+import pytest
+
+from sim import rng
+from sim.deep_space import GAME, engine, play
+from sim.deep_space.state import OVER, TURN_SEAT, WINNER
+from sim.game import Setup
+from strategies import deep_space as bots
+
+
+@pytest.fixture(scope="module")
+def rules():
+    return GAME.load_rules(None, [])
+
+
+def test_strategy_names_are_random_and_the_presets():
+    assert bots.strategy_names() == ["random", "default", "rush", "turtle", "raider"]
+    assert set(bots.STYLES) == set(bots.strategy_names())
+
+
+@pytest.mark.parametrize("name", ["rush", "turtle", "raider"])
+def test_a_preset_changes_only_the_parameters_it_names(name):
+    family, params = bots.resolve(name)
+    _, default = bots.resolve("default")
+    names = [p.name for p in bots.PARAMETERS]
+    assert family == bots.DEFAULT
+    for i, value in enumerate(params):
+        assert value == bots.PRESETS[name].get(names[i], default[i])
+        assert bots.PARAMETERS[i].low <= value <= bots.PARAMETERS[i].high
+
+
+def test_the_random_bot_picks_uniformly_from_the_legal_moves_in_their_listed_order(rules):
+    rs, _, _, _, _, s = GAME.prepare(rules, Setup(3, ("random",) * 3))
+    family, params = bots.resolve("random")
+    engine.start_game(s, rs, 4, 0)
+    decisions = 0
+    while not s.g[OVER] and decisions < 400:
+        seat = int(s.g[TURN_SEAT])
+        expected_rng = s.bot_rng[seat].copy()
+        n = engine.legal_moves(s, rs, seat)
+        expected = s.moves[rng.below(expected_rng, n)].copy()
+        bots.choose(s, rs, seat, family, params, s.move)
+        assert s.move.tolist() == expected.tolist()
+        assert s.bot_rng[seat, 0] == expected_rng[0], "one draw from the seat's own stream"
+        engine.apply_move(s, rs, seat, s.move)
+        decisions += 1
+    assert decisions > 50
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_default_bots_beat_random_bots(rules, players):
+    seats = tuple("default" if i % 2 == 0 else "random" for i in range(players))
+    won = GAME.play(rules, Setup(players, seats), 11, 0, 200, 0)["seats"]
+    rate = won.group_by("strategy").agg(pl.col("won").mean())
+    assert dict(rate.iter_rows())["default"] > 0.8 * 2 / players
+
+
+def test_every_style_builds_bases_and_wins_games(rules):
+    seats = ("default", "rush", "turtle", "raider")
+    tables = GAME.play(rules, Setup(4, seats), 2, 0, 400, 0)
+    per = tables["seats"].group_by("strategy").agg(pl.col("won").sum())
+    assert dict(per.iter_rows()).keys() == set(seats)
+    assert all(wins > 20 for wins in dict(per.iter_rows()).values())
+    assert tables["games"]["stalled"].sum() == 0
+
+
+def test_a_python_callable_can_play_a_seat_in_the_python_loop(rules):
+    """The Python loop asks choose(s, rs, seat, move) for every move: here a Python bot that
+    always takes the last listed legal move (building when it can, else ending)."""
+    rs, planets, _, families, params, s = GAME.prepare(rules, Setup(2, ("default", "default")))
+    jitted = play.jitted_bots(families, params)
+    asked = []
+
+    def choose(s, rs, seat, move):
+        if seat == 1:
+            n = engine.legal_moves(s, rs, seat)
+            move[:] = s.moves[n - 1]
+            asked.append(tuple(move))
+        else:
+            jitted(s, rs, seat, move)
+
+    out = play.new_results(1, 2, len(planets))
+    play.play_traced(s, rs, choose, 3, 0, out, lambda *event: None)
+    assert asked and out.winner[0] == s.g[WINNER]
+    assert out.winner[0] in (-1, 0, 1) and np.all(out.bases[0] >= 0)
