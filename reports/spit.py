@@ -58,39 +58,48 @@ def win_rate_by_reaction_ratio(ctx: ReportContext) -> Section:
              "game decided by speed alone in proportion would give")])
 
 
+def _as_text(value) -> str:
+    """Gives a rule option's value as polars writes it as text (true/false, 5, slap)."""
+    return str(value).lower() if isinstance(value, bool) else str(value)
+
+
 def variant_effects(ctx: ReportContext) -> Section:
-    """Gives, per rule option and value: game length, stalls, stalled games, seat 0's win rate."""
+    """Gives, per set of rule options in force: game length, stalls, stalled games and seat 0's
+    win rate, each set named by how it differs from the rules as printed."""
     length = _length(ctx)
-    rows = []
-    for variant in _variants(ctx):
-        part = ctx.collect(
-            ctx.scan("games", [variant, length, "sim_seconds", "stalls", "stalled", "winner"])
-            .group_by(pl.col(variant).cast(pl.Utf8).alias("value"))
-            .agg(pl.len().alias("n"),
-                 pl.col(length).cast(pl.Float64).mean().alias(f"mean {length}"),
-                 pl.col(length).cast(pl.Float64).std().alias("sd"),
-                 (pl.col("sim_seconds").mean() / 60).alias("mean minutes"),
-                 (pl.col("stalls").sum() / pl.col(length).sum()).alias(f"stalls per {length[:-1]}"),
-                 pl.col("stalled").cast(pl.Int64).sum().alias("stalled"),
-                 (pl.col("winner") == 0).cast(pl.Int64).sum().alias("wins")), "games")
-        part = with_mean_interval(part, f"mean {length}", "sd").rename(
-            {"low": f"{length} low", "high": f"{length} high"})
-        part = gap_tests(with_wilson(part).sort("value"))
-        rows.append(part.with_columns(pl.lit(variant).alias("rule option")))
-    frame = pl.concat(rows).select(
-        "rule option", "value", "n", f"mean {length}", f"{length} low", f"{length} high",
-        "mean minutes", f"stalls per {length[:-1]}", "stalled", "rate", "low", "high",
-        "vs first", "p", "significance")
-    varied = frame.group_by("rule option").agg(pl.len().alias("k")).filter(pl.col("k") > 1)
-    note = ("rate = seat 0's game-win rate (stalled games count as not won); vs first: its "
-            "difference to the option's first value. Options with one value were not varied: "
-            "compare runs with other --set values by passing them together to `simulate report`.")
-    if varied.is_empty():
-        note = "No rule option was varied in these runs. " + note
+    variants = _variants(ctx)
+    defaults = {k: _as_text(v) for k, v in ctx.game.options(ctx.game.load_rules(None, [])).items()}
+    frame = ctx.collect(
+        ctx.scan("games", [*variants, length, "sim_seconds", "stalls", "stalled", "winner"])
+        .group_by(*[pl.col(v).cast(pl.Utf8) for v in variants])
+        .agg(pl.len().alias("n"),
+             pl.col(length).cast(pl.Float64).mean().alias(f"mean {length}"),
+             pl.col(length).cast(pl.Float64).std().alias("sd"),
+             (pl.col("sim_seconds").mean() / 60).alias("mean minutes"),
+             (pl.col("stalls").sum() / pl.col(length).sum()).alias(f"stalls per {length[:-1]}"),
+             pl.col("stalled").cast(pl.Int64).sum().alias("stalled"),
+             (pl.col("winner") == 0).cast(pl.Int64).sum().alias("wins")), "games")
+    labels = [", ".join(f"{k}={row[k]}" for k in variants if row[k] != defaults[k]) or "as printed"
+              for row in frame.iter_rows(named=True)]
+    frame = frame.with_columns(pl.Series("rules", labels)).sort(
+        pl.col("rules") != "as printed", "rules")
+    frame = with_mean_interval(frame, f"mean {length}", "sd").rename(
+        {"low": f"{length} low", "high": f"{length} high"})
+    base = frame.filter(pl.col("rules") == "as printed")
+    frame = frame.with_columns(
+        (pl.col(f"mean {length}") - (base[f"mean {length}"][0] if base.height else None))
+        .alias(f"{length} vs printed"))
+    frame = gap_tests(with_wilson(frame))
+    note = (f"n = games; {length} low/high: 95% interval of the mean; rate = seat 0's game-win "
+            "rate (stalled games count as not won); vs first: its difference to the first row "
+            "(the rules as printed, when a run has them). Pass runs with other --set values "
+            "together to `simulate report` to compare them.")
     return Section("Effect of each rule variant", [Table(
-        "Game length, stalls and seat 0's win rate by rule option", frame,
-        ("rate", "low", "high", "vs first"),
-        note=f"n = games; {length} low/high: 95% interval of the mean; " + note)])
+        "Game length, stalls and seat 0's win rate by rule variant", frame.select(
+            "rules", "n", f"mean {length}", f"{length} low", f"{length} high",
+            f"{length} vs printed", "mean minutes", f"stalls per {length[:-1]}", "stalled",
+            "rate", "low", "high", "vs first", "p", "significance"),
+        ("rate", "low", "high", "vs first"), note=note)])
 
 
 def game_length(ctx: ReportContext) -> Section:

@@ -41,17 +41,17 @@ def test_win_rate_by_reaction_ratio_equals_direct_query(spit_report):
     assert (base / "charts" / "win_rate_by_reaction_ratio.png").exists()
 
 
-def test_variant_effects_compare_the_runs_values(spit_report):
+def test_variant_effects_name_each_rule_set_by_its_difference_from_the_printed_rules(spit_report):
     tables, games, _ = spit_report
-    frame = tables["Game length, stalls and seat 0's win rate by rule option"]
-    colours = frame.filter(pl.col("rule option") == "alternating_colours").sort("value")
-    assert colours["value"].to_list() == ["false", "true"]
-    for value, row in zip((False, True), colours.iter_rows(named=True)):
+    frame = tables["Game length, stalls and seat 0's win rate by rule variant"]
+    assert frame["rules"].to_list() == ["as printed", "alternating_colours=true"]
+    for value, row in zip((False, True), frame.iter_rows(named=True)):
         part = games.filter(pl.col("alternating_colours") == value)
         assert row["n"] == part.height
         assert row["mean deals"] == pytest.approx(part["deals"].mean())
         assert row["stalls per deal"] == pytest.approx(part["stalls"].sum() / part["deals"].sum())
-    assert frame.filter(pl.col("rule option") == "stock_piles")["value"].to_list() == ["5"]
+    assert frame["deals vs printed"][1] == pytest.approx(
+        frame["mean deals"][1] - frame["mean deals"][0])
 
 
 def test_game_length_and_stalls_equal_direct_queries(spit_report):
