@@ -3,6 +3,8 @@ moves; the other seats and unrestricted games are untouched."""
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from sim.game import Setup
 from sim.saboteur import GAME, engine, forbid, play
@@ -116,3 +118,35 @@ def test_a_seat_still_has_a_move_when_everything_is_forbidden(table):
     table.give(0, "map", "rockfall")
     restrict(table, 0, *forbid.names(table.rules))
     assert {m[0] for m in table.moves(0)} == {DISCARD}
+
+
+NAMES = sorted(forbid.names(GAME.load_rules(None, [])))
+KIND_NAMES = {PLACE: "path", BREAK: "break", REPAIR: "repair", MAP: "map", ROCKFALL: "rockfall"}
+
+
+@settings(max_examples=15, deadline=None)
+@given(st.integers(3, 10), st.integers(0, 2**32), st.data())
+def test_no_seat_ever_plays_a_card_or_action_it_is_forbidden(players, seed, data):
+    rules = GAME.load_rules(None, [])
+    strategies = [data.draw(st.sampled_from(["random", "default", "covert-saboteurs"]))
+                  for _ in range(players)]
+    forbidden = [data.draw(st.lists(st.sampled_from(NAMES), max_size=4, unique=True))
+                 for _ in range(players)]
+    setup = Setup(players, tuple(seats.compose(s, f) for s, f in zip(strategies, forbidden)))
+    rs, names, families, params, s, fixed = GAME.prepare(rules, setup)
+    moves = []
+
+    def watch(event, *args):
+        if event == "move":
+            moves.append((args[0], int(args[1][0]), args[2]))
+
+    play.play_python(s, rs, families, params, seed, 0, fixed, play.new_results(1, players, 3),
+                     watch=watch)
+    assert moves, "the game was played"
+    for seat, action, card in moves:
+        if action == DISCARD:
+            continue
+        played = {names[card], KIND_NAMES[action]}
+        if action == PLACE and not rs.through[card]:
+            played.add("dead_end")
+        assert not played & set(forbidden[seat]), (seat, played, forbidden[seat])
