@@ -80,9 +80,16 @@ def build(rules: dict) -> tuple[RuleSet, list[str], list[str]]:
         if not isinstance(value, int) or isinstance(value, bool) or value < 1:
             raise UserError(f"bases.to_win.{n} must be a whole number >= 1, got {value!r}")
         to_win[n] = value
+    board = boards.arrays(rules["board"])
+    for n in range(boards.MIN_PLAYERS, boards.MAX_PLAYERS + 1):
+        open_planets = int(((board["home"] == 0) & (board["covered"][n] == 0)).sum())
+        if open_planets < to_win[n]:  # every game would stall at the turn cap
+            raise UserError(f"board {rules['board']['name']!r}: with {n} players only "
+                            f"{open_planets} planets can take a base, fewer than the "
+                            f"{to_win[n]} bases that win (bases.to_win.{n})")
     cards, kinds = decks.arrays(rules["deck"])
     if numbers[START_CARDS] * boards.MAX_PLAYERS > len(cards["card_kind"]):
         raise UserError(f"the deck's {len(cards['card_kind'])} cards cannot deal "
                         f"{numbers[START_CARDS]} to each of 4 players")
-    ruleset = RuleSet(**boards.arrays(rules["board"]), to_win=to_win, **cards, numbers=numbers)
+    ruleset = RuleSet(**board, to_win=to_win, **cards, numbers=numbers)
     return ruleset, list(rules["board"]["planets"]), kinds

@@ -12,10 +12,11 @@ from sim import cli
 from sim.deep_space import GAME, ruleset
 from sim.game import Setup
 
-# A small board of one's own: two homes across a 4-planet ring and a warp between A and C.
+# A small board of one's own: four homes around a 4-planet ring, two moons, a warp between A
+# and C.
 SMALL = """name = "square"
 links = [["H0", "A"], ["H1", "C"], ["A", "B"], ["B", "C"], ["C", "D"], ["D", "A"],
-         ["H2", "B"], ["H3", "D"]]
+         ["H2", "B"], ["H3", "D"], ["A", "E"], ["C", "F"]]
 [planets]
 H0 = {x = 0, y = 3, home = true}
 H1 = {x = 0, y = -3, home = true}
@@ -25,6 +26,8 @@ A = {x = 0, y = 1}
 B = {x = 1, y = 0}
 C = {x = 0, y = -1}
 D = {x = -1, y = 0}
+E = {x = 1, y = 2}
+F = {x = -1, y = -2}
 [warp]
 planets = ["A", "C"]
 x = 0
@@ -68,7 +71,7 @@ def test_a_run_on_a_board_of_ones_own_records_the_board_itself(simulate, tmp_pat
     games = pl.read_parquet(tmp_path / "run" / "games" / "*.parquet")
     assert games["board"].unique().to_list() == ["square"] and games.height == 60
     bases = pl.read_parquet(tmp_path / "run" / "bases" / "*.parquet")
-    assert set(bases["planet"]) <= {"A", "B", "C", "D"}
+    assert set(bases["planet"]) <= {"A", "B", "C", "D", "E", "F"}
     two = bases.join(games.filter(pl.col("players") == 2), on="game_id")
     assert "B" not in two["planet"].to_list(), "B is covered with 2 players"
 
@@ -94,7 +97,7 @@ def test_a_deck_of_ones_own_is_played(tmp_path):
     (lambda t: t.replace('["H0", "A"], ', ""), "home station 'H0' is not linked to any planet"),
     (lambda t: t.replace('["A", "B"], ["B", "C"], ["C", "D"], ["D", "A"],', '["A", "B"], ["C", "D"],')
      .replace('planets = ["A", "C"]', "planets = []"),
-     "the map is disconnected: H1, H3, C, D cannot be reached from H0"),
+     "the map is disconnected: H1, H3, C, D, F cannot be reached from H0"),
     (lambda t: t.replace('2 = ["H0", "H1"]', '2 = ["H0", "Z"]'), "unknown planet 'Z' in seats.2"),
     (lambda t: t.replace('2 = ["B"]', '2 = ["Q"]'), "unknown planet 'Q' in covers.2"),
     (lambda t: t.replace('2 = ["H0", "H1"]', '2 = ["H0", "A"]'),
@@ -103,12 +106,15 @@ def test_a_deck_of_ones_own_is_played(tmp_path):
     (lambda t: t.replace("links = [", "links = [[\"A\", \"Nowhere\"], "),
      "unknown planet 'Nowhere' in links"),
     (lambda t: "links = [\n", "malformed TOML"),
+    (lambda t: t.replace('2 = ["B"]', '2 = ["B", "F"]'),
+     "board 'square': with 2 players only 4 planets can take a base, fewer than the 5 bases "
+     "that win (bases.to_win.2)"),
 ], ids=["home-unlinked", "disconnected", "unknown-seat-home", "unknown-cover", "seat-not-home",
-        "unknown-key", "unknown-link", "malformed"])
+        "unknown-key", "unknown-link", "malformed", "too-few-planets"])
 def test_a_bad_board_is_one_line_and_exit_2(simulate, tmp_path, edit, message):
     (tmp_path / "bad.toml").write_text(edit(SMALL))
     code, _, err = simulate("deep-space", "--players", "2", "--board", "bad.toml")
-    assert code == 2 and err.startswith("error: board bad.toml: ") and message in err, err
+    assert code == 2 and err.startswith("error: board ") and message in err, err
     assert err.count("\n") == 1
     assert sorted(p.name for p in tmp_path.iterdir()) == ["bad.toml"], "nothing was written"
 
