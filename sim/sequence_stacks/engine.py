@@ -20,6 +20,8 @@ Functions take the flat array `m` (see state.py), the random streams `rngs` wher
 and the rule arrays `rs`.
 """
 
+import numpy as np
+
 from sim import rng
 from sim.jit import rule, small_rule
 from sim.sequence_stacks.cards import (ALLOWED, BLOCK, EACH_COLOUR, EMPTY_HAND_ONLY, FIRST_ACTION,
@@ -30,7 +32,7 @@ from sim.sequence_stacks.cards import (ALLOWED, BLOCK, EACH_COLOUR, EMPTY_HAND_O
 from sim.sequence_stacks.cards import SUPPLY as SUPPLY_RULE
 from sim.sequence_stacks.state import (ACTIONS_PLAYED, ASKED, CHIPS, COMPLETED, COMPLETED_SLOT,
                                        COMPLETER, DECIDER, DIRECTION, DISCARD as DISCARD_PILES,
-                                       DISCARD_N, DRAW, DRAW_N, GAME, HAND as HANDS, HAND_N,
+                                       DISCARD_N, DRAW, DRAW_N, GAME, HAND as HANDS, HAND_N, HELD,
                                        MAX_DECK, MOVES, N_ACTIONS, OPEN_N, OVER, PHASE,
                                        PILE, PILE_LEN, PLAYERS, REMOVED, REMOVED_N, RESHUFFLES, SEED,
                                        SEQUENCES_BLOCKED, SIZE, SKIPPED, STALLED, SUPPLY, TURN_SEAT,
@@ -40,6 +42,38 @@ PLAY, ACT, DISCARD, END, BLOCK_IT, PASS = range(6)
 HAND, TOP = 0, 1
 TURN, WINDOW = 0, 1  # phases
 DEAL_STREAM, BOT_STREAM = 0, 200
+
+
+# ---- hands ------------------------------------------------------------------------------------
+
+# The index of a power of two below 2**32 (a de Bruijn sequence): walks the bits of a hand's
+# held types without a branch per type.
+_BIT_INDEX = np.array([0, 1, 28, 2, 29, 14, 24, 3, 30, 22, 20, 15, 25, 17, 4, 8, 31, 27, 13, 23,
+                       21, 19, 16, 7, 26, 12, 18, 6, 11, 5, 10, 9], np.int64)
+
+
+@small_rule
+def lowest_type(mask):
+    """Gives the lowest card type in a non-empty mask of held types."""
+    return _BIT_INDEX[(((mask & -mask) * 0x077CB531) & 0xFFFFFFFF) >> 27]
+
+
+@small_rule
+def hand_add(m, seat, t):
+    """Puts a card of type t into `seat`'s hand."""
+    m[HANDS + seat * TYPES + t] += 1
+    m[HAND_N + seat] += 1
+    m[HELD + seat] |= 1 << t
+
+
+@small_rule
+def hand_remove(m, seat, t):
+    """Takes a card of type t out of `seat`'s hand."""
+    i = HANDS + seat * TYPES + t
+    m[i] -= 1
+    m[HAND_N + seat] -= 1
+    if m[i] == 0:
+        m[HELD + seat] &= ~(1 << t)
 
 
 # ---- drawing ----------------------------------------------------------------------------------
@@ -67,8 +101,7 @@ def refill(m, rngs, seat, size):
             if m[DRAW_N] == 0:
                 return
         m[DRAW_N] -= 1
-        m[HANDS + seat * TYPES + m[DRAW + m[DRAW_N]]] += 1
-        m[HAND_N + seat] += 1
+        hand_add(m, seat, m[DRAW + m[DRAW_N]])
 
 
 # ---- the deal and the turns -------------------------------------------------------------------
@@ -278,16 +311,19 @@ def legal_moves(m, rs, moves, seat):
     if m[PHASE] == WINDOW:
         n = _put(moves, n, BLOCK_IT, HAND, BLOCK, 0, 0)
         return _put(moves, n, PASS, HAND, 0, 0, 0)
-    hand = HANDS + seat * TYPES
-    for t in range(TYPES):
-        if m[hand + t] > 0:
-            n = card_moves(m, rs, seat, HAND, t, moves, n)
+    held = m[HELD + seat]
+    while held:
+        t = lowest_type(held)
+        held ^= 1 << t
+        n = card_moves(m, rs, seat, HAND, t, moves, n)
     top = top_card(m, seat)
     if top >= 0:
         n = card_moves(m, rs, seat, TOP, top, moves, n)
-    for t in range(TYPES):
-        if m[hand + t] > 0:
-            n = _put(moves, n, DISCARD, HAND, t, 0, 0)
+    held = m[HELD + seat]
+    while held:
+        t = lowest_type(held)
+        held ^= 1 << t
+        n = _put(moves, n, DISCARD, HAND, t, 0, 0)
     if m[HAND_N + seat] == 0:
         n = _put(moves, n, END, HAND, 0, 0, 0)
     return n
@@ -313,8 +349,7 @@ def is_legal(m, rs, moves, seat, move):
 def _take(m, seat, source, t):
     """Takes a card of type t from `seat`'s hand or the top of their discard pile."""
     if source == HAND:
-        m[HANDS + seat * TYPES + t] -= 1
-        m[HAND_N + seat] -= 1
+        hand_remove(m, seat, t)
     else:
         m[DISCARD_N + seat] -= 1
 
@@ -349,8 +384,7 @@ def play_action(m, rngs, rs, seat, source, t, a, b):
         m[DIRECTION] = -m[DIRECTION]
     elif t == STEAL_CARD:
         m[DISCARD_N + a] -= 1
-        m[HANDS + seat * TYPES + m[DISCARD_PILES + a * MAX_DECK + m[DISCARD_N + a]]] += 1
-        m[HAND_N + seat] += 1
+        hand_add(m, seat, m[DISCARD_PILES + a * MAX_DECK + m[DISCARD_N + a]])
     elif t == STEAL_CHIP:
         m[CHIPS + 2 * a + b] -= 1
         m[CHIPS + 2 * seat + b] += 1
@@ -372,16 +406,14 @@ def apply_move(m, rngs, rs, seat, move):
     elif action == ACT:
         play_action(m, rngs, rs, seat, source, t, move[3], move[4])
     elif action == DISCARD:
-        m[HANDS + seat * TYPES + t] -= 1
-        m[HAND_N + seat] -= 1
+        hand_remove(m, seat, t)
         m[DISCARD_PILES + seat * MAX_DECK + m[DISCARD_N + seat]] = t
         m[DISCARD_N + seat] += 1
         end_turn(m, rngs, rs)
     elif action == END:
         end_turn(m, rngs, rs)
     elif action == BLOCK_IT:
-        m[HANDS + seat * TYPES + BLOCK] -= 1
-        m[HAND_N + seat] -= 1
+        hand_remove(m, seat, BLOCK)
         m[ACTIONS_PLAYED + seat * N_ACTIONS + BLOCK - FIRST_ACTION] += 1
         settle(m, rngs, rs, True)
     else:

@@ -30,7 +30,9 @@ DRAW = N_SCALARS                       # [MAX_DECK] the face-down draw pile, top
 REMOVED = DRAW + MAX_DECK              # [MAX_DECK] cards of completed and blocked piles
 HAND = REMOVED + MAX_DECK              # [MAX_PLAYERS, TYPES] cards of each type in each hand
 HAND_N = HAND + MAX_PLAYERS * TYPES    # [MAX_PLAYERS] hand sizes
-DISCARD = HAND_N + MAX_PLAYERS         # [MAX_PLAYERS, MAX_DECK] face-up discard piles, top last
+HELD = HAND_N + MAX_PLAYERS            # [MAX_PLAYERS] bit t set while a hand holds type t:
+                                       # hands are walked by their few types, not all 17
+DISCARD = HELD + MAX_PLAYERS           # [MAX_PLAYERS, MAX_DECK] face-up discard piles, top last
 DISCARD_N = DISCARD + MAX_PLAYERS * MAX_DECK  # [MAX_PLAYERS]
 PILE = DISCARD_N + MAX_PLAYERS         # [SLOTS, SEQUENCE] the cards of each sequence pile slot
 PILE_LEN = PILE + SLOTS * SEQUENCE     # [SLOTS] cards in a slot (0: no pile there)
@@ -50,7 +52,7 @@ State = namedtuple("State", [
 ])
 
 Views = namedtuple("Views", [
-    "g", "draw", "removed", "hand", "hand_n", "discard", "discard_n", "pile", "pile_len",
+    "g", "draw", "removed", "hand", "hand_n", "held", "discard", "discard_n", "pile", "pile_len",
     "open_n", "chips", "supply", "skipped", "completed", "actions",
 ])
 
@@ -69,6 +71,7 @@ def views(s: State) -> Views:
     return Views(
         g=m[:N_SCALARS], draw=m[DRAW:DRAW + MAX_DECK], removed=m[REMOVED:REMOVED + MAX_DECK],
         hand=m[HAND:HAND + p * TYPES].reshape(p, TYPES), hand_n=m[HAND_N:HAND_N + p],
+        held=m[HELD:HELD + p],
         discard=m[DISCARD:DISCARD + MAX_PLAYERS * MAX_DECK].reshape(MAX_PLAYERS, MAX_DECK)[:p],
         discard_n=m[DISCARD_N:DISCARD_N + p],
         pile=m[PILE:PILE + SLOTS * SEQUENCE].reshape(SLOTS, SEQUENCE),

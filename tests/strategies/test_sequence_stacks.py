@@ -15,7 +15,7 @@ from sim.sequence_stacks.state import OVER, new_state, views
 from strategies import sequence_stacks as bots
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "sim" / "sequence_stacks"))
-from conftest import Table  # noqa: E402
+from sequence_stacks_positions import Table, held_mask  # noqa: E402
 
 
 def choice(table, seat, strategy):
@@ -128,6 +128,7 @@ def test_the_default_bot_reads_nothing_its_player_cannot_see():
             at = 0
             for q in others:  # deal the opponents' cards out again, sizes kept
                 v.hand[q] = np.bincount(pool[at:at + v.hand_n[q]], minlength=cards.TYPES)
+                v.held[q] = held_mask(v.hand[q])
                 at += v.hand_n[q]
             n = v.g[engine.DRAW_N]
             v.draw[:n] = hidden.permutation(v.draw[:n])

@@ -6,6 +6,7 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from sequence_stacks_positions import held_mask
 from sim.game import Setup
 from sim.sequence_stacks import GAME, engine, play
 from sim.sequence_stacks.cards import FIRST_ACTION, MAX_OPEN, OPEN_PER_COLOUR, SUPPLY, TYPES
@@ -62,6 +63,7 @@ def play_checked(rules, strategies, seed, game=0):
         engine.apply_move(s.m, s.rngs, rs, seat, s.move)
         assert (card_counts(s) == deck).all(), "cards are conserved"
         assert (v.hand.sum(axis=1) == v.hand_n).all() and (v.hand >= 0).all()
+        assert v.held.tolist() == [held_mask(h) for h in v.hand], "the held types kept move by move"
         assert (v.chips >= 0).all() and (v.supply >= 0).all()
         if limited:
             assert (v.chips.sum(axis=0) + v.supply == supply).all(), "chips are conserved"
