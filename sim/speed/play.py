@@ -86,7 +86,7 @@ def play_traced(s, rs, c, families, params, seed, game, out, watch, choose=None)
         def choose(seat):
             return bots.choose(s, rs, seat, families[seat], params[seat], c.plan[seat])
     g = s.g
-    engine.start_game(s, rs, c, seed, game)
+    engine.start_game(s, rs, c, race.seed_bits(seed), game)
     watch("deal")
     while not g[OVER]:
         for seat in range(2):

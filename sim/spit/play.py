@@ -104,7 +104,7 @@ def play_traced(s, rs, c, families, params, seed, game, out, watch, choose=None,
         def pick_pile(seat):
             return bots.choose_pile(s, rs, seat, families[seat], params[seat])
     g = s.g
-    engine.start_game(s, rs, c, seed, game)
+    engine.start_game(s, rs, c, race.seed_bits(seed), game)
     watch("deal")
     while not g[OVER]:
         for seat in range(2):

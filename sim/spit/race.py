@@ -38,6 +38,12 @@ Clock = namedtuple("Clock", [
 ])
 
 
+def seed_bits(seed: int) -> int:
+    """Gives a run seed (0 to 2**64-1) as the int64 with the same 64 bits: engines always take
+    an int64 seed (one compiled signature; the streams see the same bits)."""
+    return seed - (1 << 64) if seed >= 1 << 63 else seed
+
+
 def new_clock(quantiles: np.ndarray) -> Clock:
     """Gives a clock for two seats whose reaction times have these quantile tables."""
     return Clock(now=np.zeros(1), due=np.zeros(2), pending=np.zeros(2, np.int64),

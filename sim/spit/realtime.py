@@ -77,7 +77,8 @@ class RealTimeGame:
     def play(self, rules, setup, seed, start, stop, id_offset):
         ruleset, _, families, params, state, clock, means, spreads = self.prepare(rules, setup)
         out = self.loop.new_results(stop - start)
-        self.loop.play_games(state, ruleset, clock, families, params, seed, start, stop, out)
+        self.loop.play_games(state, ruleset, clock, families, params, race.seed_bits(seed), start,
+                             stop, out)
         ids = np.arange(start, stop, dtype=np.int64) + id_offset
         return self.tables_of(rules, setup, out, ids, means, spreads)
 

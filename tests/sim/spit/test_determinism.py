@@ -99,3 +99,14 @@ def test_simulate_trace_spit_prints_the_race_with_timestamps():
     assert "=== Deal 1: two spit piles" in done.stdout and "Final: seat " in done.stdout
     stamps = [float(line[1:9]) for line in lines if line.startswith("[")]
     assert stamps == sorted(stamps) and len(stamps) > 50
+
+
+@pytest.mark.parametrize("game", [spit.GAME, speed.GAME], ids=["spit", "speed"])
+def test_seeds_up_to_2_64_play_and_trace_alike(game):
+    rules = game.load_rules(None, [])
+    for seed in (2**63, 2**64 - 1):
+        traced = game.trace(rules, SETUPS[1], seed, 1, io.StringIO())
+        run = game.play(rules, SETUPS[1], seed, 0, 2, 0)
+        assert traced["games"].equals(run["games"].filter(pl.col("game_id") == 1))
+    assert not game.play(rules, SETUPS[1], 2**63, 0, 4, 0)["games"].equals(
+        game.play(rules, SETUPS[1], 2**64 - 1, 0, 4, 0)["games"])
