@@ -7,8 +7,6 @@ once, recruits, storms or guards when it is worth it, and moves squads towards t
 where it can still build (or onto weaker armies), then ends its turn.
 """
 
-from dataclasses import dataclass
-
 import numpy as np
 
 from sim import rng
@@ -39,17 +37,9 @@ from sim.deep_space.ruleset import (
 )
 from sim.deep_space.state import DOGS_LEFT, MINE, MOVES_LEFT, PHASE, PLAYERS, REDRAW
 from sim.jit import rule, small_rule
+from strategies.presets import Parameter
 
 RANDOM, DEFAULT = 0, 1
-
-
-@dataclass(frozen=True)
-class Parameter:
-    name: str
-    default: float
-    low: float
-    high: float
-    meaning: str
 
 
 PARAMETERS = (
@@ -252,7 +242,7 @@ def _score(s, rs, seat, params, a, b, k, via):
     return score
 
 
-@small_rule
+@rule
 def best_squad_move(s, rs, seat, params, out):
     """Writes the best-scoring squad move into out; gives False when no move is worth making."""
     numbers, units, dogs = rs.numbers, s.units, s.dogs

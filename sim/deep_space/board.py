@@ -3,12 +3,12 @@ checked on load and turned into the arrays the engine reads."""
 
 from __future__ import annotations
 
-import tomllib
 from collections import deque
 from pathlib import Path
 
 import numpy as np
 
+from sim.deep_space import files
 from sim.errors import UserError
 
 MIN_PLAYERS, MAX_PLAYERS = 2, 4
@@ -18,15 +18,7 @@ UNREACHABLE = 99
 
 def read(path: str | Path) -> dict:
     """Gives a board file's contents, checked (see `check`); one-line UserError otherwise."""
-    try:
-        with Path(path).open("rb") as f:
-            board = tomllib.load(f)
-    except OSError as e:
-        raise UserError(f"cannot read the board {path}: {e.strerror}") from None
-    except tomllib.TOMLDecodeError as e:
-        raise UserError(f"board {path}: malformed TOML: {e}") from None
-    check(board, f"board {path}")
-    return board
+    return files.read(path, "board", check)
 
 
 def check(board: dict, where: str) -> None:

@@ -3,11 +3,11 @@ load and turned into per-card arrays."""
 
 from __future__ import annotations
 
-import tomllib
 from pathlib import Path
 
 import numpy as np
 
+from sim.deep_space import files
 from sim.errors import UserError
 
 EFFECTS = ("space_dog", "extra_move", "recruits", "meteor_storm", "ore", "gems")
@@ -17,15 +17,7 @@ MAX_CARDS = 512
 
 def read(path: str | Path) -> dict:
     """Gives a deck file's contents, checked (see `check`); one-line UserError otherwise."""
-    try:
-        with Path(path).open("rb") as f:
-            deck = tomllib.load(f)
-    except OSError as e:
-        raise UserError(f"cannot read the deck {path}: {e.strerror}") from None
-    except tomllib.TOMLDecodeError as e:
-        raise UserError(f"deck {path}: malformed TOML: {e}") from None
-    check(deck, f"deck {path}")
-    return deck
+    return files.read(path, "deck", check)
 
 
 def check(deck: dict, where: str) -> None:

@@ -180,7 +180,7 @@ def draw(s, seat):
     return True
 
 
-@small_rule
+@rule
 def draw_up(s, rs, seat):
     """Draws until `seat` holds the hand size (or the cards run out)."""
     while s.hand_n[seat] < rs.numbers[HAND_SIZE]:
@@ -353,7 +353,7 @@ def mine_count(s, rs, seat):
     return n
 
 
-@small_rule
+@rule
 def begin_turn(s, rs):
     """Starts the turn of TURN_SEAT: the MINE decision if it can mine, else the draw and ACT."""
     g = s.g
@@ -367,7 +367,7 @@ def begin_turn(s, rs):
         g[PHASE] = ACT
 
 
-@small_rule
+@rule
 def finish_turn(s, rs):
     """Ends the turn: the turn cap ends the game stalled, else the next seat begins."""
     g = s.g
@@ -379,7 +379,7 @@ def finish_turn(s, rs):
     begin_turn(s, rs)
 
 
-@small_rule
+@rule
 def end_actions(s, rs, seat):
     """Ends the ACT phase: reinforcements per base, then the optional redraw."""
     g = s.g
@@ -395,7 +395,7 @@ def end_actions(s, rs, seat):
         finish_turn(s, rs)
 
 
-@small_rule
+@rule
 def build(s, rs, seat, planet):
     """Builds `seat`'s base on a planet; the game is won the moment the base count reaches the
     target."""
@@ -410,7 +410,7 @@ def build(s, rs, seat, planet):
         g[WINNER] = seat
 
 
-@small_rule
+@rule
 def play_card(s, rs, seat, slot, planet, target):
     """Plays the card in a hand slot: pays its price (gems, recruits), then its effect."""
     g = s.g
@@ -436,7 +436,7 @@ def play_card(s, rs, seat, slot, planet, target):
         gain(s, seat, amount, 0)
 
 
-@small_rule
+@rule
 def apply_move(s, rs, seat, move):
     """Plays a legal move of `seat` (see the module docstring)."""
     g, units, dogs = s.g, s.units, s.dogs
@@ -510,7 +510,7 @@ def can_build(s, rs, seat, planet):
             and s.ore[seat] >= rs.numbers[BASE_ORE])
 
 
-@small_rule
+@rule
 def card_targets(s, rs, seat, card, slot, out, n):
     """Writes the legal plays of a card (held in a hand slot) into out[n:]; gives the new count."""
     units = s.units

@@ -107,8 +107,8 @@ def test_a_deck_of_ones_own_is_played(tmp_path):
      "unknown planet 'Nowhere' in links"),
     (lambda t: "links = [\n", "malformed TOML"),
     (lambda t: t.replace('2 = ["B"]', '2 = ["B", "F"]'),
-     "board 'square': with 2 players only 4 planets can take a base, fewer than the 5 bases "
-     "that win (bases.to_win.2)"),
+     ("board 'square': with 2 players only 4 planets can take a base, fewer than the 5 bases "
+      "that win (bases.to_win.2)")),
 ], ids=["home-unlinked", "disconnected", "unknown-seat-home", "unknown-cover", "seat-not-home",
         "unknown-key", "unknown-link", "malformed", "too-few-planets"])
 def test_a_bad_board_is_one_line_and_exit_2(simulate, tmp_path, edit, message):
