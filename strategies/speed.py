@@ -9,7 +9,8 @@ from sim import rng
 from sim.jit import small_rule
 from sim.speed.engine import legal_moves
 from strategies import spit
-from strategies.spit import RANDOM, Parameter
+from strategies.presets import Parameter
+from strategies.spit import RANDOM
 
 PARAMETERS = (
     Parameter("keep_options", 1.0, 0.0, 5.0,

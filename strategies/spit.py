@@ -5,8 +5,6 @@ A bot chooses *which* move its seat makes; the seat's reaction time decides *whe
 tops of the other layout, the spit piles' tops and how many cards each pile holds.
 """
 
-from dataclasses import dataclass
-
 import numpy as np
 
 from sim import rng
@@ -14,17 +12,9 @@ from sim.jit import rule, small_rule
 from sim.spit.cards import PILES
 from sim.spit.engine import legal_moves
 from sim.spit.state import PLAY, TURN
+from strategies.presets import Parameter
 
 RANDOM, DEFAULT = 0, 1
-
-
-@dataclass(frozen=True)
-class Parameter:
-    name: str
-    default: float
-    low: float
-    high: float
-    meaning: str
 
 
 PARAMETERS = (

@@ -1,22 +1,12 @@
 """Speed games as text: each hand's deal, then the race event by event with timestamps."""
 
-from typing import TextIO
-
 from sim.speed import engine
 from sim.speed.state import HAND_NO, HAND_WINNER, WINNER
+from sim.spit.trace import RaceTracer
 
 
-class Tracer:
+class Tracer(RaceTracer):
     """Writes a Speed game's events: hands (both shown), plans, plays or drops, stalls, scores."""
-
-    def __init__(self, s, rs, c, names: list[str], out: TextIO):
-        self.s, self.rs, self.c, self.names, self.out = s, rs, c, names, out
-
-    def __call__(self, event: str, *args) -> None:
-        getattr(self, "_" + event)(*args)
-
-    def _print(self, text: str) -> None:
-        print(f"[{self.c.now[0]:8.3f}s] {text}", file=self.out)
 
     def _hand(self, seat: int) -> str:
         s = self.s

@@ -17,8 +17,9 @@ from sim.spit.state import (
 )
 
 
-class Tracer:
-    """Writes a Spit game's events: layouts, plans, moves landing or dropped, stalls, slaps."""
+class RaceTracer:
+    """Writes a real-time game's events, each line stamped with the simulated time; a game's
+    tracer adds one `_<event>` method per event its play_traced reports."""
 
     def __init__(self, s, rs, c, names: list[str], out: TextIO):
         self.s, self.rs, self.c, self.names, self.out = s, rs, c, names, out
@@ -28,6 +29,10 @@ class Tracer:
 
     def _print(self, text: str) -> None:
         print(f"[{self.c.now[0]:8.3f}s] {text}", file=self.out)
+
+
+class Tracer(RaceTracer):
+    """Writes a Spit game's events: layouts, plans, moves landing or dropped, stalls, slaps."""
 
     def _card(self, card: int) -> str:
         return self.names[card]
