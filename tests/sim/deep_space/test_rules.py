@@ -4,6 +4,7 @@ is about."""
 import numpy as np
 import pytest
 
+from sim import rng
 from sim.deep_space import engine
 from sim.deep_space.engine import BUILD, END, MOVE, PLAY, RECRUIT, TAKE, TRADE
 from sim.deep_space.state import (
@@ -40,7 +41,22 @@ def test_each_player_starts_with_3_recruits_at_home_and_2_cards(default_rules):
     assert s.g[TURN_SEAT] == s.g[FIRST_SEAT]
 
 
-def test_the_highest_roll_starts_and_every_seat_can_start(default_rules):
+def rolled_starter(seed, game, players, cards):
+    """Gives the starter by the rules, rolling d6 from the deal's stream where start_game does
+    (after shuffling the deck): the highest roll starts, the tied highest re-roll."""
+    stream = np.zeros(1, np.uint64)
+    rng.start(stream, seed, game, engine.DEAL_STREAM)
+    rng.shuffle(stream, np.zeros(cards, np.int64))
+    rolling = list(range(players))
+    while True:
+        rolls = {seat: rng.below(stream, 6) for seat in rolling}
+        best = max(rolls.values())
+        rolling = [seat for seat in rolling if rolls[seat] == best]
+        if len(rolling) == 1:
+            return rolling[0]
+
+
+def test_the_highest_roll_starts_ties_reroll_and_every_seat_can_start(default_rules):
     from sim.deep_space import GAME
     from sim.game import Setup
 
@@ -48,6 +64,7 @@ def test_the_highest_roll_starts_and_every_seat_can_start(default_rules):
     starters = set()
     for game in range(60):
         engine.start_game(s, rs, 1, game)
+        assert s.g[FIRST_SEAT] == rolled_starter(1, game, 4, s.deck.shape[0])
         starters.add(int(s.g[FIRST_SEAT]))
     assert starters == {0, 1, 2, 3}
 
