@@ -14,7 +14,7 @@ SETUPS = [Setup(2, ("default", "random"), (("reaction_0", "club"), ("reaction_1"
 
 def run_of(game, sets, out):
     rules = game.load_rules(None, sets)
-    return runner.run(game, rules, SETUPS, 40, 5, out, 1, progress=False).path
+    return runner.run(game, rules, SETUPS, 20, 5, out, 1, progress=False).path
 
 
 @pytest.fixture(scope="module")
@@ -69,4 +69,4 @@ def test_speed_reports_in_hands(tmp_path):
     tables = {t.title: t.frame for s in sections for t in s.tables}
     assert "mean hands" in tables["Hands and simulated minutes per game"].columns
     assert "stalls per hand" in tables["Stalls (nobody can move)"].columns
-    assert tables["Seat 0's win rate by reaction-time ratio"]["n"].sum() == 120
+    assert tables["Seat 0's win rate by reaction-time ratio"]["n"].sum() == 60

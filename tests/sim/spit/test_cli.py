@@ -67,3 +67,13 @@ def test_bench_spit_measures_both_bots(simulate):
                               "--scaling-games", "0")
     assert code == 0, err
     assert "random, 2 players" in out and "default, 2 players" in out
+
+
+def test_trace_spit_prints_the_race_with_timestamps(simulate):
+    code, out, err = simulate("trace", "spit", "--seed", "7", "--reaction", "0=expert")
+    assert code == 0, err
+    lines = out.splitlines()
+    assert lines[0].startswith("Spit, seed 7, game 0; seats: 0:default (reaction 0.6 s")
+    assert "=== Deal 1: two spit piles" in out and "Final: seat " in out
+    stamps = [float(line[1:9]) for line in lines if line.startswith("[")]
+    assert stamps == sorted(stamps) and len(stamps) > 50

@@ -1,16 +1,13 @@
 """A Spit or Speed game depends only on (seed, game index, rules, configuration): not on
-chunking, workers or what the other seat's bot did with the same first deal; and the traced
+chunking or what the other seat's bot did with the same first deal; and the traced
 game is the game a run plays."""
 
 import io
-import subprocess
-import sys
-from pathlib import Path
 
 import polars as pl
 import pytest
 
-from sim import runner, speed, spit
+from sim import speed, spit
 from sim.game import Setup
 
 GAMES = 16
@@ -72,33 +69,6 @@ def test_changing_one_seats_bot_does_not_change_the_first_deal():
         changed, changed_moves = first_deal(rules, ("random", "default"), seed, game)
         assert base == changed
         assert base_moves != changed_moves, "the bots did play differently"
-
-
-def test_one_worker_and_two_workers_store_the_same_games(tmp_path):
-    rules = spit.GAME.load_rules(None, [])
-
-    def tables(out, workers, chunk_size):
-        run = runner.run(spit.GAME, rules, SETUPS, 12, 99, out, workers, chunk_size=chunk_size,
-                         progress=False)
-        return {name: run.scan(name).collect().sort(["setup", "game_id", *(
-            ["seat"] if name == "seats" else [])]) for name in ("games", "seats")}
-
-    serial = tables(tmp_path / "serial", 1, 12)
-    pooled = tables(tmp_path / "pooled", 2, 5)
-    assert_same(serial, pooled)
-    assert serial["games"].height == 24
-
-
-def test_simulate_trace_spit_prints_the_race_with_timestamps():
-    simulate = Path(sys.executable).parent / "simulate"
-    done = subprocess.run([str(simulate), "trace", "spit", "--seed", "7", "--reaction", "0=expert"],
-                          check=False, capture_output=True, text=True, timeout=300)
-    assert done.returncode == 0, done.stderr
-    lines = done.stdout.splitlines()
-    assert lines[0].startswith("Spit, seed 7, game 0; seats: 0:default (reaction 0.6 s")
-    assert "=== Deal 1: two spit piles" in done.stdout and "Final: seat " in done.stdout
-    stamps = [float(line[1:9]) for line in lines if line.startswith("[")]
-    assert stamps == sorted(stamps) and len(stamps) > 50
 
 
 @pytest.mark.parametrize("game", [spit.GAME, speed.GAME], ids=["spit", "speed"])
