@@ -168,7 +168,7 @@ def wants_block(m, rs, seat, params):
     return chip_use(m, rs, q, colour) > 0 and red + blue >= params[BLOCK_AT] - spare
 
 
-@small_rule
+@rule
 def best_move(m, rngs, rs, moves, seat, params, n):
     """Gives the index in `moves` of the best-scoring of `seat`'s n legal moves in their turn."""
     r = rngs[1 + seat]

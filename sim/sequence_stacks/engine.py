@@ -110,8 +110,10 @@ def refill(m, rngs, seat, size):
 def start_game(m, rngs, rs, seed, game):
     """Sets up game `game` of a run seeded `seed`: shuffles, deals, and starts seat 0's turn."""
     p = rngs.shape[0] - 1
-    for i in range(SIZE):
-        m[i] = 0
+    # The piles' contents need no wiping: their counts say what is in them.
+    for start, stop in ((0, DRAW), (HANDS, DISCARD_PILES), (DISCARD_N, SIZE)):
+        for i in range(start, stop):
+            m[i] = 0
     m[PLAYERS] = p
     m[SEED] = seed
     m[GAME] = game
@@ -301,7 +303,7 @@ def top_card(m, seat):
     return m[DISCARD_PILES + seat * MAX_DECK + n - 1] if n > 0 else -1
 
 
-@small_rule
+@rule
 def legal_moves(m, rs, moves, seat):
     """Lists every legal move of `seat` into `moves` (none when the game does not wait on
     them); gives how many."""
