@@ -210,6 +210,8 @@ def spit(
     scheduler: Scheduler = None,
     until_ci: UntilCi = None,
     chunk_size: ChunkSize = None,
+    strategies_file: StrategiesFile = None,
+    forbid: Forbid = None,
 ) -> None:
     """Play Spit games (two players race to play out their cards) and summarise them."""
     _run_game("spit", players=players,
@@ -217,7 +219,7 @@ def spit(
               games=games, seed=seed, workers=workers, out=out, strategy=strategy,
               seat_strategy=seat_strategy, config=config, sets=sets, quiet=quiet,
               resume=resume, backend=backend, scheduler=scheduler, until_ci=until_ci,
-              chunk_size=chunk_size)
+              chunk_size=chunk_size, strategies_file=strategies_file, forbid=forbid)
 
 
 @app.command()
@@ -239,6 +241,8 @@ def speed(
     scheduler: Scheduler = None,
     until_ci: UntilCi = None,
     chunk_size: ChunkSize = None,
+    strategies_file: StrategiesFile = None,
+    forbid: Forbid = None,
 ) -> None:
     """Play Speed games (two players race to empty their hands) and summarise them."""
     _run_game("speed", players=players,
@@ -246,7 +250,7 @@ def speed(
               games=games, seed=seed, workers=workers, out=out, strategy=strategy,
               seat_strategy=seat_strategy, config=config, sets=sets, quiet=quiet,
               resume=resume, backend=backend, scheduler=scheduler, until_ci=until_ci,
-              chunk_size=chunk_size)
+              chunk_size=chunk_size, strategies_file=strategies_file, forbid=forbid)
 
 
 @trace_app.command("spit")
@@ -260,12 +264,15 @@ def trace_spit(
     seat_strategy: SeatStrategies = None,
     config: Config = None,
     sets: Sets = None,
+    strategies_file: StrategiesFile = None,
+    forbid: Forbid = None,
 ) -> None:
     """Print one Spit game event by event, with simulated timestamps."""
     options = _realtime_options("spit", players, reaction, reaction_profile, config, sets, False)
     _trace_game("spit", players=2, options={k: v[0] for k, v in options.items()}, seed=seed,
                 game_index=game_index, strategy=strategy, seat_strategy=seat_strategy,
-                config=config, sets=sets)
+                config=config, sets=sets, strategies_file=strategies_file,
+                forbid=forbid)
 
 
 @trace_app.command("speed")
@@ -279,12 +286,15 @@ def trace_speed(
     seat_strategy: SeatStrategies = None,
     config: Config = None,
     sets: Sets = None,
+    strategies_file: StrategiesFile = None,
+    forbid: Forbid = None,
 ) -> None:
     """Print one Speed game event by event, with simulated timestamps."""
     options = _realtime_options("speed", players, reaction, reaction_profile, config, sets, False)
     _trace_game("speed", players=2, options={k: v[0] for k, v in options.items()}, seed=seed,
                 game_index=game_index, strategy=strategy, seat_strategy=seat_strategy,
-                config=config, sets=sets)
+                config=config, sets=sets, strategies_file=strategies_file,
+                forbid=forbid)
 
 
 @bench_app.command("spit")

@@ -9,7 +9,7 @@ from sim import rng
 from sim.jit import small_rule
 from sim.speed.engine import legal_moves
 from strategies import spit
-from strategies.presets import Parameter
+from strategies.presets import Family, Parameter
 from strategies.spit import RANDOM
 
 PARAMETERS = (
@@ -23,8 +23,12 @@ PRESETS = {
     "default": {},
     "greedy": {"keep_options": 0.0},
 }
-
-
+FAMILIES = (
+    Family("random", "uniform over the legal plays"),
+    Family("default", "plays the card that keeps the most other cards in hand playable",
+           PARAMETERS),
+)
+BUILT_IN = spit.built_in(PRESETS)
 
 
 def strategy_names() -> list[str]:
@@ -32,9 +36,9 @@ def strategy_names() -> list[str]:
     return spit.strategy_names(PRESETS)
 
 
-def resolve(name: str):
-    """Gives (family, parameter vector) of a strategy name."""
-    return spit.resolve(name, PARAMETERS, PRESETS)
+def resolve(name: str, user_presets: dict | None = None):
+    """Gives (family, parameter vector) of a strategy name (see strategies.spit.resolve)."""
+    return spit.resolve(name, user_presets, PARAMETERS, PRESETS)
 
 
 @small_rule

@@ -12,7 +12,7 @@ from sim.jit import rule, small_rule
 from sim.spit.cards import PILES
 from sim.spit.engine import legal_moves
 from sim.spit.state import PLAY, TURN
-from strategies.presets import Parameter
+from strategies.presets import Family, Parameter
 
 RANDOM, DEFAULT = 0, 1
 
@@ -40,18 +40,41 @@ PRESETS = {
 }
 
 
+FAMILIES = (
+    Family("random", "uniform over the legal moves; a lone spitter picks its pile at random"),
+    Family("default", "plays first (or turns up first), scoring each play by what it uncovers, "
+                      "the own cards it keeps playable and the other player's it lets in",
+           PARAMETERS),
+)
+
+
+def built_in(presets: dict = PRESETS) -> dict[str, tuple[str, dict]]:
+    """Gives the presets as `simulate strategies` lists them: name -> (family, parameters
+    changed)."""
+    return {"random": ("random", {}), **{name: ("default", v) for name, v in presets.items()}}
+
+
+BUILT_IN = built_in()
+
+
 def strategy_names(presets: dict = PRESETS) -> list[str]:
     """Gives every name a seat's strategy may have: the random family and the presets."""
     return ["random", *presets]
 
 
-def resolve(name: str, parameters=PARAMETERS, presets: dict = PRESETS) -> tuple[int, np.ndarray]:
-    """Gives (family, parameter vector) of a strategy name."""
+def resolve(name: str, user_presets: dict | None = None, parameters=PARAMETERS,
+            presets: dict = PRESETS) -> tuple[int, np.ndarray]:
+    """Gives (family, parameter vector) of a strategy name, a built-in one or one of the
+    presets loaded with --strategies-file (name -> {"family": ..., parameter: value})."""
     values = np.array([p.default for p in parameters], np.float64)
     if name == "random":
         return RANDOM, values
-    for key, value in presets[name].items():
-        values[[p.name for p in parameters].index(key)] = value
+    spec = (user_presets or {}).get(name) or {"family": "default", **presets[name]}
+    if spec["family"] == "random":
+        return RANDOM, values
+    for key, value in spec.items():
+        if key != "family":
+            values[[p.name for p in parameters].index(key)] = value
     return DEFAULT, values
 
 
@@ -110,7 +133,7 @@ def _best(s, rs, seat, params, n):
                     keep += 1
             deny = 0
             for k in range(n_theirs):  # the other player's cards the new top lets in
-                deny += fits[theirs[k], card]
+                deny += fits[theirs[k], card] != 0
             uncovers = stock_n[seat, a] >= 2 and stock_up[seat, a] == 1
             score = 10.0 + params[UNCOVER] * uncovers + params[KEEP] * keep - params[DENY] * deny
         elif kind == TURN:

@@ -6,10 +6,10 @@ Speed shares Spit's clock, deck, reaction settings, tables and game shape (sim/s
 import polars as pl
 
 from sim.game import Column
-from sim.speed import cards, play
+from sim.speed import cards, forbid, play, view
 from sim.speed.state import new_state
 from sim.speed.trace import Tracer
-from sim.spit.realtime import RealTimeGame
+from sim.spit.realtime import RealTimeBots, RealTimeGame
 from sim.spit.tables import columns
 from strategies import speed as bots
 
@@ -31,7 +31,8 @@ class Speed(RealTimeGame):
         ("avg minutes", pl.col("sim_seconds").mean() / 60),
         ("stalls per hand", pl.col("stalls").sum() / pl.col("hands").sum()),
     )
-    cards, loop, bots, tracer = cards, play, bots, Tracer
+    cards, loop, view, tracer = cards, play, view, Tracer
+    bots = RealTimeBots(bots, forbid)
 
     def new_state(self, ruleset):
         return new_state(int(ruleset.numbers[cards.HAND]), int(ruleset.numbers[cards.CARDS]))

@@ -3,6 +3,8 @@ planned move, stalls (side-pile cards turned up, centre piles recycled), hands a
 
 A move is (PLAY, hand slot, centre pile): the card goes onto the pile if it is one rank higher
 or lower than the pile's top (wrapping around). The hand refills from the draw pile at once.
+A seat's restrictions (State.forbid, --forbid play_up / play_down) take the plays in a forbidden
+direction off its legal moves, and a planned play lands only if its direction is allowed then.
 """
 
 from sim import rng
@@ -93,6 +95,7 @@ def start_hand(s, rs, c):
 def legal_moves(s, rs, seat):
     """Lists `seat`'s legal moves in s.moves; gives how many."""
     moves, hand, fits = s.moves, s.hand, rs.fits
+    allowed = ~s.forbid[seat]  # the play directions (fits bits) this seat may make
     top0 = s.centre[0, s.centre_n[0] - 1]
     top1 = s.centre[1, s.centre_n[1] - 1]
     n = 0
@@ -101,7 +104,7 @@ def legal_moves(s, rs, seat):
         if card < 0:
             continue
         for b in range(2):
-            if fits[card, top1 if b else top0]:
+            if fits[card, top1 if b else top0] & allowed:
                 moves[n, 0] = PLAY
                 moves[n, 1] = slot
                 moves[n, 2] = b
@@ -115,7 +118,7 @@ def is_legal(s, rs, seat, kind, slot, b):
     if kind != PLAY or slot < 0 or slot >= s.hand.shape[1] or b < 0 or b > 1:
         return False
     card = s.hand[seat, slot]
-    return card >= 0 and rs.fits[card, s.centre[b, s.centre_n[b] - 1]] == 1
+    return card >= 0 and (rs.fits[card, s.centre[b, s.centre_n[b] - 1]] & ~s.forbid[seat]) != 0
 
 
 @small_rule

@@ -12,6 +12,7 @@ from sim.jit import rule, small_rule
 from sim.speed import engine
 from sim.speed.state import HAND_NO, MOVES, OVER, STALLED, STALLS, WINNER
 from sim.spit import race
+from sim.spit.play import _unwatched
 from strategies import speed as bots
 
 
@@ -74,24 +75,29 @@ def new_results(games: int) -> Results:
         score=np.zeros((games, 2), np.int64))
 
 
-def play_traced(s, rs, c, families, params, seed, game, out, watch, choose=None):
-    """Plays one game in a Python loop over the same jitted rules as `play_games`, calling
-    watch(event, ...) at each step; fills row 0 of `out`.
+def play_python(s, rs, c, families, params, seed, game, out, row=0, python_seats=None,
+                watch=None):
+    """Plays one game in a Python loop over the same jitted rules and bots as `play_games`,
+    filling row `row` of `out`: the Python driver, used by trace and by Python strategies.
 
-    `choose(seat) -> bool` plans a seat's move into c.plan[seat] (default: the jitted bot).
-    Events: ("deal",) when a hand is dealt; ("plan", seat); ("land", seat, status, card)
-    (status: engine.DROPPED, PLAYED, OUT, CAPPED); ("stall", over); ("hand_end", over).
+    python_seats: {seat: player} for the seats Python strategies play (sim/speed/view.py):
+    player(seat) -> bool plans the seat's play into c.plan[seat] (False: it has none). The
+    other seats play their jitted bots; the clock alone decides when a planned play lands.
+    watch(event, ...), if given, is called at each step: ("deal",) when a hand is dealt;
+    ("plan", seat); ("land", seat, status, card) (status: engine.DROPPED, PLAYED, OUT, CAPPED);
+    ("stall", over); ("hand_end", over).
     """
-    if choose is None:
-        def choose(seat):
-            return bots.choose(s, rs, seat, families[seat], params[seat], c.plan[seat])
+    python_seats = python_seats or {}
+    watch = watch or _unwatched
     g = s.g
     engine.start_game(s, rs, c, race.seed_bits(seed), game)
     watch("deal")
     while not g[OVER]:
         for seat in range(2):
             if not c.pending[seat] and not s.idle[seat]:
-                if choose(seat):
+                player = python_seats.get(seat)
+                if (bots.choose(s, rs, seat, families[seat], params[seat], c.plan[seat])
+                        if player is None else player(seat)):
                     race.schedule(c, seat)
                     watch("plan", seat)
                 else:
@@ -108,4 +114,4 @@ def play_traced(s, rs, c, families, params, seed, game, out, watch, choose=None)
             watch("hand_end", over)
             if not over:
                 watch("deal")
-    record_game(s, c, out, 0)
+    record_game(s, c, out, row)

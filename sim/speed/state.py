@@ -30,6 +30,8 @@ State = namedtuple("State", [
     "deck",      # int64[cards]: scratch for dealing and recycling
     "deal_rng",  # uint64[1]: this hand's stream (the deal, recycled side piles)
     "bot_rng",   # uint64[2, 1]: each seat's bot stream
+    "forbid",    # int64[2]: bits (sim/spit/state.py FORBID_UP, FORBID_DOWN) of the plays each
+                 # seat never makes (set once per setup)
 ])
 
 
@@ -43,4 +45,5 @@ def new_state(hand: int, cards: int) -> State:
         score=np.zeros(2, np.int64), played=np.zeros(2, np.int64), idle=np.zeros(2, np.int64),
         moves=np.zeros((MAX_MOVES, 3), np.int64), deck=np.zeros(cards, np.int64),
         deal_rng=np.zeros(1, np.uint64), bot_rng=np.zeros((2, 1), np.uint64),
+        forbid=np.zeros(2, np.int64),
     )

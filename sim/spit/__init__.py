@@ -8,8 +8,8 @@ This package also holds what Speed (sim/speed) shares with Spit: the discrete-ev
 import polars as pl
 
 from sim.game import Column
-from sim.spit import cards, play
-from sim.spit.realtime import RealTimeGame
+from sim.spit import cards, forbid, play, view
+from sim.spit.realtime import RealTimeBots, RealTimeGame
 from sim.spit.state import new_state
 from sim.spit.tables import columns
 from sim.spit.trace import Tracer
@@ -34,7 +34,8 @@ class Spit(RealTimeGame):
         ("avg minutes", pl.col("sim_seconds").mean() / 60),
         ("stalls per deal", pl.col("stalls").sum() / pl.col("deals").sum()),
     )
-    cards, loop, bots, tracer = cards, play, bots, Tracer
+    cards, loop, view, tracer = cards, play, view, Tracer
+    bots = RealTimeBots(bots, forbid)
 
     def new_state(self, ruleset):
         return new_state(int(ruleset.numbers[cards.PILES]), int(ruleset.numbers[cards.CARDS]))

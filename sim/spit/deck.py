@@ -7,6 +7,7 @@ from sim.errors import UserError
 
 RANK_NAMES = "A23456789TJQK"
 SUIT_NAMES = "cdsh"  # clubs, diamonds, spades, hearts: colour = suit % 2 (0 black, 1 red)
+UP, DOWN = 1, 2  # bits of fits[card, top]: the card is one rank above / below the top
 
 
 def build(rules: dict) -> tuple[np.ndarray, np.ndarray, list[str]]:
@@ -24,11 +25,12 @@ def build(rules: dict) -> tuple[np.ndarray, np.ndarray, list[str]]:
 
 
 def fits(rank: np.ndarray, colour: np.ndarray, alternate: bool) -> np.ndarray:
-    """Gives fits[card, top] = 1 where `card` may go on `top`: one rank higher or lower,
-    wrapping around (on an Ace a King or a 2), and of the other colour if `alternate`."""
+    """Gives fits[card, top], non-zero where `card` may go on `top`: UP where it is one rank
+    higher, DOWN one rank lower, wrapping around (on an Ace a King or a 2), and of the other
+    colour if `alternate`. (The direction is kept for restricted play: --forbid play_up.)"""
     ranks = int(rank.max()) + 1
     d = (rank[:, None] - rank[None, :]) % ranks
-    ok = (d == 1) | (d == ranks - 1)
+    found = np.where(d == 1, UP, 0) | np.where(d == ranks - 1, DOWN, 0)
     if alternate:
-        ok &= colour[:, None] != colour[None, :]
-    return ok.astype(np.int8)
+        found = np.where(colour[:, None] != colour[None, :], found, 0)
+    return found.astype(np.int8)

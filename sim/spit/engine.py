@@ -9,6 +9,10 @@ A move is (kind, a, b):
 SHIFT and STACK are legal only when they uncover a face-down card (they are for that; moving
 cards about without uncovering one would never end). Of several empty spaces only the first
 is offered: they are all alike.
+
+A seat's restrictions (State.forbid, --forbid) take its forbidden moves off its legal moves,
+and a planned play lands only if its direction (up or down) is still allowed then. A seat left
+without a move waits, as any seat without a move does: no escape is needed.
 """
 
 from sim import rng
@@ -30,6 +34,8 @@ from sim.spit.state import (
     DEAL,
     DEAL_MOVES,
     DEAL_STALLS,
+    FORBID_SHIFT,
+    FORBID_STACK,
     GAME,
     LONE_PILE,
     MOVES,
@@ -147,14 +153,15 @@ def is_legal(s, rs, seat, kind, a, b):
     if kind == PLAY:
         if b < 0 or b > 1 or s.centre_n[b] == 0:
             return False
-        return rs.fits[top, s.centre[b, s.centre_n[b] - 1]] == 1
+        return (rs.fits[top, s.centre[b, s.centre_n[b] - 1]] & ~s.forbid[seat]) != 0
     # SHIFT and STACK must uncover a face-down card.
     if b < 0 or b >= piles or b == a or n < 2 or stock_up[seat, a] != 1:
         return False
     if kind == SHIFT:
-        return stock_n[seat, b] == 0
+        return stock_n[seat, b] == 0 and s.forbid[seat] & FORBID_SHIFT == 0
     if kind == STACK:
-        return rs.numbers[STACKING] == 1 and stock_n[seat, b] > 0 and stock_up[seat, b] > 0 \
+        return rs.numbers[STACKING] == 1 and s.forbid[seat] & FORBID_STACK == 0 \
+            and stock_n[seat, b] > 0 and stock_up[seat, b] > 0 \
             and rs.rank[s.stock[seat, b, stock_n[seat, b] - 1]] == rs.rank[top]
     return False
 
@@ -173,14 +180,17 @@ def legal_moves(s, rs, seat):
     moves, stock, stock_n, stock_up, fits = s.moves, s.stock, s.stock_n, s.stock_up, rs.fits
     centre, centre_n = s.centre, s.centre_n
     piles = rs.numbers[PILES]
-    stacking = rs.numbers[STACKING]
+    forbid = s.forbid[seat]
+    allowed = ~forbid  # the play directions (fits bits) this seat may make
+    stacking = rs.numbers[STACKING] == 1 and forbid & FORBID_STACK == 0
     top0 = centre[0, centre_n[0] - 1] if centre_n[0] > 0 else -1
     top1 = centre[1, centre_n[1] - 1] if centre_n[1] > 0 else -1
     empty = -1
-    for p in range(piles):
-        if stock_n[seat, p] == 0:
-            empty = p
-            break
+    if forbid & FORBID_SHIFT == 0:
+        for p in range(piles):
+            if stock_n[seat, p] == 0:
+                empty = p
+                break
     n = 0
     for a in range(piles):
         size = stock_n[seat, a]
@@ -191,9 +201,9 @@ def legal_moves(s, rs, seat):
             n = _add(moves, n, TURN, a, 0)
             continue
         card = stock[seat, a, size - 1]
-        if top0 >= 0 and fits[card, top0]:
+        if top0 >= 0 and fits[card, top0] & allowed:
             n = _add(moves, n, PLAY, a, 0)
-        if top1 >= 0 and fits[card, top1]:
+        if top1 >= 0 and fits[card, top1] & allowed:
             n = _add(moves, n, PLAY, a, 1)
         if up == 1 and size >= 2:  # a card moved away would uncover a face-down one
             if empty >= 0:

@@ -2,7 +2,7 @@
 
 One step of the race: every seat without a planned move lets its bot plan one (which move) and
 the clock schedule it (when); then the earliest planned move lands. When nobody can move, the
-table stalls and both spit. `play_games` and `play_traced` take exactly these steps, over the
+table stalls and both spit. `play_games` and `play_python` take exactly these steps, over the
 same jitted rules and bots.
 """
 
@@ -86,30 +86,31 @@ def new_results(games: int) -> Results:
         cards_left=np.zeros((games, 2), np.int64), played=np.zeros((games, 2), np.int64))
 
 
-def play_traced(s, rs, c, families, params, seed, game, out, watch, choose=None, pick_pile=None):
-    """Plays one game in a Python loop over the same jitted rules as `play_games`, calling
-    watch(event, ...) at each step; fills row 0 of `out`.
+def play_python(s, rs, c, families, params, seed, game, out, row=0, python_seats=None,
+                watch=None):
+    """Plays one game in a Python loop over the same jitted rules and bots as `play_games`,
+    filling row `row` of `out`: the Python driver, used by trace and by Python strategies.
 
-    `choose(seat) -> bool` plans a seat's move into c.plan[seat] and `pick_pile(seat) -> pile`
-    chooses a lone spitter's pile (default: the jitted bots; a Python bot may stand in).
-    Events: ("deal",) when a deal is laid out; ("plan", seat) when a seat plans a move;
-    ("land", seat, status, card) when a planned move lands (status: engine.DROPPED, PLAYED,
-    OUT, CAPPED; card: the card moved); ("stall", over) after a stall is resolved;
-    ("deal_end", over) after a deal ends.
+    python_seats: {seat: player} for the seats Python strategies play (sim/spit/view.py):
+    player(seat) -> bool plans the seat's move into c.plan[seat] (False: it has none), and
+    player.pile(seat) -> pile chooses the pile a lone spitter spits onto. The other seats
+    play their jitted bots. Either way the clock alone decides when a planned move lands.
+    watch(event, ...), if given, is called at each step: ("deal",) when a deal is laid out;
+    ("plan", seat) when a seat plans a move; ("land", seat, status, card) when a planned move
+    lands (status: engine.DROPPED, PLAYED, OUT, CAPPED; card: the card moved); ("stall", over)
+    after a stall is resolved; ("deal_end", over) after a deal ends.
     """
-    if choose is None:
-        def choose(seat):
-            return bots.choose(s, rs, seat, families[seat], params[seat], c.plan[seat])
-    if pick_pile is None:
-        def pick_pile(seat):
-            return bots.choose_pile(s, rs, seat, families[seat], params[seat])
+    python_seats = python_seats or {}
+    watch = watch or _unwatched
     g = s.g
     engine.start_game(s, rs, c, race.seed_bits(seed), game)
     watch("deal")
     while not g[OVER]:
         for seat in range(2):
             if not c.pending[seat] and not s.idle[seat]:
-                if choose(seat):
+                player = python_seats.get(seat)
+                if (bots.choose(s, rs, seat, families[seat], params[seat], c.plan[seat])
+                        if player is None else player(seat)):
                     race.schedule(c, seat)
                     watch("plan", seat)
                 else:
@@ -120,7 +121,9 @@ def play_traced(s, rs, c, families, params, seed, game, out, watch, choose=None,
             if not over:
                 lone = engine.lone_spitter(s)
                 if lone >= 0:
-                    g[LONE_PILE] = pick_pile(lone)
+                    player = python_seats.get(lone)
+                    g[LONE_PILE] = (bots.choose_pile(s, rs, lone, families[lone], params[lone])
+                                    if player is None else player.pile(lone))
                 engine.spit(s, rs)
             watch("stall", over)
             continue
@@ -133,4 +136,8 @@ def play_traced(s, rs, c, families, params, seed, game, out, watch, choose=None,
             watch("deal_end", over)
             if not over:
                 watch("deal")
-    record_game(s, c, out, 0)
+    record_game(s, c, out, row)
+
+
+def _unwatched(event, *args):
+    pass

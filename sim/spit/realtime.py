@@ -12,14 +12,38 @@ from sim.errors import UserError
 from sim.game import Headline, Setup
 from sim.spit import race, reaction
 from sim.spit.tables import build as build_tables
+from strategies import python_bots
+from strategies import seats as seat_strings
+from strategies.presets import user_presets
+
+
+class RealTimeBots:
+    """A real-time game's plug-in for user-chosen play (sim.game.Bots), over its strategies
+    module (jitted bots, families, presets) and its forbid module (--forbid names, masks)."""
+
+    def __init__(self, strategies, forbid):
+        self.strategies, self.forbid = strategies, forbid
+
+    # Read when asked: the strategies module may still be importing the game's package.
+    @property
+    def families(self) -> tuple:
+        return self.strategies.FAMILIES
+
+    @property
+    def presets(self) -> dict:
+        return self.strategies.BUILT_IN
+
+    def forbiddable(self, rules: dict) -> dict[str, str]:
+        return self.forbid.names(rules)
 
 
 class RealTimeGame:
     """A two-player game without turns, raced on a discrete-event clock (see race.py).
 
     Subclasses set name, title, columns, summary, `length` (the games column counting deals or
-    hands), `cards`, `loop`, `bots` (its rules, play and bots modules), `tracer` (its Tracer
-    class), and define new_state(ruleset) and options(rules) (rule options recorded per game).
+    hands), `cards`, `loop`, `view` (its rules, play and view modules), `bots` (a
+    RealTimeBots), `tracer` (its Tracer class), and define new_state(ruleset) and
+    options(rules) (rule options recorded per game).
     """
 
     min_players = 2
@@ -32,7 +56,7 @@ class RealTimeGame:
     length: str
 
     def strategy_names(self) -> list[str]:
-        return self.bots.strategy_names()
+        return self.bots.strategies.strategy_names()
 
     def load_rules(self, config_file, overrides) -> dict:
         from sim.rules import load_rules
@@ -58,27 +82,49 @@ class RealTimeGame:
 
     def prepare(self, rules: dict, setup: Setup):
         """Gives what playing a configuration takes: (rule arrays, card names, bot families,
-        bot parameters, an empty state, a clock, reaction means, reaction spreads)."""
+        bot parameters, an empty state with the seats' restrictions, a clock, reaction means,
+        reaction spreads).
+
+        Seats that Python strategies play get the random family here; the Python driver asks
+        their strategies instead, and no other bot reads what a seat's bot keeps."""
         ruleset, names = self.cards.build(rules)
-        resolved = [self.bots.resolve(name) for name in setup.seats]
+        seats = [seat_strings.parse(text) for text in setup.seats]
+        resolved = [self.bots.strategies.resolve(
+            "random" if seat_strings.is_python(seat.base) else seat.base, user_presets(rules))
+            for seat in seats]
         families = np.array([f for f, _ in resolved], np.int64)
         params = np.array([p for _, p in resolved], np.float64)
         means, spreads = self.reactions(rules, setup)
         clock = race.new_clock(race.quantile_tables(means, spreads))
-        return ruleset, names, families, params, self.new_state(ruleset), clock, means, spreads
+        state = self.new_state(ruleset)
+        for i, seat in enumerate(seats):
+            state.forbid[i] = self.bots.forbid.mask(seat.forbidden)
+        return ruleset, names, families, params, state, clock, means, spreads
 
     def tables_of(self, rules, setup, results, ids, means, spreads) -> dict[str, pl.DataFrame]:
-        return build_tables(results, ids, setup.seats, means, spreads, self.length,
+        return build_tables(results, ids, setup.strategies(), means, spreads, self.length,
                             self.options(rules), self.seat_extra(results))
+
+    def _python_seats(self, state, ruleset, clock, names, classes, seed, game) -> dict:
+        """Gives the players of one game's Python seats (fresh strategy instances)."""
+        return {seat: self.view.PythonSeatPlayer(state, ruleset, clock, names, bot)
+                for seat, bot in python_bots.seats_for_game(classes, seed, game).items()}
 
     def seat_extra(self, results) -> dict:
         return {}
 
     def play(self, rules, setup, seed, start, stop, id_offset):
-        ruleset, _, families, params, state, clock, means, spreads = self.prepare(rules, setup)
+        ruleset, names, families, params, state, clock, means, spreads = self.prepare(rules, setup)
         out = self.loop.new_results(stop - start)
-        self.loop.play_games(state, ruleset, clock, families, params, race.seed_bits(seed), start,
-                             stop, out)
+        classes = python_bots.python_classes(setup.seats)
+        if classes:  # the Python driver: the same rules, seeds and tables, slower
+            for row, game in enumerate(range(start, stop)):
+                self.loop.play_python(state, ruleset, clock, families, params, seed, game, out,
+                                      row, self._python_seats(state, ruleset, clock, names,
+                                                              classes, seed, game))
+        else:
+            self.loop.play_games(state, ruleset, clock, families, params, race.seed_bits(seed),
+                                 start, stop, out)
         ids = np.arange(start, stop, dtype=np.int64) + id_offset
         return self.tables_of(rules, setup, out, ids, means, spreads)
 
@@ -87,10 +133,12 @@ class RealTimeGame:
         results = self.loop.new_results(1)
         print(f"{self.title}, seed {seed}, game {index}; seats: " + ", ".join(
             f"{seat}:{name} (reaction {means[seat]:g} s, spread {spreads[seat]:g})"
-            for seat, name in enumerate(setup.seats)), file=out)
+            for seat, name in enumerate(setup.strategies())), file=out)
         tracer = self.tracer(state, ruleset, clock, names, out)
-        self.loop.play_traced(state, ruleset, clock, families, params, seed, index, results,
-                              tracer)
+        classes = python_bots.python_classes(setup.seats)
+        self.loop.play_python(state, ruleset, clock, families, params, seed, index, results, 0,
+                              self._python_seats(state, ruleset, clock, names, classes, seed,
+                                                 index), tracer)
         built = self.tables_of(rules, setup, results, np.array([index], np.int64), means, spreads)
         game = built["games"].row(0, named=True)
         seats = built["seats"].rows(named=True)

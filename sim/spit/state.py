@@ -17,6 +17,9 @@ PLAY, TURN, SHIFT, STACK = 0, 1, 2, 3   # PLAY a -> spit pile b; TURN a; SHIFT a
 
 MAX_MOVES = 128
 
+# Bits of State.forbid (restricted play, sim/spit/forbid.py): the play bits are deck.UP, DOWN.
+FORBID_UP, FORBID_DOWN, FORBID_SHIFT, FORBID_STACK = 1, 2, 4, 8
+
 State = namedtuple("State", [
     "g",          # int64[N_SCALARS]
     "stock",      # int64[2, piles, cards]: each seat's stock piles
@@ -35,6 +38,7 @@ State = namedtuple("State", [
     "tops",       # int64[2, piles]: scratch for a bot: face-up stock tops of each side
     "deal_rng",   # uint64[1]: this deal's stream (layouts, shuffles of taken piles)
     "bot_rng",    # uint64[2, 1]: each seat's bot stream
+    "forbid",     # int64[2]: FORBID_* bits of what each seat never does (set once per setup)
 ])
 
 
@@ -58,4 +62,5 @@ def new_state(piles: int, cards: int) -> State:
         tops=np.zeros((2, piles), np.int64),
         deal_rng=np.zeros(1, np.uint64),
         bot_rng=np.zeros((2, 1), np.uint64),
+        forbid=np.zeros(2, np.int64),
     )

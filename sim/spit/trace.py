@@ -19,7 +19,7 @@ from sim.spit.state import (
 
 class RaceTracer:
     """Writes a real-time game's events, each line stamped with the simulated time; a game's
-    tracer adds one `_<event>` method per event its play_traced reports."""
+    tracer adds one `_<event>` method per event its play_python reports."""
 
     def __init__(self, s, rs, c, names: list[str], out: TextIO):
         self.s, self.rs, self.c, self.names, self.out = s, rs, c, names, out

@@ -3,6 +3,7 @@ and one line with exit code 2 for bad input."""
 
 import json
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -77,3 +78,45 @@ def test_trace_spit_prints_the_race_with_timestamps(simulate):
     assert "=== Deal 1: two spit piles" in out and "Final: seat " in out
     stamps = [float(line[1:9]) for line in lines if line.startswith("[")]
     assert stamps == sorted(stamps) and len(stamps) > 50
+
+
+EXAMPLES = Path(__file__).parents[3] / "strategies" / "examples"
+
+
+def test_a_python_bot_a_preset_and_a_restriction_play_spit_from_the_command_line(simulate,
+                                                                                  tmp_path):
+    (tmp_path / "presets.toml").write_text('[preset.wary]\nfamily = "default"\ndeny = 4\n')
+    code, out, err = simulate(
+        "spit", "--games", "4", "--seed", "2", "--workers", "1", "--quiet", "--out", "run",
+        "--strategies-file", "presets.toml", "--strategy", "wary",
+        "--seat-strategy", f"0={EXAMPLES / 'spit_racer.py'}:Racer", "--forbid", "1=uncover")
+    assert code == 0, err
+    assert "spit_racer.py:Racer" in out and "wary-no-uncover" in out
+
+
+def test_trace_speed_with_a_python_bot(simulate):
+    code, out, err = simulate("trace", "speed", "--seed", "3", "--seat-strategy",
+                              f"1={EXAMPLES / 'speed_pairs.py'}:Pairs", "--forbid", "0=play_up")
+    assert code == 0, err
+    assert out.startswith("Speed, seed 3, game 0; seats: 0:default-no-play_up (reaction 0.9 s")
+    assert "1:speed_pairs.py:Pairs (reaction" in out and "Final: " in out
+
+
+@pytest.mark.parametrize("args, message", [
+    (["spit", "--forbid", "fill"], ("error: spit cannot forbid 'fill'; it can forbid: play_up, "
+                                   "play_down, fill_space, stack_equal, uncover")),
+    (["trace", "speed", "--forbid", "uncover"], ("error: speed cannot forbid 'uncover'; it can "
+                                                "forbid: play_up, play_down")),
+])
+def test_an_unknown_restriction_lists_the_valid_names(simulate, args, message):
+    code, _, err = simulate(*args)
+    assert code == 2 and err == message + "\n"
+
+
+def test_simulate_strategies_lists_families_parameters_presets_and_restrictions(simulate):
+    code, out, _ = simulate("strategies", "spit")
+    assert code == 0
+    assert "  default: " in out and "spit_on_larger" in out and "  turner " in out
+    assert "  stack_equal " in out
+    code, out, _ = simulate("strategies", "speed")
+    assert code == 0 and "keep_options" in out and "  play_down " in out

@@ -58,7 +58,8 @@ def first_deal(rules, seats, seed, game):
         elif event == "land" and len(moves) < 20:
             moves.append((args[0], c.plan[args[0]].tolist(), round(float(c.now[0]), 9)))
 
-    spit.play.play_traced(s, rs, c, families, params, seed, game, spit.play.new_results(1), watch)
+    spit.play.play_python(s, rs, c, families, params, seed, game, spit.play.new_results(1),
+                          watch=watch)
     return dealt, moves
 
 

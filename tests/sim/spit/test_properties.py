@@ -59,7 +59,7 @@ def test_spit_conserves_cards_lands_only_legal_moves_and_ends(seed, game, option
             assert s.centre[pile, s.centre_n[pile] - 1] == card
             assert rs.fits[card, s.centre[pile, s.centre_n[pile] - 2]], "only fitting cards land"
 
-    play.play_traced(s, rs, c, families, params, seed, game, out, watch)
+    play.play_python(s, rs, c, families, params, seed, game, out, watch=watch)
     assert out.stalled[0] == 1 or out.winner[0] in (0, 1)
     if out.winner[0] >= 0:
         assert out.cards_left[0, out.winner[0]] == 0
@@ -93,7 +93,7 @@ def test_speed_conserves_cards_lands_only_legal_moves_and_ends(seed, game, optio
             assert s.centre[pile, s.centre_n[pile] - 1] == card
             assert rs.fits[card, s.centre[pile, s.centre_n[pile] - 2]]
 
-    speed.play.play_traced(s, rs, c, families, params, seed, game, out, watch)
+    speed.play.play_python(s, rs, c, families, params, seed, game, out, watch=watch)
     assert out.stalled[0] == 1 or out.winner[0] in (0, 1)
     if out.winner[0] >= 0 and "options.scoring=points" in options:
         assert out.score[0, out.winner[0]] >= rules["options"]["target"]
