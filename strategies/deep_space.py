@@ -24,6 +24,7 @@ from sim.deep_space.engine import (
     card_targets,
     may_enter,
     mine_count,
+    occupied,
     on_board,
     sacrifice_from,
 )
@@ -35,9 +36,22 @@ from sim.deep_space.ruleset import (
     TRADE_CARDS,
     WARP_GEMS,
 )
-from sim.deep_space.state import DOGS_LEFT, MINE, MOVES_LEFT, PHASE, PLAYERS, REDRAW
+from sim.deep_space.state import (
+    DOGS_LEFT,
+    FORBID_ATTACK,
+    FORBID_BUILD,
+    FORBID_MOVE,
+    FORBID_RECRUIT,
+    FORBID_TRADE,
+    FORBID_WARP,
+    MINE,
+    MOVES_LEFT,
+    PHASE,
+    PLAYERS,
+    REDRAW,
+)
 from sim.jit import rule, small_rule
-from strategies.presets import Parameter
+from strategies.presets import Family, Parameter
 
 RANDOM, DEFAULT = 0, 1
 
@@ -68,19 +82,33 @@ PRESETS = {
 STYLES = {"random": "random", "default": "balanced", "rush": "rush bases",
           "turtle": "turtle and mine", "raider": "aggressive raider"}
 
+FAMILIES = (
+    Family("random", "uniform over the legal moves (every squad size, with or without dogs)"),
+    Family("default", "races for bases: builds when it can, plays the cards that pay, recruits, "
+                      "storms and guards when worth it, moves squads towards free planets",
+           PARAMETERS),
+)
+BUILT_IN = {"random": ("random", {}), **{name: ("default", v) for name, v in PRESETS.items()}}
+"""The presets as `simulate strategies` lists them: name -> (family, parameters changed)."""
+
 
 def strategy_names() -> list[str]:
     """Gives every name a seat's strategy may have: the random family and the presets."""
     return ["random", *PRESETS]
 
 
-def resolve(name: str) -> tuple[int, np.ndarray]:
-    """Gives (family, parameter vector) of a strategy name."""
+def resolve(name: str, user_presets: dict | None = None) -> tuple[int, np.ndarray]:
+    """Gives (family, parameter vector) of a strategy name, a built-in one or one of the
+    presets loaded with --strategies-file (name -> {"family": ..., parameter: value})."""
     values = np.array([p.default for p in PARAMETERS], np.float64)
     if name == "random":
         return RANDOM, values
-    for key, value in PRESETS[name].items():
-        values[[p.name for p in PARAMETERS].index(key)] = value
+    spec = (user_presets or {}).get(name) or {"family": "default", **PRESETS[name]}
+    if spec["family"] == "random":
+        return RANDOM, values
+    for key, value in spec.items():
+        if key != "family":
+            values[[p.name for p in PARAMETERS].index(key)] = value
     return DEFAULT, values
 
 
@@ -140,13 +168,15 @@ def default_move(s, rs, seat, params, out):
     planets = units.shape[1]
     p = g[PLAYERS]
     gems = s.gems[seat]
+    forbid = s.forbid[seat]  # restricted play: the moves engine.legal_moves leaves out
     # gems are kept back only once there is an army to spend them on
     reserve = params[RESERVE] if on_board(s, seat) >= numbers[BASE_RECRUITS] else 0.0
     for q in range(planets):
-        if can_build(s, rs, seat, q):
+        if can_build(s, rs, seat, q) and not forbid & FORBID_BUILD:
             _set(out, BUILD, q, 0, 0, 0, 0)
             return
-    # Cards: those that pay at once, then storms and dogs when worth it.
+    # Cards: those that pay at once, then storms and dogs when worth it (card_targets lists
+    # no play of a forbidden card).
     for slot in range(s.hand_n[seat]):
         card = hand[seat, slot]
         price = rs.card_gems[card]
@@ -189,11 +219,12 @@ def default_move(s, rs, seat, params, out):
                 _set(out, PLAY, slot, best_q, -1, 0, 0)
                 return
     if s.supply[seat] > 0:
-        if gems - numbers[RECRUIT_GEMS] >= reserve and gems >= numbers[RECRUIT_GEMS]:
+        if gems - numbers[RECRUIT_GEMS] >= reserve and gems >= numbers[RECRUIT_GEMS] \
+                and not forbid & FORBID_RECRUIT:
             _set(out, RECRUIT, 0, 0, 0, 0, 0)
             return
         k = numbers[TRADE_CARDS]
-        if s.hand_n[seat] >= k:
+        if s.hand_n[seat] >= k and not forbid & FORBID_TRADE:
             playable = 0
             for slot in range(s.hand_n[seat]):
                 if card_targets(s, rs, seat, hand[seat, slot], slot, s.moves, 0) > 0:
@@ -211,7 +242,8 @@ def default_move(s, rs, seat, params, out):
                         taken += 1
                 _set(out, TRADE, mask, 0, 0, 0, 0)
                 return
-    if g[MOVES_LEFT] > 0 and best_squad_move(s, rs, seat, params, out):
+    if g[MOVES_LEFT] > 0 and not forbid & FORBID_MOVE \
+            and best_squad_move(s, rs, seat, params, out):
         return
     _set(out, END, 0, 0, 0, 0, 0)
 
@@ -248,7 +280,9 @@ def best_squad_move(s, rs, seat, params, out):
     numbers, units, dogs = rs.numbers, s.units, s.dogs
     planets = units.shape[1]
     need = numbers[BASE_RECRUITS]
-    warp_ok = s.gems[seat] >= numbers[WARP_GEMS] + params[RESERVE]
+    forbid = s.forbid[seat]
+    warp_ok = s.gems[seat] >= numbers[WARP_GEMS] + params[RESERVE] and not forbid & FORBID_WARP
+    no_attack = forbid & FORBID_ATTACK
     r = s.bot_rng[seat]
     best = 0.5
     found = False
@@ -267,7 +301,7 @@ def best_squad_move(s, rs, seat, params, out):
         if spare <= 0:
             continue
         for b in range(planets):
-            if b == a or not may_enter(s, rs, b):
+            if b == a or not may_enter(s, rs, b) or (no_attack and occupied(s, seat, b)):
                 continue
             via = 0
             if not rs.link[a, b]:

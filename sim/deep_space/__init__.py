@@ -7,14 +7,28 @@ import polars as pl
 
 from sim.deep_space import board as boards
 from sim.deep_space import deck as decks
-from sim.deep_space import play, ruleset
+from sim.deep_space import forbid, play, ruleset
 from sim.deep_space.engine import move_bound
 from sim.deep_space.state import new_state
 from sim.deep_space.tables import COLUMNS
 from sim.deep_space.tables import build as build_tables
 from sim.deep_space.trace import Tracer
+from sim.deep_space.view import PythonSeatPlayer
 from sim.game import Headline, Setup
 from strategies import deep_space as bots
+from strategies import python_bots
+from strategies import seats as seat_strings
+from strategies.presets import user_presets
+
+
+class DeepSpaceBots:
+    """Deep Space's plug-in for user-chosen play (sim.game.Bots)."""
+
+    families = bots.FAMILIES
+    presets = bots.BUILT_IN
+
+    def forbiddable(self, rules: dict) -> dict[str, str]:
+        return forbid.names(rules)
 
 
 class DeepSpace:
@@ -29,6 +43,7 @@ class DeepSpace:
     headline = Headline("first player's win rate",
                         (pl.col("winner") == pl.col("first_seat")).fill_null(False), pl.lit(1))
     summary = (("avg rounds", pl.col("rounds").mean()),)
+    bots = DeepSpaceBots()
 
     def strategy_names(self) -> list[str]:
         return bots.strategy_names()
@@ -53,32 +68,56 @@ class DeepSpace:
 
     def prepare(self, rules: dict, setup: Setup):
         """Gives what playing a configuration takes: (rule arrays, planet names, card kind names,
-        bot families, bot parameters, an empty state)."""
+        bot families, bot parameters, an empty state with the seats' restrictions).
+
+        Seats that Python strategies play get the random family here; the Python driver asks
+        their strategies instead."""
         rs, planets, kinds = ruleset.build(rules)
-        resolved = [bots.resolve(name) for name in setup.seats]
+        strategies = [seat_strings.parse(text) for text in setup.seats]
+        resolved = [bots.resolve("random" if seat_strings.is_python(seat.base) else seat.base,
+                                 user_presets(rules)) for seat in strategies]
         families = np.array([f for f, _ in resolved], np.int64)
         params = np.array([p for _, p in resolved], np.float64)
         state = new_state(setup.players, len(planets), len(rs.card_kind),
                           move_bound(rs, setup.players))
+        for i, seat in enumerate(strategies):
+            state.forbid[i], state.forbid_card[i] = forbid.mask(kinds, rs.card_kind,
+                                                                seat.forbidden)
         return rs, planets, kinds, families, params, state
 
     def play(self, rules, setup, seed, start, stop, id_offset):
-        rs, planets, _, families, params, state = self.prepare(rules, setup)
+        rs, planets, kinds, families, params, state = self.prepare(rules, setup)
         out = play.new_results(stop - start, setup.players, len(planets))
-        play.play_games(state, rs, families, params, seed, start, stop, out)
+        classes = python_bots.python_classes(setup.seats)
+        if classes:  # the Python driver: the same rules, seeds and tables, slower
+            for row, game in enumerate(range(start, stop)):
+                play.play_python(state, rs, families, params, seed, game, out, row,
+                                 self._python_seats(state, rs, planets, kinds, classes, seed, game))
+        else:
+            play.play_games(state, rs, families, params, seed, start, stop, out)
         ids = np.arange(start, stop, dtype=np.int64) + id_offset
-        return build_tables(out, ids, setup.players, setup.seats, rules["board"]["name"], planets)
+        return build_tables(out, ids, setup.players, setup.strategies(), rules["board"]["name"],
+                            planets)
+
+    @staticmethod
+    def _python_seats(state, rs, planets, kinds, classes, seed, game) -> dict:
+        """Gives the players of one game's Python seats (fresh strategy instances)."""
+        return {seat: PythonSeatPlayer(state, rs, planets, kinds, bot)
+                for seat, bot in python_bots.seats_for_game(classes, seed, game).items()}
 
     def trace(self, rules, setup, seed, index, out: TextIO):
         rs, planets, kinds, families, params, state = self.prepare(rules, setup)
         results = play.new_results(1, setup.players, len(planets))
+        labels = setup.strategies()
         print(f"Deep Space, {setup.players} players, seed {seed}, game {index}, board "
               f"{rules['board']['name']!r}; seats: "
-              + ", ".join(f"{i}:{name}" for i, name in enumerate(setup.seats)), file=out)
-        tracer = Tracer(state, rs, planets, kinds, setup.seats, out)
-        play.play_traced(state, rs, play.jitted_bots(families, params), seed, index, results,
+              + ", ".join(f"{i}:{name}" for i, name in enumerate(labels)), file=out)
+        tracer = Tracer(state, rs, planets, kinds, labels, out)
+        classes = python_bots.python_classes(setup.seats)
+        play.play_python(state, rs, families, params, seed, index, results, 0,
+                         self._python_seats(state, rs, planets, kinds, classes, seed, index),
                          tracer)
-        return build_tables(results, np.array([index], np.int64), setup.players, setup.seats,
+        return build_tables(results, np.array([index], np.int64), setup.players, labels,
                             rules["board"]["name"], planets)
 
 

@@ -50,6 +50,13 @@ from sim.deep_space.state import (
     DOGS_LEFT,
     DRAW_AT,
     FIRST_SEAT,
+    FORBID_ATTACK,
+    FORBID_BUILD,
+    FORBID_DISCARD,
+    FORBID_MOVE,
+    FORBID_RECRUIT,
+    FORBID_TRADE,
+    FORBID_WARP,
     GAME,
     MINE,
     MOVES_LEFT,
@@ -291,6 +298,16 @@ def on_board(s, seat):
     return total
 
 
+@small_rule
+def occupied(s, seat, planet):
+    """Gives whether another colour has recruits on a planet (entering it is an attack)."""
+    units = s.units
+    for other in range(s.g[PLAYERS]):
+        if other != seat and units[other, planet] > 0:
+            return True
+    return False
+
+
 # ---- combat -----------------------------------------------------------------------------------
 
 @small_rule
@@ -456,10 +473,8 @@ def apply_move(s, rs, seat, move):
         dogs[seat, a] -= d
         dogs[seat, b] += d
         units[seat, b] += c
-        for other in range(g[PLAYERS]):
-            if other != seat and units[other, b] > 0:
-                combat(s, rs, seat, b)
-                break
+        if occupied(s, seat, b):
+            combat(s, rs, seat, b)
     elif action == RECRUIT:
         pay(s, seat, rs.numbers[RECRUIT_GEMS], 0)
         recruit(s, rs, seat, 1)
@@ -512,10 +527,11 @@ def can_build(s, rs, seat, planet):
 
 @rule
 def card_targets(s, rs, seat, card, slot, out, n):
-    """Writes the legal plays of a card (held in a hand slot) into out[n:]; gives the new count."""
+    """Writes the legal plays of a card (held in a hand slot) into out[n:]; gives the new count.
+    A card the seat is forbidden to play (State.forbid_card) has none."""
     units = s.units
     planets = units.shape[1]
-    if s.gems[seat] < rs.card_gems[card]:
+    if s.gems[seat] < rs.card_gems[card] or s.forbid_card[seat, card]:
         return n
     sacrifice = rs.card_sacrifice[card]
     source = sacrifice_from(s, rs, seat) if sacrifice > 0 else -1
@@ -550,7 +566,9 @@ def popcount(x):
 
 @rule
 def legal_moves(s, rs, seat):
-    """Lists every legal move of `seat` in the current phase into s.moves; gives how many."""
+    """Lists every legal move of `seat` in the current phase into s.moves; gives how many.
+    Moves the seat is forbidden (State.forbid, forbid_card) are not listed; mining and END
+    never are forbidden, so a seat always has a move."""
     g, out, units, dogs = s.g, s.moves, s.units, s.dogs
     n = 0
     phase = g[PHASE]
@@ -559,14 +577,17 @@ def legal_moves(s, rs, seat):
             n = _put(out, n, TAKE, gems, 0, 0, 0, 0)
         return n
     hand_n = s.hand_n[seat]
+    forbid = s.forbid[seat]
     if phase == REDRAW:
-        for slot in range(hand_n):
-            n = _put(out, n, DISCARD, slot, 0, 0, 0, 0)
+        if not forbid & FORBID_DISCARD:
+            for slot in range(hand_n):
+                n = _put(out, n, DISCARD, slot, 0, 0, 0, 0)
         return _put(out, n, END, 0, 0, 0, 0, 0)
     numbers = rs.numbers
     planets = units.shape[1]
-    if g[MOVES_LEFT] > 0:
-        warp_ok = s.gems[seat] >= numbers[WARP_GEMS]
+    if g[MOVES_LEFT] > 0 and not forbid & FORBID_MOVE:
+        warp_ok = s.gems[seat] >= numbers[WARP_GEMS] and not forbid & FORBID_WARP
+        no_attack = forbid & FORBID_ATTACK
         for a in range(planets):
             u = units[seat, a]
             if u == 0:
@@ -579,6 +600,8 @@ def legal_moves(s, rs, seat):
                         continue
                     if (via == 0 and not rs.link[a, b]) or (via == 1 and not rs.warp[b]):
                         continue
+                    if no_attack and occupied(s, seat, b):
+                        continue
                     for k in range(1, u + 1):
                         if k == u:  # dogs stay with a recruit: all go along
                             n = _put(out, n, MOVE, a, b, k, dogs[seat, a], via)
@@ -586,16 +609,17 @@ def legal_moves(s, rs, seat):
                             for d in range(dogs[seat, a] + 1):
                                 n = _put(out, n, MOVE, a, b, k, d, via)
     if s.supply[seat] > 0:
-        if s.gems[seat] >= numbers[RECRUIT_GEMS]:
+        if s.gems[seat] >= numbers[RECRUIT_GEMS] and not forbid & FORBID_RECRUIT:
             n = _put(out, n, RECRUIT, 0, 0, 0, 0, 0)
         k = numbers[TRADE_CARDS]
-        if hand_n >= k:
+        if hand_n >= k and not forbid & FORBID_TRADE:
             for mask in range(1 << hand_n):
                 if popcount(mask) == k:
                     n = _put(out, n, TRADE, mask, 0, 0, 0, 0)
-    for q in range(planets):
-        if can_build(s, rs, seat, q):
-            n = _put(out, n, BUILD, q, 0, 0, 0, 0)
+    if not forbid & FORBID_BUILD:
+        for q in range(planets):
+            if can_build(s, rs, seat, q):
+                n = _put(out, n, BUILD, q, 0, 0, 0, 0)
     for slot in range(hand_n):
         n = card_targets(s, rs, seat, s.hand[seat, slot], slot, out, n)
     return _put(out, n, END, 0, 0, 0, 0, 0)

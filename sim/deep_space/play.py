@@ -59,26 +59,33 @@ def play_games(s, rs, families, params, seed, start, stop, out):
         record_game(s, out, game - start)
 
 
-def jitted_bots(families, params):
-    """Gives choose(s, rs, seat, out) playing the built-in jitted bots of each seat."""
-    def choose(s, rs, seat, out):
-        bots.choose(s, rs, seat, families[seat], params[seat], out)
-    return choose
+def play_python(s, rs, families, params, seed, game, out, row=0, python_seats=None,
+                watch=None):
+    """Plays one game in a Python loop over the same jitted rules and bots as `play_games`,
+    filling row `row` of `out`: the Python driver, used by trace and by Python strategies.
 
-
-def play_traced(s, rs, choose, seed, game, out, watch):
-    """Plays one game in a Python loop over the same jitted rules as `play_games`, each move
-    chosen by choose(s, rs, seat, move) (the jitted bots, or any Python bot writing a legal
-    move); calls watch("move", seat, move) before each move is played and watch("after", seat,
-    move) after it; fills row 0 of `out`."""
+    python_seats: {seat: player(seat)} for the seats Python strategies play; a player writes
+    its move into s.move. The other seats play their jitted bots.
+    watch(event, ...), if given, is called at each step: ("start"), ("move", seat, move) before
+    each move is played, ("after", seat, move) after it, ("end").
+    """
     move = s.move
+    python_seats = python_seats or {}
     engine.start_game(s, rs, seed, game)
-    watch("start")
+    if watch:
+        watch("start")
     while not s.g[OVER]:
         seat = int(s.g[TURN_SEAT])
-        choose(s, rs, seat, move)
-        watch("move", seat, move.copy())
+        player = python_seats.get(seat)
+        if player is None:
+            bots.choose(s, rs, seat, families[seat], params[seat], move)
+        else:
+            player(seat)
+        if watch:
+            watch("move", seat, move.copy())
         engine.apply_move(s, rs, seat, move)
-        watch("after", seat, move.copy())
-    record_game(s, out, 0)
-    watch("end")
+        if watch:
+            watch("after", seat, move.copy())
+    record_game(s, out, row)
+    if watch:
+        watch("end")

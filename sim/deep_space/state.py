@@ -18,6 +18,10 @@ MOVE_FIELDS = 6  # action, a, b, c, d, e (see engine.py)
 # Phases of a turn that wait for a player's decision.
 MINE, ACT, REDRAW = 0, 1, 2
 
+# Bits of State.forbid: actions a seat may not take (--forbid; sim/deep_space/forbid.py).
+FORBID_MOVE, FORBID_WARP, FORBID_ATTACK, FORBID_RECRUIT, FORBID_TRADE, FORBID_BUILD, \
+    FORBID_DISCARD = 1, 2, 4, 8, 16, 32, 64
+
 State = namedtuple("State", [
     "g",            # int64[N_SCALARS]
     "units",        # int64[players, P]: recruits of each colour on each planet
@@ -46,6 +50,9 @@ State = namedtuple("State", [
     "moves",        # int64[max moves, MOVE_FIELDS]: scratch for listing legal moves
     "move",         # int64[MOVE_FIELDS]: the move being played
     "order",        # int64[players]: scratch for the order defenders are fought in
+    "forbid",       # int64[players]: restricted play, FORBID_* bits of the actions a seat may
+                    # not take (filled once per configuration, never reset by start_game)
+    "forbid_card",  # int8[players, C]: 1 where the seat may not play that deck card
 ])
 
 
@@ -66,4 +73,5 @@ def new_state(players: int, planets: int, cards: int, max_moves: int) -> State:
         deal_rng=np.zeros(1, np.uint64), dice_rng=np.zeros(1, np.uint64),
         bot_rng=np.zeros((players, 1), np.uint64),
         moves=ints(max_moves, MOVE_FIELDS), move=ints(MOVE_FIELDS), order=ints(players),
+        forbid=ints(players), forbid_card=np.zeros((players, cards), np.int8),
     )

@@ -18,7 +18,7 @@ from sim.deep_space.state import ACT, FIRST_SEAT, PHASE, PLAYERS, TURNS, WINNER
 
 
 class Tracer:
-    """Writes a game's events as text (the `watch` of play.play_traced)."""
+    """Writes a game's events as text (the `watch` of play.play_python)."""
 
     def __init__(self, s, rs, planets: list[str], kinds: list[str], seats: tuple[str, ...],
                  out: TextIO):

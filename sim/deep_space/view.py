@@ -1,0 +1,224 @@
+"""Deep Space for Python strategies: what a player may know (`View`), its legal moves in words
+(`Move`), and the bridge between those and the engine's arrays.
+
+Planets and cards are named as in the board and deck files (stand-ins: planets H0-H3, R0-R11,
+I0-I3; cards space_dog, hyperdrive, ...). Seats count from 0.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from types import MappingProxyType
+from typing import NamedTuple
+
+import numpy as np
+
+from sim.deep_space import engine
+from sim.deep_space.deck import EFFECTS
+from sim.deep_space.engine import BUILD, DISCARD, MOVE, PLAY, RECRUIT, TAKE, TRADE
+from sim.deep_space.ruleset import (
+    BASE_ORE,
+    BASE_RECRUITS,
+    MINE_AT,
+    RECRUIT_GEMS,
+    TRADE_CARDS,
+    WARP_GEMS,
+)
+from sim.deep_space.state import (
+    DISCARDS,
+    DOGS_LEFT,
+    DRAW_AT,
+    MOVES_LEFT,
+    PHASE,
+    PLAYERS,
+    TURNS,
+)
+
+PHASES = ("mine", "act", "redraw")
+
+
+class Move(NamedTuple):
+    """One legal move. Fields that do not apply to the action are None.
+
+    action:   "take" (share out this turn's mining), "move", "recruit" (one recruit for gems),
+              "trade" (cards for one recruit), "build", "play" (an action card), "discard"
+              (before the redraw) or "end" (ends the actions, or the redraw)
+    gems:     take: planets mined for a gem
+    ore:      take: planets mined for ore
+    origin:   move: the planet the squad leaves
+    planet:   move: the planet it enters; build: where the base goes; play: the card's target
+              planet (space_dog, meteor_storm)
+    recruits: move: the squad's recruits
+    dogs:     move: the dogs going along
+    warp:     move: True through the gem warp (it costs gems), False along a link
+    slot:     play / discard: the card's hand slot (index into View.hand)
+    card:     play / discard: the card's name in the deck
+    slots:    trade: the hand slots discarded
+    target:   play (meteor_storm): the seat whose recruits are removed
+    """
+
+    action: str
+    gems: int | None = None
+    ore: int | None = None
+    origin: str | None = None
+    planet: str | None = None
+    recruits: int | None = None
+    dogs: int | None = None
+    warp: bool | None = None
+    slot: int | None = None
+    card: str | None = None
+    slots: tuple[int, ...] | None = None
+    target: int | None = None
+
+
+class Card(NamedTuple):
+    """What a card of the deck is, by name (View.cards)."""
+
+    effect: str     # space_dog, extra_move, recruits, meteor_storm, ore or gems
+    gems: int       # its price in gems
+    sacrifice: int  # recruits of your own it costs
+    amount: int     # extra moves, recruits, ore or gems it gives
+
+
+class Planet(NamedTuple):
+    """A planet as it lies now (View.planets, in board order)."""
+
+    name: str
+    recruits: tuple[int, ...]  # per seat
+    dogs: tuple[int, ...]      # per seat
+    bases: tuple[int, ...]     # the seats with a base here
+
+
+class Board(NamedTuple):
+    """The map and the rule numbers: the same all game (View.board)."""
+
+    links: Mapping[str, tuple[str, ...]]  # planet -> the planets linked to it
+    warp: tuple[str, ...]                 # the planets linked to the gem warp
+    homes: tuple[str, ...]                # per seat, its home station (never entered by a move)
+    covered: tuple[str, ...]              # planets under a cover (never entered)
+    distance: Mapping[str, Mapping[str, int]]  # moves between planets (the warp is one move)
+    to_win: int                           # bases that win
+    base_ore: int                         # ore a base costs
+    base_recruits: int                    # recruits needed on a planet to build there
+    mine_recruits: int                    # recruits on a planet that let a colour mine it
+    warp_gems: int                        # gems to pass through the warp
+    recruit_gems: int                     # gems per recruit
+    trade_cards: int                      # cards traded for a recruit
+
+
+@dataclass(frozen=True, slots=True)
+class View:
+    """What the player in `seat` may know when it is to move: the board and every colour's
+    resources are public; of the cards, it sees its own hand and the others' hand sizes."""
+
+    seat: int
+    players: int
+    turn: int                          # player turns played before this one
+    phase: str                         # "mine", "act" or "redraw"
+    moves_left: int                    # moves left this turn
+    hand: tuple[str, ...]              # its cards, by slot
+    hand_sizes: tuple[int, ...]        # per seat
+    gems: tuple[int, ...]              # per seat
+    ore: tuple[int, ...]               # per seat
+    bases: tuple[int, ...]             # per seat, bases built
+    supply: tuple[int, ...]            # per seat, recruits not on the board
+    planets: tuple[Planet, ...]        # in board order
+    dogs_left: int                     # dog tokens still in the box
+    pile: int                          # cards left to draw
+    discards: int                      # cards in the discard pile
+    board: Board
+    cards: Mapping[str, Card]          # every card name of the deck -> what it is
+
+
+def moves(s, rs, planets: list[str], kinds: list[str], seat: int) -> tuple[np.ndarray, list[Move]]:
+    """Gives the legal moves of `seat` in the engine's order (restrictions applied): as the
+    engine's rows (a copy) and in words."""
+    n = engine.legal_moves(s, rs, seat)
+    rows = s.moves[:n].copy()
+    return rows, [readable(s, rs, planets, kinds, seat, row) for row in rows.tolist()]
+
+
+def readable(s, rs, planets: list[str], kinds: list[str], seat: int, row) -> Move:
+    """Gives an engine move row (action, a, b, c, d, e) of `seat` in words."""
+    action, a, b, c, d, e = row
+    if action == MOVE:
+        return Move("move", None, None, planets[a], planets[b], c, d, bool(e))
+    if action == PLAY:
+        card = kinds[rs.card_kind[s.hand[seat, a]]]
+        return Move("play", None, None, None, planets[b] if b >= 0 else None, None, None, None,
+                    a, card, None, c if c >= 0 else None)
+    if action == TAKE:
+        return Move("take", a, int(engine.mine_count(s, rs, seat)) - a)
+    if action == TRADE:
+        return Move("trade", slots=tuple(k for k in range(s.hand.shape[1]) if a & (1 << k)))
+    if action == BUILD:
+        return Move("build", planet=planets[a])
+    if action == DISCARD:
+        return Move("discard", slot=a, card=kinds[rs.card_kind[s.hand[seat, a]]])
+    return Move("recruit" if action == RECRUIT else "end")
+
+
+def board(rs, planets: list[str], players: int) -> Board:
+    """Gives the map and rule numbers of a game of `players`."""
+    numbers = rs.numbers
+    link = rs.link.tolist()
+    dist = rs.dist[players].tolist()
+    return Board(
+        links=MappingProxyType({name: tuple(planets[j] for j, on in enumerate(link[i]) if on)
+                                for i, name in enumerate(planets)}),
+        warp=tuple(name for name, on in zip(planets, rs.warp.tolist()) if on),
+        homes=tuple(planets[q] for q in rs.seat_home[players, :players].tolist()),
+        covered=tuple(name for name, on in zip(planets, rs.covered[players].tolist()) if on),
+        distance=MappingProxyType({a: MappingProxyType(dict(zip(planets, dist[i])))
+                                   for i, a in enumerate(planets)}),
+        to_win=int(rs.to_win[players]), base_ore=int(numbers[BASE_ORE]),
+        base_recruits=int(numbers[BASE_RECRUITS]), mine_recruits=int(numbers[MINE_AT]),
+        warp_gems=int(numbers[WARP_GEMS]), recruit_gems=int(numbers[RECRUIT_GEMS]),
+        trade_cards=int(numbers[TRADE_CARDS]))
+
+
+def deck_cards(rs, kinds: list[str]) -> Mapping[str, Card]:
+    """Gives what each card name of the deck is (read-only)."""
+    found = {}
+    for c, k in enumerate(rs.card_kind.tolist()):
+        found.setdefault(kinds[k], Card(EFFECTS[rs.card_effect[c]], int(rs.card_gems[c]),
+                                        int(rs.card_sacrifice[c]), int(rs.card_amount[c])))
+    return MappingProxyType(found)
+
+
+def view(s, planets: list[str], kinds: list[str], card_kind: list[int], seat: int,
+         board_: Board, cards: Mapping[str, Card]) -> View:
+    """Gives what `seat` may know now: its hand, and the public board and resources."""
+    g = s.g.tolist()
+    p = g[PLAYERS]
+    units, dogs, base = s.units.T.tolist(), s.dogs.T.tolist(), s.base.T.tolist()
+    return View(
+        seat=seat, players=p, turn=g[TURNS], phase=PHASES[g[PHASE]], moves_left=g[MOVES_LEFT],
+        hand=tuple(kinds[card_kind[c]] for c in s.hand[seat, :s.hand_n[seat]].tolist()),
+        hand_sizes=tuple(s.hand_n.tolist()), gems=tuple(s.gems.tolist()),
+        ore=tuple(s.ore.tolist()), bases=tuple(s.bases.tolist()),
+        supply=tuple(s.supply.tolist()),
+        planets=tuple(Planet(name, tuple(units[q]), tuple(dogs[q]),
+                             tuple(k for k, on in enumerate(base[q]) if on))
+                      for q, name in enumerate(planets)),
+        dogs_left=g[DOGS_LEFT], pile=s.deck.shape[0] - g[DRAW_AT], discards=g[DISCARDS],
+        board=board_, cards=cards)
+
+
+class PythonSeatPlayer:
+    """Plays a Python strategy's seat in the Python driver: lists the legal moves in words,
+    builds the view, asks the strategy, and writes its move into the engine's move array."""
+
+    def __init__(self, s, rs, planets: list[str], kinds: list[str], seat):
+        self.s, self.rs, self.planets, self.kinds, self.seat = s, rs, planets, kinds, seat
+        self.card_kind = rs.card_kind.tolist()
+        self.board = board(rs, planets, s.units.shape[0])
+        self.cards = deck_cards(rs, kinds)
+
+    def __call__(self, seat: int) -> None:
+        s = self.s
+        rows, legal = moves(s, self.rs, self.planets, self.kinds, seat)
+        i = self.seat.pick(view(s, self.planets, self.kinds, self.card_kind, seat, self.board,
+                                self.cards), legal)
+        s.move[:] = rows[i]
