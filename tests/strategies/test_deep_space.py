@@ -33,6 +33,24 @@ def test_a_preset_changes_only_the_parameters_it_names(name):
         assert bots.PARAMETERS[i].low <= value <= bots.PARAMETERS[i].high
 
 
+def test_a_user_preset_resolves_to_its_family_with_its_parameters_over_the_defaults():
+    presets = {"cautious": {"family": "default", "attack_margin": 6.0},
+               "dice": {"family": "random"}}
+    family, params = bots.resolve("cautious", presets)
+    _, default = bots.resolve("default")
+    margin = [p.name for p in bots.PARAMETERS].index("attack_margin")
+    assert family == bots.DEFAULT and params[margin] == 6.0
+    assert np.delete(params, margin).tolist() == np.delete(default, margin).tolist()
+    assert bots.resolve("dice", presets)[0] == bots.RANDOM
+    assert bots.resolve("rush", presets)[1].tolist() == bots.resolve("rush")[1].tolist()
+
+
+def test_the_families_list_every_parameter_and_the_presets():
+    assert [f.name for f in bots.FAMILIES] == ["random", "default"]
+    assert bots.FAMILIES[1].parameters == bots.PARAMETERS
+    assert list(bots.BUILT_IN) == bots.strategy_names()
+
+
 def test_the_random_bot_picks_uniformly_from_the_legal_moves_in_their_listed_order(rules):
     rs, _, _, _, _, s = GAME.prepare(rules, Setup(3, ("random",) * 3))
     family, params = bots.resolve("random")
@@ -69,21 +87,18 @@ def test_every_style_builds_bases_and_wins_games(rules):
 
 
 def test_a_python_callable_can_play_a_seat_in_the_python_loop(rules):
-    """The Python loop asks choose(s, rs, seat, move) for every move: here a Python bot that
-    always takes the last listed legal move (building when it can, else ending)."""
+    """The Python loop asks a seat's player(seat) for each of its moves: here a Python bot that
+    always takes the last listed legal move (building when it can, else ending); the other seat
+    plays its jitted bot."""
     rs, planets, _, families, params, s = GAME.prepare(rules, Setup(2, ("default", "default")))
-    jitted = play.jitted_bots(families, params)
     asked = []
 
-    def choose(s, rs, seat, move):
-        if seat == 1:
-            n = engine.legal_moves(s, rs, seat)
-            move[:] = s.moves[n - 1]
-            asked.append(tuple(move))
-        else:
-            jitted(s, rs, seat, move)
+    def last_move(seat):
+        n = engine.legal_moves(s, rs, seat)
+        s.move[:] = s.moves[n - 1]
+        asked.append(seat)
 
     out = play.new_results(1, 2, len(planets))
-    play.play_traced(s, rs, choose, 3, 0, out, lambda *event: None)
-    assert asked and out.winner[0] == s.g[WINNER]
+    play.play_python(s, rs, families, params, 3, 0, out, 0, {1: last_move})
+    assert asked and set(asked) == {1} and out.winner[0] == s.g[WINNER]
     assert out.winner[0] in (-1, 0, 1) and np.all(out.bases[0] >= 0)
