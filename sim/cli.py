@@ -101,7 +101,7 @@ def list_games() -> None:
     """List the games and their player counts."""
     for name in registry.names():
         game = registry.get(name)
-        print(f"{name:<12} {game.title:<20} {game.min_players}–{game.max_players} players")
+        print(f"{name:<16} {game.title:<20} {game.min_players}–{game.max_players} players")
 
 
 @app.command()
@@ -383,13 +383,15 @@ def deep_space(
     scheduler: Scheduler = None,
     until_ci: UntilCi = None,
     chunk_size: ChunkSize = None,
+    strategies_file: StrategiesFile = None,
+    forbid: Forbid = None,
 ) -> None:
     """Play Deep Space games (a race to build bases on a map of planets) and summarise them."""
     _run_game("deep-space", players=players, options={}, games=games, seed=seed,
               workers=workers, out=out, strategy=strategy, seat_strategy=seat_strategy,
               config=config, sets=_board_and_deck(sets, board, deck), quiet=quiet,
               resume=resume, backend=backend, scheduler=scheduler, until_ci=until_ci,
-              chunk_size=chunk_size)
+              chunk_size=chunk_size, strategies_file=strategies_file, forbid=forbid)
 
 
 @trace_app.command("deep-space")
@@ -403,11 +405,14 @@ def trace_deep_space(
     seat_strategy: SeatStrategies = None,
     config: Config = None,
     sets: Sets = None,
+    strategies_file: StrategiesFile = None,
+    forbid: Forbid = None,
 ) -> None:
     """Print one Deep Space game turn by turn."""
     _trace_game("deep-space", players=players, options={}, seed=seed, game_index=game_index,
                 strategy=strategy, seat_strategy=seat_strategy, config=config,
-                sets=_board_and_deck(sets, board, deck))
+                sets=_board_and_deck(sets, board, deck), strategies_file=strategies_file,
+                forbid=forbid)
 
 
 @bench_app.command("deep-space")

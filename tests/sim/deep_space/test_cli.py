@@ -145,3 +145,47 @@ def test_the_stand_in_board_and_deck_say_they_are_stand_ins():
     for path in (ruleset.DEFAULT_BOARD, ruleset.DEFAULT_DECK, Path("configs/deep_space.toml")):
         text = (Path(__file__).resolve().parents[3] / path).read_text()
         assert "stand-in" in text.lower()
+
+
+ROOT = Path(__file__).resolve().parents[3]
+SETTLER = ROOT / "strategies" / "examples" / "deep_space_settler.py"
+PRESETS = ROOT / "configs" / "deep_space-presets.toml"
+
+
+def test_the_example_bot_presets_and_restrictions_play_from_the_command_line(simulate, tmp_path):
+    code, _, err = simulate(
+        "deep-space", "--players", "3", "--games", "4", "--seed", "3", "--workers", "1",
+        "--out", "run", "--quiet", "--strategies-file", str(PRESETS), "--strategy", "cautious",
+        "--seat-strategy", f"0={SETTLER}:Settler", "--forbid", "warp", "--forbid", "2=meteor_storm")
+    assert (code, err) == (0, "")
+    manifest = json.loads((tmp_path / "run" / "manifest.json").read_text())
+    assert manifest["setups"][0]["seats"] == [
+        f"{SETTLER}:Settler-no-warp", "cautious-no-warp", "cautious-no-warp-no-meteor_storm"]
+    assert manifest["rules"]["strategy_presets"]["cautious"]["attack_margin"] == 6
+    seats = pl.read_parquet(tmp_path / "run" / "seats" / "*.parquet")
+    assert seats.filter(pl.col("seat") == 0)["strategy"].unique().to_list() == \
+        ["deep_space_settler.py:Settler-no-warp"]
+    assert seats.height == 12
+
+
+def test_trace_takes_a_python_bot_and_restrictions(simulate):
+    code, out, err = simulate("trace", "deep-space", "--players", "2", "--seed", "4",
+                              "--seat-strategy", f"1={SETTLER}:Settler", "--forbid", "0=trade")
+    assert (code, err) == (0, "")
+    assert "seats: 0:default-no-trade, 1:deep_space_settler.py:Settler" in out
+    assert "seat 0 trades" not in out and "Final: " in out
+
+
+def test_an_unknown_forbidden_name_lists_the_valid_ones(simulate):
+    code, _, err = simulate("deep-space", "--players", "2", "--forbid", "teleport")
+    assert code == 2 and err.count("\n") == 1
+    assert err.startswith("error: deep-space cannot forbid 'teleport'; it can forbid: move, warp, "
+                          "attack, recruit, trade, build, discard, play, space_dog, hyperdrive")
+
+
+def test_strategies_lists_families_parameters_presets_and_forbidden_names(simulate):
+    code, out, _ = simulate("strategies", "deep-space", "--strategies-file", str(PRESETS))
+    assert code == 0
+    assert "  default: races for bases" in out and "attack_margin" in out and "range -2–10" in out
+    assert "  raider " in out and "cautious" in out and "(--strategies-file)" in out
+    assert "  warp " in out and "  meteor_storm " in out
