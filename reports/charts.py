@@ -39,6 +39,14 @@ def _finish(fig, ax, path: Path, title: str, xlabel: str, ylabel: str, caption: 
     return path
 
 
+def _whiskers(value, low, high) -> list[np.ndarray]:
+    """Gives errorbar's yerr for intervals [low, high] around values: never negative (a Wilson
+    bound at a rate of 0 or 1 can miss the rate by a rounding error) and 0 where the interval
+    or the value is missing (nan), so that stalled or empty groups still draw."""
+    below, above = np.asarray(value, float) - low, high - np.asarray(value, float)
+    return [np.clip(np.nan_to_num(e, nan=0.0), 0.0, None) for e in (below, above)]
+
+
 def _percent_axis(ax, axis: str = "y") -> None:
     fmt = matplotlib.ticker.PercentFormatter(xmax=1, decimals=None)
     (ax.yaxis if axis == "y" else ax.xaxis).set_major_formatter(fmt)
@@ -51,7 +59,7 @@ def rate_bars(path: Path, labels: list[str], rate, low, high, *, title: str, xla
     x = np.arange(len(labels))
     rate, low, high = (np.asarray(a, float) for a in (rate, low, high))
     ax.bar(x, rate, color=OKABE_ITO[0], width=0.6)
-    ax.errorbar(x, rate, yerr=[rate - low, high - rate], fmt="none", ecolor="black", capsize=4,
+    ax.errorbar(x, rate, yerr=_whiskers(rate, low, high), fmt="none", ecolor="black", capsize=4,
                 label="95% Wilson interval")
     for xi, r in zip(x, rate):
         ax.annotate(f"{100 * r:.1f}%", (xi, r), xytext=(0, 3), textcoords="offset points",
@@ -60,7 +68,7 @@ def rate_bars(path: Path, labels: list[str], rate, low, high, *, title: str, xla
         ax.axhline(reference, color=OKABE_ITO[3], linestyle="--", linewidth=1,
                    label=f"reference {100 * reference:.0f}%")
     ax.set_xticks(x, labels, rotation=30 if len(labels) > 6 else 0, ha="right" if len(labels) > 6 else "center")
-    ax.set_ylim(0, min(1.0, max(1e-3, float(np.nanmax(high))) * 1.15))
+    ax.set_ylim(0, min(1.0, max(1e-3, float(np.nanmax(high, initial=0.0))) * 1.15))
     _percent_axis(ax)
     ax.legend(loc="upper right", fontsize=8)
     longest = max((len(str(label)) for label in labels), default=1)
@@ -84,7 +92,7 @@ def rate_lines(path: Path, series: dict[str, tuple], *, title: str, xlabel: str,
         if band:
             ax.fill_between(x, low, high, color=colour, alpha=0.2, linewidth=0)
         else:
-            ax.errorbar(x, rate, yerr=[rate - low, high - rate], fmt="none", ecolor=colour,
+            ax.errorbar(x, rate, yerr=_whiskers(rate, low, high), fmt="none", ecolor=colour,
                         capsize=3)
     xs = sorted({float(v) for _, (x, *_r) in series.items() for v in np.asarray(x, float)})
     if xs and all(v == int(v) for v in xs):
@@ -108,7 +116,7 @@ def grouped_bars(path: Path, groups: list[str], series: dict[str, tuple], *, tit
         value, low, high = (np.asarray(a, float) for a in (value, low, high))
         xi = x - 0.4 + width * (i + 0.5)
         ax.bar(xi, value, width=width, color=OKABE_ITO[i % len(OKABE_ITO)], label=label)
-        ax.errorbar(xi, value, yerr=[value - low, high - value], fmt="none", ecolor="black",
+        ax.errorbar(xi, value, yerr=_whiskers(value, low, high), fmt="none", ecolor="black",
                     capsize=3)
     ax.set_xticks(x, groups)
     if percent:

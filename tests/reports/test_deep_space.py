@@ -68,3 +68,17 @@ def test_rounds_per_game_equals_a_direct_query(run, sections):
     row = frame.filter(pl.col("players") == 2).row(0, named=True)
     assert row["mean rounds"] == pytest.approx(games["rounds"].mean())
     assert row["stalled"] == games["stalled"].sum()
+
+
+def test_a_run_where_nobody_can_win_still_reports(tmp_path):
+    """Seats that may not build never win: every game stalls, every win rate is 0 (whose Wilson
+    bound used to sit a rounding error above the rate and stop the charts)."""
+    rules = GAME.load_rules(None, ["turn_cap=12"])
+    out = tmp_path / "run"
+    runner.run(GAME, rules, [Setup(2, ("default-no-build", "random-no-build"))], 7, 1, out, 1,
+               progress=False)
+    built = {s.title: s for s in build_sections([open_run(out)], tmp_path / "charts")}
+    assert read(out, "games")["stalled"].all()
+    frame = built["Win rate by strategy"].tables[0].frame
+    assert frame["wins"].to_list() == [0, 0] and frame["n"].to_list() == [7, 7]
+    assert built["Win rate by strategy"].tables[0].chart.read_bytes().startswith(PNG)
