@@ -9,8 +9,15 @@ import numpy as np
 import polars as pl
 
 from reports import charts
-from reports.sections import (ReportContext, Section, Table, _n_caption, game_section,
-                              with_mean_interval, with_wilson)
+from reports.sections import (
+    ReportContext,
+    Section,
+    Table,
+    _n_caption,
+    game_section,
+    with_mean_interval,
+    with_wilson,
+)
 from reports.stats import normal_sf, significance_level, two_proportion
 from sim.sequence_stacks.tables import PLURALS
 

@@ -14,12 +14,41 @@ import numpy as np
 
 from sim import rng
 from sim.jit import rule, small_rule
-from sim.sequence_stacks.cards import (BLOCK, EACH_COLOUR, MAX_OPEN, REVERSE, SEQUENCE, SKIP,
-                                       STEAL_CARD, STEAL_CHIP, TO_WIN, TYPES)
-from sim.sequence_stacks.engine import (ACT, DISCARD, PLAY, TOP, WINDOW, chip_available,
-                                        free_slot, legal_moves, next_seat, top_card, wins_with)
-from sim.sequence_stacks.state import (CHIPS, COMPLETED_SLOT, COMPLETER, DIRECTION, HAND, PHASE,
-                                       PILE_LEN, PLAYERS)
+from sim.sequence_stacks.cards import (
+    BLOCK,
+    EACH_COLOUR,
+    MAX_OPEN,
+    REVERSE,
+    SEQUENCE,
+    SKIP,
+    STEAL_CARD,
+    STEAL_CHIP,
+    TO_WIN,
+    TYPES,
+)
+from sim.sequence_stacks.engine import (
+    ACT,
+    DISCARD,
+    PLAY,
+    TOP,
+    WINDOW,
+    chip_available,
+    free_slot,
+    legal_moves,
+    next_seat,
+    top_card,
+    wins_with,
+)
+from sim.sequence_stacks.state import (
+    CHIPS,
+    COMPLETED_SLOT,
+    COMPLETER,
+    DIRECTION,
+    HAND,
+    PHASE,
+    PILE_LEN,
+    PLAYERS,
+)
 
 RANDOM, DEFAULT = 0, 1
 

@@ -9,7 +9,8 @@ import polars as pl
 from sim.game import Headline, Setup
 from sim.sequence_stacks import cards, play
 from sim.sequence_stacks.state import new_state
-from sim.sequence_stacks.tables import COLUMNS, build as build_tables
+from sim.sequence_stacks.tables import COLUMNS
+from sim.sequence_stacks.tables import build as build_tables
 from sim.sequence_stacks.trace import Tracer
 from strategies import sequence_stacks as bots
 

@@ -24,19 +24,69 @@ import numpy as np
 
 from sim import rng
 from sim.jit import rule, small_rule
-from sim.sequence_stacks.cards import (ALLOWED, BLOCK, EACH_COLOUR, EMPTY_HAND_ONLY, FIRST_ACTION,
-                                       HAND_SIZE, MAX_OPEN, MOVE_CAP, OPEN_PER_COLOUR,
-                                       OPT_REFILL, OPT_SUPPLY, OPT_WINNING_STEAL, REVERSE, SEQUENCE,
-                                       SKIP, STEAL_CARD, STEAL_CHIP, TO_WIN, TURN_CAP, TYPES,
-                                       UNLIMITED)
+from sim.sequence_stacks.cards import (
+    ALLOWED,
+    BLOCK,
+    EACH_COLOUR,
+    EMPTY_HAND_ONLY,
+    FIRST_ACTION,
+    HAND_SIZE,
+    MAX_OPEN,
+    MOVE_CAP,
+    OPEN_PER_COLOUR,
+    OPT_REFILL,
+    OPT_SUPPLY,
+    OPT_WINNING_STEAL,
+    REVERSE,
+    SEQUENCE,
+    SKIP,
+    STEAL_CARD,
+    STEAL_CHIP,
+    TO_WIN,
+    TURN_CAP,
+    TYPES,
+    UNLIMITED,
+)
 from sim.sequence_stacks.cards import SUPPLY as SUPPLY_RULE
-from sim.sequence_stacks.state import (ACTIONS_PLAYED, ASKED, CHIPS, COMPLETED, COMPLETED_SLOT,
-                                       COMPLETER, DECIDER, DIRECTION, DISCARD as DISCARD_PILES,
-                                       DISCARD_N, DRAW, DRAW_N, GAME, HAND as HANDS, HAND_N, HELD,
-                                       MAX_DECK, MOVES, N_ACTIONS, OPEN_N, OVER, PHASE,
-                                       PILE, PILE_LEN, PLAYERS, REMOVED, REMOVED_N, RESHUFFLES, SEED,
-                                       SEQUENCES_BLOCKED, SIZE, SKIPPED, STALLED, SUPPLY, TURN_SEAT,
-                                       TURNS, WINNER)
+from sim.sequence_stacks.state import (
+    ACTIONS_PLAYED,
+    ASKED,
+    CHIPS,
+    COMPLETED,
+    COMPLETED_SLOT,
+    COMPLETER,
+    DECIDER,
+    DIRECTION,
+    DISCARD_N,
+    DRAW,
+    DRAW_N,
+    GAME,
+    HAND_N,
+    HELD,
+    MAX_DECK,
+    MOVES,
+    N_ACTIONS,
+    OPEN_N,
+    OVER,
+    PHASE,
+    PILE,
+    PILE_LEN,
+    PLAYERS,
+    REMOVED,
+    REMOVED_N,
+    RESHUFFLES,
+    SEED,
+    SEQUENCES_BLOCKED,
+    SIZE,
+    SKIPPED,
+    STALLED,
+    SUPPLY,
+    TURN_SEAT,
+    TURNS,
+    WINNER,
+)
+from sim.sequence_stacks.state import DISCARD as DISCARD_PILES
+from sim.sequence_stacks.state import HAND as HANDS
 
 PLAY, ACT, DISCARD, END, BLOCK_IT, PASS = range(6)
 HAND, TOP = 0, 1

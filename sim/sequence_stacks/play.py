@@ -8,8 +8,17 @@ import numpy as np
 from sim.jit import rule
 from sim.sequence_stacks import engine
 from sim.sequence_stacks.cards import ACTIONS
-from sim.sequence_stacks.state import (ACTIONS_PLAYED, CHIPS, COMPLETED, N_ACTIONS, OVER,
-                                       RESHUFFLES, SEQUENCES_BLOCKED, TURNS, WINNER)
+from sim.sequence_stacks.state import (
+    ACTIONS_PLAYED,
+    CHIPS,
+    COMPLETED,
+    N_ACTIONS,
+    OVER,
+    RESHUFFLES,
+    SEQUENCES_BLOCKED,
+    TURNS,
+    WINNER,
+)
 from strategies import sequence_stacks as bots
 
 

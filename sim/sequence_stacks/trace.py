@@ -2,10 +2,27 @@
 
 from typing import TextIO
 
-from sim.sequence_stacks.cards import COLOURS, MAX_OPEN, SKIP, REVERSE, STEAL_CARD, TYPES, name
+from sim.sequence_stacks.cards import (
+    COLOURS,
+    MAX_OPEN,
+    REVERSE,
+    SKIP,
+    STEAL_CARD,
+    TYPES,
+    name,
+)
 from sim.sequence_stacks.engine import ACT, BLOCK_IT, DISCARD, END, PLAY, TOP
-from sim.sequence_stacks.state import (COMPLETER, DIRECTION, DRAW_N, RESHUFFLES, STALLED, TURN_SEAT,
-                                       TURNS, WINNER, views)
+from sim.sequence_stacks.state import (
+    COMPLETER,
+    DIRECTION,
+    DRAW_N,
+    RESHUFFLES,
+    STALLED,
+    TURN_SEAT,
+    TURNS,
+    WINNER,
+    views,
+)
 
 
 def pile_label(slot: int) -> str:

@@ -15,14 +15,14 @@ from sim.sequence_stacks.state import OVER, new_state, views
 from strategies import sequence_stacks as bots
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "sim" / "sequence_stacks"))
-from sequence_stacks_positions import Table, held_mask  # noqa: E402
+from sequence_stacks_positions import Table, held_mask
 
 
 def choice(table, seat, strategy):
     family, params = bots.resolve(strategy)
     s = table.s
     bots.choose(s.m, s.rngs, table.rs, s.moves, seat, family, params, s.move)
-    action, source, t, a, b = s.move.tolist()
+    action, _, t, a, b = s.move.tolist()
     return action, (cards.name(t) if action != PASS else None), a, b
 
 

@@ -6,7 +6,7 @@ from pathlib import Path
 import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))  # the tests here import the builder by name
-from sequence_stacks_positions import Table  # noqa: E402
+from sequence_stacks_positions import Table
 
 
 @pytest.fixture

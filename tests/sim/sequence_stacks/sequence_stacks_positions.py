@@ -6,9 +6,18 @@ import numpy as np
 
 from sim.sequence_stacks import GAME, cards, engine
 from sim.sequence_stacks.cards import MAX_OPEN
-from sim.sequence_stacks.state import (COMPLETER, DIRECTION, DRAW_N, PHASE, REMOVED_N, TURN_SEAT,
-                                       new_state, views)
+from sim.sequence_stacks.state import (
+    COMPLETER,
+    DIRECTION,
+    DRAW_N,
+    PHASE,
+    REMOVED_N,
+    TURN_SEAT,
+    new_state,
+    views,
+)
 from sim.sequence_stacks.trace import pile_label
+
 
 def slot(label: str) -> int:
     """Gives the pile slot of a label such as "R1" or "B2"."""

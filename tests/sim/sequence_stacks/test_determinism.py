@@ -1,6 +1,8 @@
 """A game's result depends only on (seed, game index, parameters): not on chunking, workers or
 what another seat's bot did with the same deal."""
 
+import itertools
+
 import polars as pl
 import pytest
 
@@ -35,7 +37,7 @@ def test_a_run_in_chunks_plays_the_same_games_as_one_chunk(rules, cuts):
     setup = mixed(5)
     whole = GAME.play(rules, setup, 17, 0, GAMES, 0)
     bounds = [0, *cuts, GAMES]
-    assert_same(whole, concat([GAME.play(rules, setup, 17, a, b, 0) for a, b in zip(bounds, bounds[1:])]))
+    assert_same(whole, concat([GAME.play(rules, setup, 17, a, b, 0) for a, b in itertools.pairwise(bounds)]))
 
 
 def test_the_same_seed_plays_the_same_games_and_another_seed_other_games(rules):

@@ -5,13 +5,28 @@ moves happen, every game ends, and the Python loop plays the jitted loop's game.
 import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
-
 from sequence_stacks_positions import held_mask
+
 from sim.game import Setup
 from sim.sequence_stacks import GAME, engine, play
-from sim.sequence_stacks.cards import FIRST_ACTION, MAX_OPEN, OPEN_PER_COLOUR, SUPPLY, TYPES
-from sim.sequence_stacks.state import (DRAW_N, MOVES, OVER, REMOVED_N, STALLED, TURNS, WINNER,
-                                       new_state, views)
+from sim.sequence_stacks.cards import (
+    FIRST_ACTION,
+    MAX_OPEN,
+    OPEN_PER_COLOUR,
+    SUPPLY,
+    TYPES,
+)
+from sim.sequence_stacks.state import (
+    DRAW_N,
+    MOVES,
+    OVER,
+    REMOVED_N,
+    STALLED,
+    TURNS,
+    WINNER,
+    new_state,
+    views,
+)
 
 OPTIONS = [
     [], ["options.refill=empty_hand_only"], ["options.chip_supply=unlimited"],

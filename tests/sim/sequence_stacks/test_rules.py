@@ -6,10 +6,30 @@ import pytest
 from sim.errors import UserError
 from sim.sequence_stacks import GAME, cards, engine
 from sim.sequence_stacks.cards import type_named
-from sim.sequence_stacks.engine import ACT, BLOCK_IT, DISCARD, END, HAND, PASS, PLAY, TOP, TURN, WINDOW
-from sim.sequence_stacks.state import (MOVES, OVER, REMOVED_N, RESHUFFLES, SEQUENCES_BLOCKED, STALLED,
-                                       TURNS, WINNER, new_state, views)
-
+from sim.sequence_stacks.engine import (
+    ACT,
+    BLOCK_IT,
+    DISCARD,
+    END,
+    HAND,
+    PASS,
+    PLAY,
+    TOP,
+    TURN,
+    WINDOW,
+)
+from sim.sequence_stacks.state import (
+    MOVES,
+    OVER,
+    REMOVED_N,
+    RESHUFFLES,
+    SEQUENCES_BLOCKED,
+    STALLED,
+    TURNS,
+    WINNER,
+    new_state,
+    views,
+)
 
 # ---- components and setup ---------------------------------------------------------------------
 
