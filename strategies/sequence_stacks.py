@@ -21,7 +21,6 @@ from sim.sequence_stacks.cards import (
     REVERSE,
     SEQUENCE,
     SKIP,
-    STEAL_CARD,
     STEAL_CHIP,
     TO_WIN,
     TYPES,
@@ -142,34 +141,31 @@ def threat(m, rs, seat):
 
 
 @small_rule
-def fits(m, rs, t):
-    """Gives whether a coloured card of type t could be played on the piles as they are."""
-    colour, value = t // 6, t % 6
-    if value <= 1 and free_slot(m, rs, colour) >= 0:
-        return True
-    for slot in range(colour * MAX_OPEN, colour * MAX_OPEN + MAX_OPEN):
-        length = m[PILE_LEN + slot]
-        if length > 0 and (value == 0 or value == length + 1):
-            return True
-    return False
+def playable(m, rs):
+    """Gives the mask of the numbers (bit = card type) that could be played on the piles as
+    they are: the next number of each open pile, and a 1 while a pile may be opened."""
+    mask = 0
+    for colour in range(2):
+        if free_slot(m, rs, colour) >= 0:
+            mask |= 1 << (colour * 6 + 1)
+        for slot in range(colour * MAX_OPEN, colour * MAX_OPEN + MAX_OPEN):
+            length = m[PILE_LEN + slot]
+            if 0 < length < SEQUENCE:
+                mask |= 1 << (colour * 6 + length + 1)
+    return mask
+
+
+# How much a player wants to keep each card type, before what fits the piles (the card worth
+# least is discarded). Blocks come first: they are played from the hand, out of turn.
+#                wild, 1-5 of red;         wild, 1-5 of blue;        skip, reverse, steal-a-card,
+#                                                                     block, steal-a-chip
+KEEP = np.array([3.5, 0.5, 0.5, 0.5, 0.5, 0.5, 3.5, 0.5, 0.5, 0.5, 0.5, 0.5, 2.0, 1.0, 1.5, 4.0, 3.0])
 
 
 @small_rule
-def keep_value(m, rs, t, leave_playable):
-    """Gives how much a player wants to keep a card (the card worth least is discarded)."""
-    if t == BLOCK:
-        return 4.0
-    if t == STEAL_CHIP:
-        return 3.0
-    if t == SKIP:
-        return 2.0
-    if t == REVERSE:
-        return 1.0
-    if t == STEAL_CARD:
-        return 1.5
-    if t % 6 == 0:
-        return 3.5
-    return 0.5 + (1.5 - 2.0 * leave_playable if fits(m, rs, t) else 0.0)
+def keep_value(t, fit, leave_playable):
+    """Gives how much a player wants to keep a card of type t, `fit` being `playable`'s mask."""
+    return KEEP[t] + ((1.5 - 2.0 * leave_playable) if (fit >> t) & 1 else 0.0)
 
 
 @small_rule
@@ -203,6 +199,8 @@ def best_move(m, rngs, rs, moves, seat, params, n):
     r = rngs[1 + seat]
     p = m[PLAYERS]
     caution, noise, hold_wilds = params[CAUTION], params[NOISE], params[HOLD_WILDS] > 0.5
+    leave_playable = params[LEAVE_PLAYABLE]
+    fit = playable(m, rs)
     best = -1e18
     best_i = 0
     for i in range(n):
@@ -240,9 +238,9 @@ def best_move(m, rngs, rs, moves, seat, params, n):
                 previous = (seat - m[DIRECTION] + p) % p
                 score = threat(m, rs, next_seat(m, seat)) - threat(m, rs, previous) - 0.5
             else:  # Steal-a-Card: the card, and what it denies its owner
-                score = 0.5 + keep_value(m, rs, top_card(m, a), 0.0) + 0.3 * threat(m, rs, a)
+                score = 0.5 + keep_value(top_card(m, a), fit, 0.0) + 0.3 * threat(m, rs, a)
         elif action == DISCARD:
-            score = -0.1 * keep_value(m, rs, t, params[LEAVE_PLAYABLE])
+            score = -0.1 * keep_value(t, fit, leave_playable)
         else:
             score = 0.0
         score += noise * rng.uniform(r)
