@@ -47,17 +47,13 @@ class View:
     score: tuple[int, int]          # per seat (scoring "points"; else 0)
 
 
-def moves(s, names: list[str], seat: int, rs) -> tuple[list, list[Move]]:
-    """Gives the legal plays of `seat` in the engine's order (restrictions applied): as the
-    engine's rows (a copy) and in words."""
-    rows = s.moves[:legal_moves(s, rs, seat)].tolist()
-    return rows, [readable(s, names, seat, row) for row in rows]
-
-
 def readable(s, names: list[str], seat: int, row) -> Move:
     """Gives an engine move row (PLAY, slot, pile) of `seat` in words."""
     _, slot, pile = row
     return Move("play", slot, names[s.hand[seat, slot]], pile)
+
+
+moves = spit_view.listed_moves(legal_moves, readable)
 
 
 def view(s, c, names: list[str], seat: int) -> View:

@@ -71,13 +71,6 @@ class View:
     choosing_pile: bool                   # the legal moves are the lone spitter's "spit_onto"
 
 
-def moves(s, names: list[str], seat: int, rs) -> tuple[list, list[Move]]:
-    """Gives the legal moves of `seat` in the engine's order (restrictions applied): as the
-    engine's rows (a copy) and in words."""
-    rows = s.moves[:legal_moves(s, rs, seat)].tolist()
-    return rows, [readable(s, names, seat, row) for row in rows]
-
-
 def readable(s, names: list[str], seat: int, row) -> Move:
     """Gives an engine move row (kind, a, b) of `seat` in words."""
     kind, a, b = row
@@ -87,6 +80,19 @@ def readable(s, names: list[str], seat: int, row) -> Move:
     if kind == PLAY:
         return Move("play", a, card, b, None)
     return Move(ACTIONS[kind], a, card, None, b)
+
+
+def listed_moves(legal_moves, readable):
+    """Gives a real-time game's moves(s, names, seat, rs) -> (rows, moves): the legal moves of
+    `seat` in the engine's order (restrictions applied), as the engine's rows (a copy: bots
+    reuse the engine's scratch array) and in words."""
+    def moves(s, names: list[str], seat: int, rs) -> tuple[list, list]:
+        rows = s.moves[:legal_moves(s, rs, seat)].tolist()
+        return rows, [readable(s, names, seat, row) for row in rows]
+    return moves
+
+
+moves = listed_moves(legal_moves, readable)
 
 
 def _layout(s, names, seat) -> tuple[StockPile, ...]:
