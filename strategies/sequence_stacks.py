@@ -8,8 +8,6 @@ when they are worth making; discards score just below 0 (the least useful card i
 first), so the bot goes on playing while something is worth it and then ends its turn.
 """
 
-from dataclasses import dataclass
-
 import numpy as np
 
 from sim import rng
@@ -48,17 +46,9 @@ from sim.sequence_stacks.state import (
     PILE_LEN,
     PLAYERS,
 )
+from strategies.presets import Parameter
 
 RANDOM, DEFAULT = 0, 1
-
-
-@dataclass(frozen=True)
-class Parameter:
-    name: str
-    default: float
-    low: float
-    high: float
-    meaning: str
 
 
 PARAMETERS = (

@@ -235,6 +235,16 @@ def wins_with(rs, red, blue):
 
 
 @small_rule
+def ends_with_a_win(m, rs, seat):
+    """Ends the game if `seat`'s chips win it; gives whether they did."""
+    if wins_with(rs, m[CHIPS + 2 * seat], m[CHIPS + 2 * seat + 1]):
+        m[WINNER] = seat
+        m[OVER] = 1
+        return True
+    return False
+
+
+@small_rule
 def chip_available(m, rs, colour):
     """Gives whether completing a sequence of `colour` now gives a chip."""
     return m[SUPPLY + colour] > 0 or rs.numbers[OPT_SUPPLY] == UNLIMITED
@@ -274,9 +284,7 @@ def settle(m, rngs, rs, blocked):
         if rs.numbers[OPT_SUPPLY] != UNLIMITED:
             m[SUPPLY + colour] -= 1
         m[CHIPS + 2 * seat + colour] += 1
-        if wins_with(rs, m[CHIPS + 2 * seat], m[CHIPS + 2 * seat + 1]):
-            m[WINNER] = seat
-            m[OVER] = 1
+        if ends_with_a_win(m, rs, seat):
             return
     if m[HAND_N + seat] == 0:
         refill(m, rngs, seat, rs.numbers[HAND_SIZE])
@@ -440,9 +448,7 @@ def play_action(m, rngs, rs, seat, source, t, a, b):
     elif t == STEAL_CHIP:
         m[CHIPS + 2 * a + b] -= 1
         m[CHIPS + 2 * seat + b] += 1
-        if wins_with(rs, m[CHIPS + 2 * seat], m[CHIPS + 2 * seat + 1]):
-            m[WINNER] = seat
-            m[OVER] = 1
+        if ends_with_a_win(m, rs, seat):
             return
     if m[HAND_N + seat] == 0:
         refill(m, rngs, seat, rs.numbers[HAND_SIZE])
