@@ -97,7 +97,12 @@ def test_every_built_in_bot_plays_the_same_games_through_the_python_driver(game_
 
 
 def test_the_lone_spitters_pile_choice_reaches_python_bots():
-    assert Builtin.piles_chosen > 0, "the equivalence games include lone spitters' choices"
+    before = Builtin.piles_chosen
+    rules = spit.GAME.load_rules(None, [])
+    setup = Setup(2, ("default", "blocker"))
+    wrapped, _ = python_driver(spit.GAME, rules, setup, 17, 2, wrapped=(0, 1))
+    assert Builtin.piles_chosen > before, "these games have lone spitters"
+    assert wrapped["games"].equals(spit.GAME.play(rules, setup, 17, 0, 2, 0)["games"])
 
 
 def test_a_python_bots_games_do_not_depend_on_chunking_and_trace_equals_play():
