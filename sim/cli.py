@@ -101,7 +101,9 @@ def list_games() -> None:
     """List the games and their player counts."""
     for name in registry.names():
         game = registry.get(name)
-        print(f"{name:<16} {game.title:<20} {game.min_players}–{game.max_players} players")
+        counts = (f"{game.min_players}" if game.min_players == game.max_players
+                  else f"{game.min_players}–{game.max_players}")
+        print(f"{name:<16} {game.title:<20} {counts} players")
 
 
 @app.command()
