@@ -58,18 +58,28 @@ def seat_advantage(ctx: ReportContext) -> Section:
               note="chi2: wins by turn order against equal positions")])
 
 
+def _style(strategy: str) -> str:
+    """Gives how a strategy plays, in words: a built-in style, a Python bot or a preset from a
+    file, and what it may not play (e.g. "balanced, no warp")."""
+    from strategies.deep_space import STYLES
+    from strategies.seats import is_python, parse
+
+    seat = parse(strategy)
+    style = STYLES.get(seat.base) or ("Python bot" if is_python(seat.base) else "preset from a file")
+    return style + "".join(f", no {name}" for name in seat.forbidden)
+
+
 @game_section("deep-space")
 def win_rate_by_style(ctx: ReportContext) -> Section:
     """Gives the game-win rate of each strategy (its style named) per player count."""
-    from strategies.deep_space import STYLES
-
     frame = ctx.collect(
         ctx.scan("seats", ["players", "strategy", "won"])
         .group_by("players", "strategy")
         .agg(pl.len().alias("n"), pl.col("won").cast(pl.Int64).sum().alias("wins")), "seats")
+    styles = {name: _style(name) for name in frame["strategy"].unique().to_list()}
     frame = with_wilson(frame).with_columns(
         pl.col("players").cast(pl.Int64),
-        pl.col("strategy").replace_strict(STYLES, default="user strategy").alias("style"))
+        pl.col("strategy").replace_strict(styles, return_dtype=pl.String).alias("style"))
     frame = pl.concat([gap_tests(part.sort("rate", "strategy", descending=[True, False]))
                        for _, part in frame.sort("players").group_by("players",
                                                                      maintain_order=True)])

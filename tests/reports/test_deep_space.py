@@ -82,3 +82,12 @@ def test_a_run_where_nobody_can_win_still_reports(tmp_path):
     frame = built["Win rate by strategy"].tables[0].frame
     assert frame["wins"].to_list() == [0, 0] and frame["n"].to_list() == [7, 7]
     assert built["Win rate by strategy"].tables[0].chart.read_bytes().startswith(PNG)
+
+
+def test_a_style_names_python_bots_presets_and_restrictions():
+    from reports.deep_space import _style
+
+    assert _style("raider") == "aggressive raider"
+    assert _style("default-no-warp-no-attack") == "balanced, no warp, no attack"
+    assert _style("deep_space_settler.py:Settler") == "Python bot"
+    assert _style("cautious-no-trade") == "preset from a file, no trade"
