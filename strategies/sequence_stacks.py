@@ -41,12 +41,14 @@ from sim.sequence_stacks.state import (
     COMPLETED_SLOT,
     COMPLETER,
     DIRECTION,
+    FORBID,
+    FORBID_TOP,
     HAND,
     PHASE,
     PILE_LEN,
     PLAYERS,
 )
-from strategies.presets import Parameter
+from strategies.presets import Family, Parameter
 
 RANDOM, DEFAULT = 0, 1
 
@@ -78,18 +80,34 @@ PRESETS = {
 }
 
 
+FAMILIES = (
+    Family("random", "uniform over the legal moves (a Block whenever a coin says so)"),
+    Family("default", "scores every legal move: completes sequences for a chip it needs, steals "
+                      "chips from the leaders, skips a threatening next player, blocks "
+                      "completions that bring their completer near a win, then discards its "
+                      "least useful card", PARAMETERS),
+)
+BUILT_IN = {"random": ("random", {}), **{name: ("default", v) for name, v in PRESETS.items()}}
+"""The presets as `simulate strategies` lists them: name -> (family, parameters changed)."""
+
+
 def strategy_names() -> list[str]:
     """Gives every name a seat's strategy may have: the random family and the presets."""
     return ["random", *PRESETS]
 
 
-def resolve(name: str) -> tuple[int, np.ndarray]:
-    """Gives (family, parameter vector) of a strategy name."""
+def resolve(name: str, user_presets: dict | None = None) -> tuple[int, np.ndarray]:
+    """Gives (family, parameter vector) of a strategy name, a built-in one or one of the
+    presets loaded with --strategies-file (name -> {"family": ..., parameter: value})."""
     values = np.array([p.default for p in PARAMETERS], np.float64)
     if name == "random":
         return RANDOM, values
-    for key, value in PRESETS[name].items():
-        values[[p.name for p in PARAMETERS].index(key)] = value
+    spec = (user_presets or {}).get(name) or {"family": "default", **PRESETS[name]}
+    if spec["family"] == "random":
+        return RANDOM, values
+    for key, value in spec.items():
+        if key != "family":
+            values[[p.name for p in PARAMETERS].index(key)] = value
     return DEFAULT, values
 
 
@@ -161,10 +179,13 @@ def keep_value(t, fit, leave_playable):
 @small_rule
 def can_follow(m, seat, t, source, spent):
     """Gives whether `seat` still holds a card of type t (in hand or atop its discard pile)
-    after playing one of type `spent` from `source`."""
+    after playing one of type `spent` from `source`, and may play it (see engine.legal_moves)."""
+    forbid = m[FORBID + seat]
+    if (forbid >> t) & 1:
+        return False
     if m[HAND + seat * TYPES + t] - (1 if source != TOP and spent == t else 0) > 0:
         return True
-    return source != TOP and top_card(m, seat) == t
+    return source != TOP and top_card(m, seat) == t and not forbid & FORBID_TOP
 
 
 # ---- the default family -----------------------------------------------------------------------

@@ -7,12 +7,26 @@ import numpy as np
 import polars as pl
 
 from sim.game import Headline, Setup
-from sim.sequence_stacks import cards, play
-from sim.sequence_stacks.state import new_state
+from sim.sequence_stacks import cards, forbid, play
+from sim.sequence_stacks.state import new_state, views
 from sim.sequence_stacks.tables import COLUMNS
 from sim.sequence_stacks.tables import build as build_tables
 from sim.sequence_stacks.trace import Tracer
+from sim.sequence_stacks.view import PythonSeatPlayer
+from strategies import python_bots
+from strategies import seats as seat_strings
 from strategies import sequence_stacks as bots
+from strategies.presets import user_presets
+
+
+class SequenceStacksBots:
+    """Sequence Stacks' plug-in for user-chosen play (sim.game.Bots)."""
+
+    families = bots.FAMILIES
+    presets = bots.BUILT_IN
+
+    def forbiddable(self, rules: dict) -> dict[str, str]:
+        return forbid.names(rules)
 
 
 class SequenceStacks:
@@ -31,6 +45,7 @@ class SequenceStacks:
         ("avg turns", pl.col("turns").mean()),
         ("blocks per game", pl.col("blocks").cast(pl.Float64).mean()),
     )
+    bots = SequenceStacksBots()
 
     def strategy_names(self) -> list[str]:
         return bots.strategy_names()
@@ -50,31 +65,51 @@ class SequenceStacks:
 
     def prepare(self, rules: dict, setup: Setup):
         """Gives what playing a configuration takes: (rule arrays, bot families, bot
-        parameters, an empty state)."""
+        parameters, an empty state holding the seats' restrictions).
+
+        Seats that Python strategies play get the random family here; the Python driver asks
+        their strategies instead."""
         ruleset = cards.build(rules)
-        resolved = [bots.resolve(name) for name in setup.seats]
+        strategies = [seat_strings.parse(text) for text in setup.seats]
+        resolved = [bots.resolve("random" if seat_strings.is_python(seat.base) else seat.base,
+                                 user_presets(rules)) for seat in strategies]
         families = np.array([f for f, _ in resolved], np.int64)
         params = np.array([p for _, p in resolved], np.float64)
-        return ruleset, families, params, new_state(setup.players)
+        state = new_state(setup.players)
+        views(state).forbid[:] = [forbid.mask(seat.forbidden) for seat in strategies]
+        return ruleset, families, params, state
 
     def play(self, rules, setup, seed, start, stop, id_offset):
         ruleset, families, params, state = self.prepare(rules, setup)
         out = play.new_results(stop - start, setup.players)
-        play.play_games(state, ruleset, families, params, seed, start, stop, out)
+        classes = python_bots.python_classes(setup.seats)
+        if classes:  # the Python driver: the same rules, seeds and tables, slower
+            for row, game in enumerate(range(start, stop)):
+                play.play_python(state, ruleset, families, params, seed, game, out, row,
+                                 self._python_seats(state, ruleset, classes, seed, game))
+        else:
+            play.play_games(state, ruleset, families, params, seed, start, stop, out)
         ids = np.arange(start, stop, dtype=np.int64) + id_offset
-        return build_tables(out, ids, setup.players, setup.seats)
+        return build_tables(out, ids, setup.players, setup.strategies())
 
-    def trace(self, rules, setup, seed, index, out: TextIO, chooser=None):
-        """Prints game `index` move by move; `chooser(s, rs, seat, move)` may stand in for the
-        seats' jitted bots (see play.play_traced)."""
+    @staticmethod
+    def _python_seats(state, ruleset, classes, seed, game) -> dict:
+        """Gives the players of one game's Python seats (fresh strategy instances)."""
+        return {seat: PythonSeatPlayer(state, ruleset, bot)
+                for seat, bot in python_bots.seats_for_game(classes, seed, game).items()}
+
+    def trace(self, rules, setup, seed, index, out: TextIO):
+        """Prints game `index` move by move."""
         ruleset, families, params, state = self.prepare(rules, setup)
         results = play.new_results(1, setup.players)
+        labels = setup.strategies()
         print(f"Sequence Stacks, {setup.players} players, seed {seed}, game {index}; seats: "
-              + ", ".join(f"{i}:{name}" for i, name in enumerate(setup.seats)), file=out)
-        tracer = Tracer(state, setup.seats, out)
-        play.play_traced(state, ruleset, chooser or play.jitted_bots(families, params), seed, index,
-                         results, tracer)
-        return build_tables(results, np.array([index], np.int64), setup.players, setup.seats)
+              + ", ".join(f"{i}:{name}" for i, name in enumerate(labels)), file=out)
+        classes = python_bots.python_classes(setup.seats)
+        play.play_python(state, ruleset, families, params, seed, index, results, 0,
+                         self._python_seats(state, ruleset, classes, seed, index),
+                         Tracer(state, labels, out))
+        return build_tables(results, np.array([index], np.int64), setup.players, labels)
 
 
 GAME = SequenceStacks()

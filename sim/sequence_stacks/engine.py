@@ -60,6 +60,8 @@ from sim.sequence_stacks.state import (
     DISCARD_N,
     DRAW,
     DRAW_N,
+    FORBID,
+    FORBID_TOP,
     GAME,
     HAND_N,
     HELD,
@@ -77,7 +79,6 @@ from sim.sequence_stacks.state import (
     RESHUFFLES,
     SEED,
     SEQUENCES_BLOCKED,
-    SIZE,
     SKIPPED,
     STALLED,
     SUPPLY,
@@ -160,8 +161,9 @@ def refill(m, rngs, seat, size):
 def start_game(m, rngs, rs, seed, game):
     """Sets up game `game` of a run seeded `seed`: shuffles, deals, and starts seat 0's turn."""
     p = rngs.shape[0] - 1
-    # The piles' contents need no wiping: their counts say what is in them.
-    for start, stop in ((0, DRAW), (HANDS, DISCARD_PILES), (DISCARD_N, SIZE)):
+    # The piles' contents need no wiping: their counts say what is in them; the seats'
+    # restrictions (FORBID) hold for every game of a configuration.
+    for start, stop in ((0, DRAW), (HANDS, DISCARD_PILES), (DISCARD_N, FORBID)):
         for i in range(start, stop):
             m[i] = 0
     m[PLAYERS] = p
@@ -253,12 +255,12 @@ def chip_available(m, rs, colour):
 @rule
 def ask_next_blocker(m, rngs, rs):
     """Gives the completion to the next opponent (in turn order from the completer) who holds a
-    Block; settles it unblocked when nobody is left to ask."""
+    Block and may play it (not forbidden it); settles it unblocked when nobody is left to ask."""
     p = m[PLAYERS]
     completer = m[COMPLETER]
     for k in range(m[ASKED] + 1, p):
         q = (completer + k * m[DIRECTION] + k * p) % p
-        if m[HANDS + q * TYPES + BLOCK] > 0:
+        if m[HANDS + q * TYPES + BLOCK] > 0 and not (m[FORBID + q] >> BLOCK) & 1:
             m[ASKED] = k
             m[DECIDER] = q
             m[PHASE] = WINDOW
@@ -364,20 +366,23 @@ def top_card(m, seat):
 @rule
 def legal_moves(m, rs, moves, seat):
     """Lists every legal move of `seat` into `moves` (none when the game does not wait on
-    them); gives how many."""
+    them); gives how many. Cards the seat is forbidden to play (FORBID) have no play listed;
+    discarding and ending the turn never are forbidden, so a seat always has a move (and a seat
+    forbidden to Block is never asked to)."""
     n = 0
     if m[OVER] or seat != to_move(m):
         return 0
     if m[PHASE] == WINDOW:
         n = _put(moves, n, BLOCK_IT, HAND, BLOCK, 0, 0)
         return _put(moves, n, PASS, HAND, 0, 0, 0)
-    held = m[HELD + seat]
+    forbid = m[FORBID + seat]
+    held = m[HELD + seat] & ~forbid
     while held:
         t = lowest_type(held)
         held ^= 1 << t
         n = card_moves(m, rs, seat, HAND, t, moves, n)
     top = top_card(m, seat)
-    if top >= 0:
+    if top >= 0 and not (forbid >> top) & 1 and not forbid & FORBID_TOP:
         n = card_moves(m, rs, seat, TOP, top, moves, n)
     held = m[HELD + seat]
     while held:

@@ -1,5 +1,5 @@
-"""Playing whole Sequence Stacks games: the jitted loop for many games, a Python loop for one,
-and the result arrays both fill."""
+"""Playing whole Sequence Stacks games: the jitted loop for many games, the Python driver for
+one (traces, Python strategies), and the result arrays both fill."""
 
 from collections import namedtuple
 
@@ -71,30 +71,35 @@ def new_results(games: int, players: int) -> Results:
     )
 
 
-def jitted_bots(families, params):
-    """Gives a chooser(s, rs, seat, move) that asks the built-in jitted bots of each seat."""
-    def chooser(s, rs, seat, move):
-        bots.choose(s.m, s.rngs, rs, s.moves, seat, families[seat], params[seat], move)
-    return chooser
+def play_python(s, rs, families, params, seed, game, out, row=0, python_seats=None,
+                watch=None):
+    """Plays one game in a Python loop over the same jitted rules and bots as `play_games`,
+    filling row `row` of `out`: the Python driver, used by trace and by Python strategies.
 
-
-def play_traced(s, rs, chooser, seed, game, out, watch):
-    """Plays one game in a Python loop over the same jitted rules as `play_games`, asking
-    chooser(s, rs, seat, move) for every decision (any Python bot can stand in for the jitted
-    ones) and calling watch(event, ...) at each step; fills row 0 of `out`.
-
-    Events: ("start",) once dealt, ("move", seat, move) before each move is applied,
-    ("after", seat, move) after it, ("end",) when the game is over.
+    python_seats: {seat: player(seat)} for the seats Python strategies play (also asked,
+    out of turn, whether to Block); a player writes its move into s.move. The other seats play
+    their jitted bots.
+    watch(event, ...), if given, is called at each step: ("start",) once dealt, ("move", seat,
+    move) before each move is applied, ("after", seat, move) after it, ("end",) at the end.
     """
-    m, rngs, move = s.m, s.rngs, s.move
+    m, rngs, moves, move = s.m, s.rngs, s.moves, s.move
+    python_seats = python_seats or {}
     engine.start_game(m, rngs, rs, seed, game)
-    watch("start")
+    if watch:
+        watch("start")
     while not m[OVER]:
         seat = int(engine.to_move(m))
-        chooser(s, rs, seat, move)
-        played = move.copy()
-        watch("move", seat, played)
+        player = python_seats.get(seat)
+        if player is None:
+            bots.choose(m, rngs, rs, moves, seat, families[seat], params[seat], move)
+        else:
+            player(seat)
+        if watch:
+            played = move.copy()
+            watch("move", seat, played)
         engine.apply_move(m, rngs, rs, seat, move)
-        watch("after", seat, played)
-    record_game(m, out, 0)
-    watch("end")
+        if watch:
+            watch("after", seat, played)
+    record_game(m, out, row)
+    if watch:
+        watch("end")

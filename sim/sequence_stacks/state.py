@@ -42,7 +42,12 @@ SUPPLY = CHIPS + MAX_PLAYERS * 2       # [2] chips left in the supply
 SKIPPED = SUPPLY + 2                   # [MAX_PLAYERS] turns still to lose to Skips
 COMPLETED = SKIPPED + MAX_PLAYERS      # [MAX_PLAYERS] sequences completed (blocked ones too)
 ACTIONS_PLAYED = COMPLETED + MAX_PLAYERS  # [MAX_PLAYERS, N_ACTIONS] action cards played, by type
-SIZE = ACTIONS_PLAYED + MAX_PLAYERS * N_ACTIONS
+FORBID = ACTIONS_PLAYED + MAX_PLAYERS * N_ACTIONS  # [MAX_PLAYERS] restricted play (--forbid): bit
+                                       # t set where the seat may not play card type t, bit
+                                       # FORBID_TOP for any card from its discard pile; filled
+                                       # once per configuration, never wiped by start_game
+SIZE = FORBID + MAX_PLAYERS
+FORBID_TOP = 1 << TYPES
 
 State = namedtuple("State", [
     "m",      # int64[SIZE]: the game (regions above)
@@ -53,7 +58,7 @@ State = namedtuple("State", [
 
 Views = namedtuple("Views", [
     "g", "draw", "removed", "hand", "hand_n", "held", "discard", "discard_n", "pile", "pile_len",
-    "open_n", "chips", "supply", "skipped", "completed", "actions",
+    "open_n", "chips", "supply", "skipped", "completed", "actions", "forbid",
 ])
 
 
@@ -79,4 +84,5 @@ def views(s: State) -> Views:
         chips=m[CHIPS:CHIPS + 2 * p].reshape(p, 2), supply=m[SUPPLY:SUPPLY + 2],
         skipped=m[SKIPPED:SKIPPED + p], completed=m[COMPLETED:COMPLETED + p],
         actions=m[ACTIONS_PLAYED:ACTIONS_PLAYED + p * N_ACTIONS].reshape(p, N_ACTIONS),
+        forbid=m[FORBID:FORBID + p],
     )

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from sim import rng
-from sim.sequence_stacks import GAME, cards, engine
+from sim.sequence_stacks import GAME, cards, engine, forbid
 from sim.sequence_stacks.engine import ACT, BLOCK_IT, DISCARD, PASS, PLAY
 from sim.sequence_stacks.state import OVER, new_state, views
 from strategies import sequence_stacks as bots
@@ -146,3 +146,29 @@ def test_the_strategy_names_are_random_and_every_preset():
         params = bots.resolve(preset)[1]
         for p, value in zip(bots.PARAMETERS, params):
             assert value == changes.get(p.name, p.default) and p.low <= p.default <= p.high
+
+
+def test_a_user_preset_resolves_to_its_family_with_its_parameters_over_the_defaults():
+    presets = {"spoilers": {"family": "default", "block_at": 3.0}, "dice": {"family": "random"}}
+    family, params = bots.resolve("spoilers", presets)
+    _, default = bots.resolve("default")
+    at = [p.name for p in bots.PARAMETERS].index("block_at")
+    assert family == bots.DEFAULT and params[at] == 3.0
+    assert np.delete(params, at).tolist() == np.delete(default, at).tolist()
+    assert bots.resolve("dice", presets)[0] == bots.RANDOM
+    assert bots.resolve("reckless", presets)[1].tolist() == bots.resolve("reckless")[1].tolist()
+    assert [f.name for f in bots.FAMILIES] == ["random", "default"]
+    assert bots.FAMILIES[1].parameters == bots.PARAMETERS
+    assert set(bots.BUILT_IN) == set(bots.strategy_names())
+
+
+def test_the_default_bot_does_not_count_on_a_card_it_is_forbidden_to_play():
+    table = Table()
+    table.give(0, "red 4", "red wild")
+    table.discards(0, "red 5")
+    m, red_4, wild, red_5 = table.s.m, *(cards.type_named(n) for n in ("red 4", "red wild", "red 5"))
+    assert bots.can_follow(m, 0, wild, engine.HAND, red_4)
+    assert bots.can_follow(m, 0, red_5, engine.HAND, red_4)
+    table.v.forbid[0] = forbid.mask(("wild", "from_discard"))
+    assert not bots.can_follow(m, 0, wild, engine.HAND, red_4)
+    assert not bots.can_follow(m, 0, red_5, engine.HAND, red_4)

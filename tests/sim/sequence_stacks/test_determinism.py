@@ -69,8 +69,8 @@ def deal(rules, strategies, seed, game):
         elif event == "move":
             moves.append(args[1].tolist())
 
-    play.play_traced(s, rs, play.jitted_bots(families, params), seed, game,
-                     play.new_results(1, len(strategies)), watch)
+    play.play_python(s, rs, families, params, seed, game, play.new_results(1, len(strategies)),
+                     watch=watch)
     return dealt, moves
 
 

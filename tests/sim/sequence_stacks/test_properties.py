@@ -27,6 +27,7 @@ from sim.sequence_stacks.state import (
     new_state,
     views,
 )
+from strategies import sequence_stacks as bots
 
 OPTIONS = [
     [], ["options.refill=empty_hand_only"], ["options.chip_supply=unlimited"],
@@ -61,7 +62,6 @@ def play_checked(rules, strategies, seed, game=0):
     supply = int(rs.numbers[SUPPLY])
     limited = rules["options"]["chip_supply"] == "limited"
     out = play.new_results(1, players)
-    choose = play.jitted_bots(families, params)
     engine.start_game(s.m, s.rngs, rs, seed, game)
     assert (card_counts(s) == deck).all()
     while not v.g[OVER]:
@@ -72,7 +72,7 @@ def play_checked(rules, strategies, seed, game=0):
         for other in range(players):
             if other != seat:
                 assert engine.legal_moves(s.m, rs, s.moves, other) == 0
-        choose(s, rs, seat, s.move)
+        bots.choose(s.m, s.rngs, rs, s.moves, seat, families[seat], params[seat], s.move)
         assert tuple(s.move.tolist()) in listed
         assert engine.is_legal(s.m, rs, s.moves, seat, s.move)
         engine.apply_move(s.m, s.rngs, rs, seat, s.move)

@@ -10,7 +10,10 @@ import polars as pl
 import pytest
 
 from sim.game import Setup
-from sim.sequence_stacks import GAME, engine
+from sim.sequence_stacks import GAME
+from strategies import seats
+
+EXAMPLES = Path(__file__).parents[3] / "strategies" / "examples"
 
 SETUPS = [
     Setup(2, ("random", "default")),
@@ -47,19 +50,14 @@ def test_the_trace_tells_every_turn_every_move_and_the_end(rules):
     assert re.search(rf"^Seat {winner} \(default\) wins after {games['turns'][0]} turns", text, re.MULTILINE)
 
 
-def test_a_python_function_can_play_a_seat(rules):
-    """The Python driver asks a callable for every decision: here one that always plays the
-    first legal move."""
-    asked = []
-
-    def first_move(s, rs, seat, move):
-        n = engine.legal_moves(s.m, rs, s.moves, seat)
-        asked.append(n)
-        move[:] = s.moves[0]
-
-    tables = GAME.trace(rules, Setup(3, ("default",) * 3), 1, 0, io.StringIO(), chooser=first_move)
-    assert len(asked) > 20 and min(asked) > 0
+def test_a_python_strategy_can_play_a_seat(rules):
+    """The Python driver asks a Python strategy for every decision of its seat."""
+    first = seats.canonical(GAME, f"{EXAMPLES / 'first_move.py'}:FirstMove")
+    out = io.StringIO()
+    tables = GAME.trace(rules, Setup(3, (first, "default", "default")), 1, 0, out)
+    assert "seats: 0:first_move.py:FirstMove, 1:default, 2:default" in out.getvalue()
     assert tables["games"].height == 1
+    assert tables["seats"]["strategy"].to_list()[0] == "first_move.py:FirstMove"
 
 
 def test_simulate_trace_sequence_stacks_prints_a_game_and_exits_0():
