@@ -449,12 +449,15 @@ def sequence_stacks(
     scheduler: Scheduler = None,
     until_ci: UntilCi = None,
     chunk_size: ChunkSize = None,
+    strategies_file: StrategiesFile = None,
+    forbid: Forbid = None,
 ) -> None:
     """Play Sequence Stacks games (a race for red and blue chips) and summarise them."""
     _run_game("sequence-stacks", players=players, options={}, games=games, seed=seed,
               workers=workers, out=out, strategy=strategy, seat_strategy=seat_strategy,
               config=config, sets=sets, quiet=quiet, resume=resume, backend=backend,
-              scheduler=scheduler, until_ci=until_ci, chunk_size=chunk_size)
+              scheduler=scheduler, until_ci=until_ci, chunk_size=chunk_size,
+              strategies_file=strategies_file, forbid=forbid)
 
 
 @trace_app.command("sequence-stacks")
@@ -466,11 +469,13 @@ def trace_sequence_stacks(
     seat_strategy: SeatStrategies = None,
     config: Config = None,
     sets: Sets = None,
+    strategies_file: StrategiesFile = None,
+    forbid: Forbid = None,
 ) -> None:
     """Print one Sequence Stacks game move by move."""
     _trace_game("sequence-stacks", players=players, options={}, seed=seed,
                 game_index=game_index, strategy=strategy, seat_strategy=seat_strategy,
-                config=config, sets=sets)
+                config=config, sets=sets, strategies_file=strategies_file, forbid=forbid)
 
 
 @bench_app.command("sequence-stacks")
