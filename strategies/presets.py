@@ -18,10 +18,13 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
+import numpy as np
+
 from sim.errors import UserError
 from sim.rules import _read_toml as read_toml  # the same one-line errors as rules files
 
 PRESETS_KEY = "strategy_presets"
+RANDOM, DEFAULT = 0, 1  # the codes of the two built-in families every game's jitted bots take
 _NAME = re.compile(r"[a-z0-9][a-z0-9_-]*")
 
 
@@ -43,6 +46,34 @@ class Family:
     name: str
     meaning: str
     parameters: tuple[Parameter, ...] = ()
+
+
+def built_in(presets: dict[str, dict]) -> dict[str, tuple[str, dict]]:
+    """Gives a game's built-in strategies as `simulate strategies` lists them: name -> (family,
+    parameters changed): `random`, and each preset of the `default` family."""
+    return {"random": ("random", {}), **{name: ("default", v) for name, v in presets.items()}}
+
+
+def strategy_names(presets: dict[str, dict]) -> list[str]:
+    """Gives every built-in name a seat's strategy may have: the random family and the presets."""
+    return ["random", *presets]
+
+
+def resolve(name: str, user_presets: dict | None, parameters: tuple[Parameter, ...],
+            presets: dict[str, dict]) -> tuple[int, np.ndarray]:
+    """Gives (family code, parameter vector) of a strategy name: a game's built-in one, or one
+    of the presets loaded with --strategies-file (name -> {"family": ..., parameter: value})."""
+    values = np.array([p.default for p in parameters], np.float64)
+    if name == "random":
+        return RANDOM, values
+    spec = (user_presets or {}).get(name) or {"family": "default", **presets[name]}
+    if spec["family"] == "random":
+        return RANDOM, values
+    names = [p.name for p in parameters]
+    for key, value in spec.items():
+        if key != "family":
+            values[names.index(key)] = value
+    return DEFAULT, values
 
 
 def user_presets(rules: dict) -> dict[str, dict]:

@@ -48,10 +48,8 @@ from sim.sequence_stacks.state import (
     PILE_LEN,
     PLAYERS,
 )
-from strategies.presets import Family, Parameter
-
-RANDOM, DEFAULT = 0, 1
-
+from strategies import presets
+from strategies.presets import RANDOM, Family, Parameter
 
 PARAMETERS = (
     Parameter("block_at", 4.0, 0.0, 10.0,
@@ -87,28 +85,18 @@ FAMILIES = (
                       "completions that bring their completer near a win, then discards its "
                       "least useful card", PARAMETERS),
 )
-BUILT_IN = {"random": ("random", {}), **{name: ("default", v) for name, v in PRESETS.items()}}
+BUILT_IN = presets.built_in(PRESETS)
 """The presets as `simulate strategies` lists them: name -> (family, parameters changed)."""
 
 
 def strategy_names() -> list[str]:
-    """Gives every name a seat's strategy may have: the random family and the presets."""
-    return ["random", *PRESETS]
+    """Gives every built-in name a seat's strategy may have."""
+    return presets.strategy_names(PRESETS)
 
 
 def resolve(name: str, user_presets: dict | None = None) -> tuple[int, np.ndarray]:
-    """Gives (family, parameter vector) of a strategy name, a built-in one or one of the
-    presets loaded with --strategies-file (name -> {"family": ..., parameter: value})."""
-    values = np.array([p.default for p in PARAMETERS], np.float64)
-    if name == "random":
-        return RANDOM, values
-    spec = (user_presets or {}).get(name) or {"family": "default", **PRESETS[name]}
-    if spec["family"] == "random":
-        return RANDOM, values
-    for key, value in spec.items():
-        if key != "family":
-            values[[p.name for p in PARAMETERS].index(key)] = value
-    return DEFAULT, values
+    """Gives (family code, parameter vector) of a strategy name (see presets.resolve)."""
+    return presets.resolve(name, user_presets, PARAMETERS, PRESETS)
 
 
 @small_rule

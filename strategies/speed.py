@@ -8,9 +8,8 @@ and the draw piles are hidden).
 from sim import rng
 from sim.jit import small_rule
 from sim.speed.engine import legal_moves
-from strategies import spit
-from strategies.presets import Family, Parameter
-from strategies.spit import RANDOM
+from strategies import presets
+from strategies.presets import RANDOM, Family, Parameter
 
 PARAMETERS = (
     Parameter("keep_options", 1.0, 0.0, 5.0,
@@ -28,17 +27,17 @@ FAMILIES = (
     Family("default", "plays the card that keeps the most other cards in hand playable",
            PARAMETERS),
 )
-BUILT_IN = spit.built_in(PRESETS)
+BUILT_IN = presets.built_in(PRESETS)
 
 
 def strategy_names() -> list[str]:
-    """Gives every name a seat's strategy may have: the random family and the presets."""
-    return spit.strategy_names(PRESETS)
+    """Gives every built-in name a seat's strategy may have."""
+    return presets.strategy_names(PRESETS)
 
 
 def resolve(name: str, user_presets: dict | None = None):
-    """Gives (family, parameter vector) of a strategy name (see strategies.spit.resolve)."""
-    return spit.resolve(name, user_presets, PARAMETERS, PRESETS)
+    """Gives (family code, parameter vector) of a strategy name (see presets.resolve)."""
+    return presets.resolve(name, user_presets, PARAMETERS, PRESETS)
 
 
 @small_rule

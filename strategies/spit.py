@@ -12,10 +12,8 @@ from sim.jit import rule, small_rule
 from sim.spit.cards import PILES
 from sim.spit.engine import legal_moves
 from sim.spit.state import PLAY, TURN
-from strategies.presets import Family, Parameter
-
-RANDOM, DEFAULT = 0, 1
-
+from strategies import presets
+from strategies.presets import RANDOM, Family, Parameter
 
 PARAMETERS = (
     Parameter("turn_first", 0.0, 0.0, 1.0,
@@ -48,34 +46,17 @@ FAMILIES = (
 )
 
 
-def built_in(presets: dict = PRESETS) -> dict[str, tuple[str, dict]]:
-    """Gives the presets as `simulate strategies` lists them: name -> (family, parameters
-    changed)."""
-    return {"random": ("random", {}), **{name: ("default", v) for name, v in presets.items()}}
+BUILT_IN = presets.built_in(PRESETS)
 
 
-BUILT_IN = built_in()
+def strategy_names() -> list[str]:
+    """Gives every built-in name a seat's strategy may have."""
+    return presets.strategy_names(PRESETS)
 
 
-def strategy_names(presets: dict = PRESETS) -> list[str]:
-    """Gives every name a seat's strategy may have: the random family and the presets."""
-    return ["random", *presets]
-
-
-def resolve(name: str, user_presets: dict | None = None, parameters=PARAMETERS,
-            presets: dict = PRESETS) -> tuple[int, np.ndarray]:
-    """Gives (family, parameter vector) of a strategy name, a built-in one or one of the
-    presets loaded with --strategies-file (name -> {"family": ..., parameter: value})."""
-    values = np.array([p.default for p in parameters], np.float64)
-    if name == "random":
-        return RANDOM, values
-    spec = (user_presets or {}).get(name) or {"family": "default", **presets[name]}
-    if spec["family"] == "random":
-        return RANDOM, values
-    for key, value in spec.items():
-        if key != "family":
-            values[[p.name for p in parameters].index(key)] = value
-    return DEFAULT, values
+def resolve(name: str, user_presets: dict | None = None) -> tuple[int, np.ndarray]:
+    """Gives (family code, parameter vector) of a strategy name (see presets.resolve)."""
+    return presets.resolve(name, user_presets, PARAMETERS, PRESETS)
 
 
 @small_rule

@@ -10,6 +10,7 @@ from sim.deep_space import GAME, engine, play
 from sim.deep_space.state import OVER, TURN_SEAT, WINNER
 from sim.game import Setup
 from strategies import deep_space as bots
+from strategies import presets
 
 
 @pytest.fixture(scope="module")
@@ -27,7 +28,7 @@ def test_a_preset_changes_only_the_parameters_it_names(name):
     family, params = bots.resolve(name)
     _, default = bots.resolve("default")
     names = [p.name for p in bots.PARAMETERS]
-    assert family == bots.DEFAULT
+    assert family == presets.DEFAULT
     for i, value in enumerate(params):
         assert value == bots.PRESETS[name].get(names[i], default[i])
         assert bots.PARAMETERS[i].low <= value <= bots.PARAMETERS[i].high
@@ -39,9 +40,9 @@ def test_a_user_preset_resolves_to_its_family_with_its_parameters_over_the_defau
     family, params = bots.resolve("cautious", presets)
     _, default = bots.resolve("default")
     margin = [p.name for p in bots.PARAMETERS].index("attack_margin")
-    assert family == bots.DEFAULT and params[margin] == 6.0
+    assert family == presets.DEFAULT and params[margin] == 6.0
     assert np.delete(params, margin).tolist() == np.delete(default, margin).tolist()
-    assert bots.resolve("dice", presets)[0] == bots.RANDOM
+    assert bots.resolve("dice", presets)[0] == presets.RANDOM
     assert bots.resolve("rush", presets)[1].tolist() == bots.resolve("rush")[1].tolist()
 
 

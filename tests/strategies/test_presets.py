@@ -19,13 +19,13 @@ def test_the_example_file_loads_and_its_presets_resolve_to_their_parameters():
     assert loaded["patient-saboteurs"] == {"family": "default", "strike_distance": 4.0, "cover": 0.8}
     family, values = bots.resolve("patient-saboteurs", loaded)
     default = bots.resolve("default")[1]
-    assert family == bots.DEFAULT
+    assert family == presets.DEFAULT
     changed = {p.name: v for p, v, d in zip(bots.PARAMETERS, values, default) if v != d}
     assert changed == {"strike_distance": 4.0, "cover": 0.8}
 
 
 def test_a_preset_of_the_random_family_plays_random():
-    assert bots.resolve("dice", {"dice": {"family": "random"}})[0] == bots.RANDOM
+    assert bots.resolve("dice", {"dice": {"family": "random"}})[0] == presets.RANDOM
 
 
 def test_the_presets_ride_in_the_rules_only_when_there_are_some():

@@ -9,6 +9,7 @@ import pytest
 from sim import cli, rng
 from sim.saboteur import GAME, cards, engine, maze, play
 from sim.saboteur.state import MINERS_WON, ORIGIN, ROUND_OVER, TURN_SEAT, new_state
+from strategies import presets
 from strategies import saboteur as bots
 
 
@@ -44,8 +45,8 @@ def test_the_strategy_names_are_random_and_every_preset():
     assert names == ["random", *bots.PRESETS]
     assert "default" in names and GAME.strategy_names() == names
     families = {name: bots.resolve(name)[0] for name in names}
-    assert families.pop("random") == bots.RANDOM
-    assert set(families.values()) == {bots.DEFAULT}
+    assert families.pop("random") == presets.RANDOM
+    assert set(families.values()) == {presets.DEFAULT}
 
 
 def test_a_preset_changes_only_its_own_parameters():

@@ -12,6 +12,7 @@ from sim import rng
 from sim.sequence_stacks import GAME, cards, engine, forbid
 from sim.sequence_stacks.engine import ACT, BLOCK_IT, DISCARD, PASS, PLAY
 from sim.sequence_stacks.state import OVER, new_state, views
+from strategies import presets
 from strategies import sequence_stacks as bots
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "sim" / "sequence_stacks"))
@@ -141,7 +142,7 @@ def test_the_strategy_names_are_random_and_every_preset():
     names = bots.strategy_names()
     assert names == ["random", *bots.PRESETS] and GAME.strategy_names() == names
     families = {name: bots.resolve(name)[0] for name in names}
-    assert families.pop("random") == bots.RANDOM and set(families.values()) == {bots.DEFAULT}
+    assert families.pop("random") == presets.RANDOM and set(families.values()) == {presets.DEFAULT}
     for preset, changes in bots.PRESETS.items():
         params = bots.resolve(preset)[1]
         for p, value in zip(bots.PARAMETERS, params):
@@ -153,9 +154,9 @@ def test_a_user_preset_resolves_to_its_family_with_its_parameters_over_the_defau
     family, params = bots.resolve("spoilers", presets)
     _, default = bots.resolve("default")
     at = [p.name for p in bots.PARAMETERS].index("block_at")
-    assert family == bots.DEFAULT and params[at] == 3.0
+    assert family == presets.DEFAULT and params[at] == 3.0
     assert np.delete(params, at).tolist() == np.delete(default, at).tolist()
-    assert bots.resolve("dice", presets)[0] == bots.RANDOM
+    assert bots.resolve("dice", presets)[0] == presets.RANDOM
     assert bots.resolve("reckless", presets)[1].tolist() == bots.resolve("reckless")[1].tolist()
     assert [f.name for f in bots.FAMILIES] == ["random", "default"]
     assert bots.FAMILIES[1].parameters == bots.PARAMETERS
