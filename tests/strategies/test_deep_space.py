@@ -35,15 +35,15 @@ def test_a_preset_changes_only_the_parameters_it_names(name):
 
 
 def test_a_user_preset_resolves_to_its_family_with_its_parameters_over_the_defaults():
-    presets = {"cautious": {"family": "default", "attack_margin": 6.0},
+    user = {"cautious": {"family": "default", "attack_margin": 6.0},
                "dice": {"family": "random"}}
-    family, params = bots.resolve("cautious", presets)
+    family, params = bots.resolve("cautious", user)
     _, default = bots.resolve("default")
     margin = [p.name for p in bots.PARAMETERS].index("attack_margin")
     assert family == presets.DEFAULT and params[margin] == 6.0
     assert np.delete(params, margin).tolist() == np.delete(default, margin).tolist()
-    assert bots.resolve("dice", presets)[0] == presets.RANDOM
-    assert bots.resolve("rush", presets)[1].tolist() == bots.resolve("rush")[1].tolist()
+    assert bots.resolve("dice", user)[0] == presets.RANDOM
+    assert bots.resolve("rush", user)[1].tolist() == bots.resolve("rush")[1].tolist()
 
 
 def test_the_families_list_every_parameter_and_the_presets():

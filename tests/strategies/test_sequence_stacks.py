@@ -150,14 +150,14 @@ def test_the_strategy_names_are_random_and_every_preset():
 
 
 def test_a_user_preset_resolves_to_its_family_with_its_parameters_over_the_defaults():
-    presets = {"spoilers": {"family": "default", "block_at": 3.0}, "dice": {"family": "random"}}
-    family, params = bots.resolve("spoilers", presets)
+    user = {"spoilers": {"family": "default", "block_at": 3.0}, "dice": {"family": "random"}}
+    family, params = bots.resolve("spoilers", user)
     _, default = bots.resolve("default")
     at = [p.name for p in bots.PARAMETERS].index("block_at")
     assert family == presets.DEFAULT and params[at] == 3.0
     assert np.delete(params, at).tolist() == np.delete(default, at).tolist()
-    assert bots.resolve("dice", presets)[0] == presets.RANDOM
-    assert bots.resolve("reckless", presets)[1].tolist() == bots.resolve("reckless")[1].tolist()
+    assert bots.resolve("dice", user)[0] == presets.RANDOM
+    assert bots.resolve("reckless", user)[1].tolist() == bots.resolve("reckless")[1].tolist()
     assert [f.name for f in bots.FAMILIES] == ["random", "default"]
     assert bots.FAMILIES[1].parameters == bots.PARAMETERS
     assert set(bots.BUILT_IN) == set(bots.strategy_names())

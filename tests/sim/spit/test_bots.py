@@ -5,6 +5,7 @@ import numpy as np
 import pytest
 
 from sim.spit.state import PLAY, TURN
+from strategies import presets
 from strategies import speed as speed_bots
 from strategies import spit as bots
 
@@ -13,8 +14,8 @@ def test_every_strategy_name_resolves_to_a_family_and_named_parameters():
     assert bots.strategy_names() == ["random", "default", "greedy", "blocker", "turner"]
     assert speed_bots.strategy_names() == ["random", "default", "greedy"]
     family, params = bots.resolve("turner")
-    assert family == bots.DEFAULT and params[bots.TURN_FIRST] == 1.0
-    assert bots.resolve("random")[0] == bots.RANDOM
+    assert family == presets.DEFAULT and params[bots.TURN_FIRST] == 1.0
+    assert bots.resolve("random")[0] == presets.RANDOM
     assert speed_bots.resolve("greedy")[1][speed_bots.KEEP] == 0.0
     for p in bots.PARAMETERS:
         assert p.low <= p.default <= p.high
@@ -76,7 +77,7 @@ def test_the_lone_spitter_picks_the_larger_or_the_smaller_pile(table, on_larger)
     table.centre(1, "5c")
     params = table.params[0].copy()
     params[bots.SPIT_ON_LARGER] = on_larger
-    assert bots.choose_pile(table.s, table.rs, 0, bots.DEFAULT, params) == (0 if on_larger else 1)
+    assert bots.choose_pile(table.s, table.rs, 0, presets.DEFAULT, params) == (0 if on_larger else 1)
 
 
 def test_the_speed_default_bot_keeps_cards_playable(new_table):
