@@ -81,7 +81,7 @@ class Headline:
 
 
 class Bots(Protocol):
-    """What a game offers for user-chosen play (`GAME.bots`; see /work/notes/issue7-plugin.md):
+    """What a game offers for user-chosen play (`GAME.bots`; see docs/bots-plugin.md):
     its built-in bot families with their parameters, its built-in presets, and the card and
     action names `--forbid` takes. A game with `bots` also plays seats whose strategy string is
     a Python strategy, a preset from the rules' `strategy_presets`, or carries restrictions
