@@ -8,13 +8,15 @@ numba are imported inside those helpers so that `simulate --help` answers at onc
 from __future__ import annotations
 
 import contextlib
+import functools
+import inspect
 import os
 import secrets
 import signal
 import sys
 from datetime import datetime
 from pathlib import Path
-from typing import Annotated, Iterator
+from typing import Annotated, Callable, Iterator
 
 import typer
 
@@ -106,11 +108,29 @@ def list_games() -> None:
         print(f"{name:<16} {game.title:<20} {counts} players")
 
 
-@app.command()
-def saboteur(
-    players: Players,
-    saboteurs: Annotated[str | None, typer.Option(
-        help="Saboteurs in play: 2, a list 1,2 or a range 1-3 (default: dealt from role cards).")] = None,
+def _with(shared: Callable) -> Callable:
+    """Gives a decorator adding the flags `shared` declares (those every game's command of a kind
+    takes) to a command's own flags: typer sees one signature, and the command receives the
+    shared flags in its **kwargs."""
+    extra = list(inspect.signature(shared, eval_str=True).parameters.values())
+
+    def decorate(command: Callable) -> Callable:
+        own = [p for p in inspect.signature(command, eval_str=True).parameters.values()
+               if p.kind is not p.VAR_KEYWORD]
+        params = [p.replace(kind=p.KEYWORD_ONLY) for p in own + extra]
+
+        @functools.wraps(command)
+        def with_shared(**flags):
+            return command(**flags)
+
+        with_shared.__signature__ = inspect.Signature(params, return_annotation=None)
+        with_shared.__annotations__ = {p.name: p.annotation for p in params}
+        return with_shared
+
+    return decorate
+
+
+def _run_flags(
     games: Games = 10_000,
     seed: Seed = None,
     workers: Workers = os.cpu_count() or 1,
@@ -119,32 +139,21 @@ def saboteur(
     seat_strategy: SeatStrategies = None,
     config: Config = None,
     sets: Sets = None,
+    strategies_file: StrategiesFile = None,
+    forbid: Forbid = None,
     quiet: Quiet = False,
     resume: Resume = False,
     backend: Backend = "local",
     scheduler: Scheduler = None,
     until_ci: UntilCi = None,
     chunk_size: ChunkSize = None,
-    strategies_file: StrategiesFile = None,
-    forbid: Forbid = None,
 ) -> None:
-    """Play Saboteur games for every configuration asked for and summarise them."""
-    from sim.setups import parse_counts
-
-    _run_game("saboteur", players=players,
-              options={"saboteurs": parse_counts("--saboteurs", saboteurs) if saboteurs else [None]},
-              games=games, seed=seed, workers=workers, out=out, strategy=strategy,
-              seat_strategy=seat_strategy, config=config, sets=sets, quiet=quiet,
-              resume=resume, backend=backend, scheduler=scheduler, until_ci=until_ci,
-              chunk_size=chunk_size, strategies_file=strategies_file, forbid=forbid)
+    """The flags of every game's run command."""
 
 
-@trace_app.command("saboteur")
-def trace_saboteur(
-    players: Annotated[int, typer.Option(help="Player count.")],
+def _trace_flags(
     seed: Seed = None,
     game_index: Annotated[int, typer.Option(help="Which game of the seed to show.")] = 0,
-    saboteurs: Annotated[int | None, typer.Option(help="Saboteurs in play (default: dealt).")] = None,
     strategy: Strategy = "default",
     seat_strategy: SeatStrategies = None,
     config: Config = None,
@@ -152,27 +161,64 @@ def trace_saboteur(
     strategies_file: StrategiesFile = None,
     forbid: Forbid = None,
 ) -> None:
-    """Print one Saboteur game move by move."""
-    _trace_game("saboteur", players=players, options={"saboteurs": saboteurs}, seed=seed,
-                game_index=game_index, strategy=strategy, seat_strategy=seat_strategy,
-                config=config, sets=sets, strategies_file=strategies_file, forbid=forbid)
+    """The flags of every game's trace command."""
 
 
-@bench_app.command("saboteur")
-def bench_saboteur(
-    players: Annotated[str | None, typer.Option(help="Player counts (default: 3,7,10).")] = None,
+def _bench_flags(
     strategies: Annotated[str, typer.Option(help="Strategies to time, comma-separated.")] = "random,default",
     games: Annotated[int, typer.Option(help="Games per measurement.")] = 20_000,
-    scaling_games: Annotated[int, typer.Option(
-        help="Games of the runs timed with 1 and with 2 worker processes (0: skip).")] = 1_000_000,
     memory_games: Annotated[int, typer.Option(help="Games of a run measured for peak memory (0: skip).")] = 0,
     dask: Annotated[bool, typer.Option(
         "--dask", help="Also time the scaling run on a 2-worker Dask LocalCluster.")] = False,
     repeat: Annotated[int, typer.Option(help="Timings per measurement (the median is shown).")] = 3,
 ) -> None:
+    """The flags of every game's bench command."""
+
+
+def _scaling(default: int):
+    return Annotated[int, typer.Option(
+        help=f"Games of the runs timed with 1 and with 2 worker processes (0: skip; default {default:,}).")]
+
+
+PlayerCount = Annotated[int, typer.Option(help="Player count.")]
+
+
+@app.command()
+@_with(_run_flags)
+def saboteur(
+    players: Players,
+    saboteurs: Annotated[str | None, typer.Option(
+        help="Saboteurs in play: 2, a list 1,2 or a range 1-3 (default: dealt from role cards).")] = None,
+    **run,
+) -> None:
+    """Play Saboteur games for every configuration asked for and summarise them."""
+    from sim.setups import parse_counts
+
+    _run_game("saboteur", players=players,
+              options={"saboteurs": parse_counts("--saboteurs", saboteurs) if saboteurs else [None]},
+              **run)
+
+
+@trace_app.command("saboteur")
+@_with(_trace_flags)
+def trace_saboteur(
+    players: PlayerCount,
+    saboteurs: Annotated[int | None, typer.Option(help="Saboteurs in play (default: dealt).")] = None,
+    **trace,
+) -> None:
+    """Print one Saboteur game move by move."""
+    _trace_game("saboteur", players=players, options={"saboteurs": saboteurs}, **trace)
+
+
+@bench_app.command("saboteur")
+@_with(_bench_flags)
+def bench_saboteur(
+    players: Annotated[str | None, typer.Option(help="Player counts (default: 3,7,10).")] = None,
+    scaling_games: _scaling(1_000_000) = 1_000_000,
+    **bench,
+) -> None:
     """Measure Saboteur's speed per core, worker scaling and memory."""
-    _bench_game("saboteur", players=players, strategies=strategies, games=games,
-                scaling_games=scaling_games, memory_games=memory_games, repeat=repeat, dask=dask)
+    _bench_game("saboteur", players=players, scaling_games=scaling_games, **bench)
 
 
 # Spit and Speed: two players, no turns; each seat's reaction time decides when it moves.
@@ -194,137 +240,55 @@ def _realtime_options(name, players, reaction, profile, config, sets, sweep=True
 
 
 @app.command()
-def spit(
-    players: TwoPlayers = "2",
-    reaction: Reaction = None,
-    reaction_profile: ReactionProfile = None,
-    games: Games = 10_000,
-    seed: Seed = None,
-    workers: Workers = os.cpu_count() or 1,
-    out: Out = None,
-    strategy: Strategy = "default",
-    seat_strategy: SeatStrategies = None,
-    config: Config = None,
-    sets: Sets = None,
-    quiet: Quiet = False,
-    resume: Resume = False,
-    backend: Backend = "local",
-    scheduler: Scheduler = None,
-    until_ci: UntilCi = None,
-    chunk_size: ChunkSize = None,
-    strategies_file: StrategiesFile = None,
-    forbid: Forbid = None,
-) -> None:
+@_with(_run_flags)
+def spit(players: TwoPlayers = "2", reaction: Reaction = None,
+         reaction_profile: ReactionProfile = None, **run) -> None:
     """Play Spit games (two players race to play out their cards) and summarise them."""
-    _run_game("spit", players=players,
-              options=_realtime_options("spit", players, reaction, reaction_profile, config, sets),
-              games=games, seed=seed, workers=workers, out=out, strategy=strategy,
-              seat_strategy=seat_strategy, config=config, sets=sets, quiet=quiet,
-              resume=resume, backend=backend, scheduler=scheduler, until_ci=until_ci,
-              chunk_size=chunk_size, strategies_file=strategies_file, forbid=forbid)
+    _run_game("spit", players=players, options=_realtime_options(
+        "spit", players, reaction, reaction_profile, run["config"], run["sets"]), **run)
 
 
 @app.command()
-def speed(
-    players: TwoPlayers = "2",
-    reaction: Reaction = None,
-    reaction_profile: ReactionProfile = None,
-    games: Games = 10_000,
-    seed: Seed = None,
-    workers: Workers = os.cpu_count() or 1,
-    out: Out = None,
-    strategy: Strategy = "default",
-    seat_strategy: SeatStrategies = None,
-    config: Config = None,
-    sets: Sets = None,
-    quiet: Quiet = False,
-    resume: Resume = False,
-    backend: Backend = "local",
-    scheduler: Scheduler = None,
-    until_ci: UntilCi = None,
-    chunk_size: ChunkSize = None,
-    strategies_file: StrategiesFile = None,
-    forbid: Forbid = None,
-) -> None:
+@_with(_run_flags)
+def speed(players: TwoPlayers = "2", reaction: Reaction = None,
+          reaction_profile: ReactionProfile = None, **run) -> None:
     """Play Speed games (two players race to empty their hands) and summarise them."""
-    _run_game("speed", players=players,
-              options=_realtime_options("speed", players, reaction, reaction_profile, config, sets),
-              games=games, seed=seed, workers=workers, out=out, strategy=strategy,
-              seat_strategy=seat_strategy, config=config, sets=sets, quiet=quiet,
-              resume=resume, backend=backend, scheduler=scheduler, until_ci=until_ci,
-              chunk_size=chunk_size, strategies_file=strategies_file, forbid=forbid)
+    _run_game("speed", players=players, options=_realtime_options(
+        "speed", players, reaction, reaction_profile, run["config"], run["sets"]), **run)
 
 
 @trace_app.command("spit")
-def trace_spit(
-    players: TwoPlayers = "2",
-    seed: Seed = None,
-    game_index: Annotated[int, typer.Option(help="Which game of the seed to show.")] = 0,
-    reaction: Reaction = None,
-    reaction_profile: ReactionProfile = None,
-    strategy: Strategy = "default",
-    seat_strategy: SeatStrategies = None,
-    config: Config = None,
-    sets: Sets = None,
-    strategies_file: StrategiesFile = None,
-    forbid: Forbid = None,
-) -> None:
+@_with(_trace_flags)
+def trace_spit(players: TwoPlayers = "2", reaction: Reaction = None,
+               reaction_profile: ReactionProfile = None, **trace) -> None:
     """Print one Spit game event by event, with simulated timestamps."""
-    options = _realtime_options("spit", players, reaction, reaction_profile, config, sets, False)
-    _trace_game("spit", players=2, options={k: v[0] for k, v in options.items()}, seed=seed,
-                game_index=game_index, strategy=strategy, seat_strategy=seat_strategy,
-                config=config, sets=sets, strategies_file=strategies_file,
-                forbid=forbid)
+    options = _realtime_options("spit", players, reaction, reaction_profile, trace["config"],
+                                trace["sets"], False)
+    _trace_game("spit", players=2, options={k: v[0] for k, v in options.items()}, **trace)
 
 
 @trace_app.command("speed")
-def trace_speed(
-    players: TwoPlayers = "2",
-    seed: Seed = None,
-    game_index: Annotated[int, typer.Option(help="Which game of the seed to show.")] = 0,
-    reaction: Reaction = None,
-    reaction_profile: ReactionProfile = None,
-    strategy: Strategy = "default",
-    seat_strategy: SeatStrategies = None,
-    config: Config = None,
-    sets: Sets = None,
-    strategies_file: StrategiesFile = None,
-    forbid: Forbid = None,
-) -> None:
+@_with(_trace_flags)
+def trace_speed(players: TwoPlayers = "2", reaction: Reaction = None,
+                reaction_profile: ReactionProfile = None, **trace) -> None:
     """Print one Speed game event by event, with simulated timestamps."""
-    options = _realtime_options("speed", players, reaction, reaction_profile, config, sets, False)
-    _trace_game("speed", players=2, options={k: v[0] for k, v in options.items()}, seed=seed,
-                game_index=game_index, strategy=strategy, seat_strategy=seat_strategy,
-                config=config, sets=sets, strategies_file=strategies_file,
-                forbid=forbid)
+    options = _realtime_options("speed", players, reaction, reaction_profile, trace["config"],
+                                trace["sets"], False)
+    _trace_game("speed", players=2, options={k: v[0] for k, v in options.items()}, **trace)
 
 
 @bench_app.command("spit")
-def bench_spit(
-    strategies: Annotated[str, typer.Option(help="Strategies to time, comma-separated.")] = "random,default",
-    games: Annotated[int, typer.Option(help="Games per measurement.")] = 20_000,
-    scaling_games: Annotated[int, typer.Option(
-        help="Games of the runs timed with 1 and with 2 worker processes (0: skip).")] = 200_000,
-    memory_games: Annotated[int, typer.Option(help="Games of a run measured for peak memory (0: skip).")] = 0,
-    repeat: Annotated[int, typer.Option(help="Timings per measurement (the median is shown).")] = 3,
-) -> None:
+@_with(_bench_flags)
+def bench_spit(scaling_games: _scaling(200_000) = 200_000, **bench) -> None:
     """Measure Spit's speed per core, worker scaling and memory."""
-    _bench_game("spit", players="2", strategies=strategies, games=games,
-                scaling_games=scaling_games, memory_games=memory_games, repeat=repeat)
+    _bench_game("spit", players="2", scaling_games=scaling_games, **bench)
 
 
 @bench_app.command("speed")
-def bench_speed(
-    strategies: Annotated[str, typer.Option(help="Strategies to time, comma-separated.")] = "random,default",
-    games: Annotated[int, typer.Option(help="Games per measurement.")] = 20_000,
-    scaling_games: Annotated[int, typer.Option(
-        help="Games of the runs timed with 1 and with 2 worker processes (0: skip).")] = 200_000,
-    memory_games: Annotated[int, typer.Option(help="Games of a run measured for peak memory (0: skip).")] = 0,
-    repeat: Annotated[int, typer.Option(help="Timings per measurement (the median is shown).")] = 3,
-) -> None:
+@_with(_bench_flags)
+def bench_speed(scaling_games: _scaling(200_000) = 200_000, **bench) -> None:
     """Measure Speed's speed per core, worker scaling and memory."""
-    _bench_game("speed", players="2", strategies=strategies, games=games,
-                scaling_games=scaling_games, memory_games=memory_games, repeat=repeat)
+    _bench_game("speed", players="2", scaling_games=scaling_games, **bench)
 
 
 @app.command()
@@ -367,132 +331,56 @@ def _board_and_deck(sets: list[str] | None, board: Path | None, deck: Path | Non
 
 
 @app.command("deep-space")
-def deep_space(
-    players: Players,
-    board: Board = None,
-    deck: Deck = None,
-    games: Games = 10_000,
-    seed: Seed = None,
-    workers: Workers = os.cpu_count() or 1,
-    out: Out = None,
-    strategy: Strategy = "default",
-    seat_strategy: SeatStrategies = None,
-    config: Config = None,
-    sets: Sets = None,
-    quiet: Quiet = False,
-    resume: Resume = False,
-    backend: Backend = "local",
-    scheduler: Scheduler = None,
-    until_ci: UntilCi = None,
-    chunk_size: ChunkSize = None,
-    strategies_file: StrategiesFile = None,
-    forbid: Forbid = None,
-) -> None:
+@_with(_run_flags)
+def deep_space(players: Players, board: Board = None, deck: Deck = None, **run) -> None:
     """Play Deep Space games (a race to build bases on a map of planets) and summarise them."""
-    _run_game("deep-space", players=players, options={}, games=games, seed=seed,
-              workers=workers, out=out, strategy=strategy, seat_strategy=seat_strategy,
-              config=config, sets=_board_and_deck(sets, board, deck), quiet=quiet,
-              resume=resume, backend=backend, scheduler=scheduler, until_ci=until_ci,
-              chunk_size=chunk_size, strategies_file=strategies_file, forbid=forbid)
+    _run_game("deep-space", players=players, options={},
+              **{**run, "sets": _board_and_deck(run["sets"], board, deck)})
 
 
 @trace_app.command("deep-space")
-def trace_deep_space(
-    players: Annotated[int, typer.Option(help="Player count.")],
-    board: Board = None,
-    deck: Deck = None,
-    seed: Seed = None,
-    game_index: Annotated[int, typer.Option(help="Which game of the seed to show.")] = 0,
-    strategy: Strategy = "default",
-    seat_strategy: SeatStrategies = None,
-    config: Config = None,
-    sets: Sets = None,
-    strategies_file: StrategiesFile = None,
-    forbid: Forbid = None,
-) -> None:
+@_with(_trace_flags)
+def trace_deep_space(players: PlayerCount, board: Board = None, deck: Deck = None,
+                     **trace) -> None:
     """Print one Deep Space game turn by turn."""
-    _trace_game("deep-space", players=players, options={}, seed=seed, game_index=game_index,
-                strategy=strategy, seat_strategy=seat_strategy, config=config,
-                sets=_board_and_deck(sets, board, deck), strategies_file=strategies_file,
-                forbid=forbid)
+    _trace_game("deep-space", players=players, options={},
+                **{**trace, "sets": _board_and_deck(trace["sets"], board, deck)})
 
 
 @bench_app.command("deep-space")
+@_with(_bench_flags)
 def bench_deep_space(
     players: Annotated[str | None, typer.Option(help="Player counts (default: 2,4).")] = None,
-    strategies: Annotated[str, typer.Option(help="Strategies to time, comma-separated.")] = "random,default",
-    games: Annotated[int, typer.Option(help="Games per measurement.")] = 20_000,
-    scaling_games: Annotated[int, typer.Option(
-        help="Games of the runs timed with 1 and with 2 worker processes (0: skip).")] = 1_000_000,
-    memory_games: Annotated[int, typer.Option(help="Games of a run measured for peak memory (0: skip).")] = 0,
-    repeat: Annotated[int, typer.Option(help="Timings per measurement (the median is shown).")] = 3,
+    scaling_games: _scaling(1_000_000) = 1_000_000,
+    **bench,
 ) -> None:
     """Measure Deep Space's speed per core, worker scaling and memory."""
-    _bench_game("deep-space", players=players, strategies=strategies, games=games,
-                scaling_games=scaling_games, memory_games=memory_games, repeat=repeat)
+    _bench_game("deep-space", players=players, scaling_games=scaling_games, **bench)
 
 
 @app.command("sequence-stacks")
-def sequence_stacks(
-    players: Players,
-    games: Games = 10_000,
-    seed: Seed = None,
-    workers: Workers = os.cpu_count() or 1,
-    out: Out = None,
-    strategy: Strategy = "default",
-    seat_strategy: SeatStrategies = None,
-    config: Config = None,
-    sets: Sets = None,
-    quiet: Quiet = False,
-    resume: Resume = False,
-    backend: Backend = "local",
-    scheduler: Scheduler = None,
-    until_ci: UntilCi = None,
-    chunk_size: ChunkSize = None,
-    strategies_file: StrategiesFile = None,
-    forbid: Forbid = None,
-) -> None:
+@_with(_run_flags)
+def sequence_stacks(players: Players, **run) -> None:
     """Play Sequence Stacks games (a race for red and blue chips) and summarise them."""
-    _run_game("sequence-stacks", players=players, options={}, games=games, seed=seed,
-              workers=workers, out=out, strategy=strategy, seat_strategy=seat_strategy,
-              config=config, sets=sets, quiet=quiet, resume=resume, backend=backend,
-              scheduler=scheduler, until_ci=until_ci, chunk_size=chunk_size,
-              strategies_file=strategies_file, forbid=forbid)
+    _run_game("sequence-stacks", players=players, options={}, **run)
 
 
 @trace_app.command("sequence-stacks")
-def trace_sequence_stacks(
-    players: Annotated[int, typer.Option(help="Player count.")],
-    seed: Seed = None,
-    game_index: Annotated[int, typer.Option(help="Which game of the seed to show.")] = 0,
-    strategy: Strategy = "default",
-    seat_strategy: SeatStrategies = None,
-    config: Config = None,
-    sets: Sets = None,
-    strategies_file: StrategiesFile = None,
-    forbid: Forbid = None,
-) -> None:
+@_with(_trace_flags)
+def trace_sequence_stacks(players: PlayerCount, **trace) -> None:
     """Print one Sequence Stacks game move by move."""
-    _trace_game("sequence-stacks", players=players, options={}, seed=seed,
-                game_index=game_index, strategy=strategy, seat_strategy=seat_strategy,
-                config=config, sets=sets, strategies_file=strategies_file, forbid=forbid)
+    _trace_game("sequence-stacks", players=players, options={}, **trace)
 
 
 @bench_app.command("sequence-stacks")
+@_with(_bench_flags)
 def bench_sequence_stacks(
     players: Annotated[str | None, typer.Option(help="Player counts (default: 2,4,6).")] = "2,4,6",
-    strategies: Annotated[str, typer.Option(help="Strategies to time, comma-separated.")] = "random,default",
-    games: Annotated[int, typer.Option(help="Games per measurement.")] = 20_000,
-    scaling_games: Annotated[int, typer.Option(
-        help="Games of the runs timed with 1 and with 2 worker processes (0: skip).")] = 1_000_000,
-    memory_games: Annotated[int, typer.Option(help="Games of a run measured for peak memory (0: skip).")] = 0,
-    dask: Annotated[bool, typer.Option(
-        "--dask", help="Also time the scaling run on a 2-worker Dask LocalCluster.")] = False,
-    repeat: Annotated[int, typer.Option(help="Timings per measurement (the median is shown).")] = 3,
+    scaling_games: _scaling(1_000_000) = 1_000_000,
+    **bench,
 ) -> None:
     """Measure Sequence Stacks' speed per core, worker scaling and memory."""
-    _bench_game("sequence-stacks", players=players, strategies=strategies, games=games,
-                scaling_games=scaling_games, memory_games=memory_games, repeat=repeat, dask=dask)
+    _bench_game("sequence-stacks", players=players, scaling_games=scaling_games, **bench)
 
 
 @app.command()
@@ -546,9 +434,9 @@ def compare(
 def _run_game(name: str, *, players: str, options: dict[str, list], games: int, seed: int | None,
               workers: int, out: Path | None, strategy: str, seat_strategy: list[str] | None,
               config: Path | None, sets: list[str] | None, quiet: bool,
-              chunk_size: int | None, resume: bool = False, backend: str = "local",
-              scheduler: str | None = None, until_ci: float | None = None,
-              strategies_file: Path | None = None, forbid: list[str] | None = None) -> None:
+              chunk_size: int | None, resume: bool, backend: str, scheduler: str | None,
+              until_ci: float | None, strategies_file: Path | None,
+              forbid: list[str] | None) -> None:
     """Plays every configuration of a game's sweep into one run folder and prints the summary."""
     game, rules, setups = _configure(name, players, options, strategy, seat_strategy, config, sets,
                                      strategies_file, forbid)
@@ -586,8 +474,8 @@ def _default_out(name: str) -> Path:
 
 def _trace_game(name: str, *, players: int, options: dict, seed: int | None, game_index: int,
                 strategy: str, seat_strategy: list[str] | None, config: Path | None,
-                sets: list[str] | None, strategies_file: Path | None = None,
-                forbid: list[str] | None = None) -> None:
+                sets: list[str] | None, strategies_file: Path | None,
+                forbid: list[str] | None) -> None:
     """Prints one game of a game's configuration move by move."""
     if game_index < 0:
         raise UserError(f"--game-index must be 0 or more, got {game_index}")
@@ -602,7 +490,7 @@ def _trace_game(name: str, *, players: int, options: dict, seed: int | None, gam
 
 
 def _bench_game(name: str, *, players: str | None, strategies: str, games: int,
-                scaling_games: int, memory_games: int, repeat: int, dask: bool = False) -> None:
+                scaling_games: int, memory_games: int, repeat: int, dask: bool) -> None:
     """Prints a game's benchmark table."""
     from rich.console import Console
 
