@@ -185,8 +185,7 @@ def headline_totals(ctx: ReportContext, by: str, *more: pl.Expr) -> pl.DataFrame
     head = ctx.game.headline
     return ctx.collect(
         ctx.scan("games")
-        .with_columns(head.successes.cast(pl.Float64).alias("__s"),
-                      head.trials.cast(pl.Float64).alias("__t"))
+        .with_columns(*head.per_game())
         .group_by(by)
         .agg(pl.len().alias("games"), pl.col("__s").sum().alias("wins"),
              pl.col("__t").sum().alias("n"), *more), "games")

@@ -24,8 +24,7 @@ def summary_frame(run) -> pl.DataFrame:
     extras = [expr.alias(title) for title, expr in game.summary]
     games = runs_mod.collect(
         runs_mod.scan(run, "games")
-        .with_columns(head.successes.cast(pl.Float64).alias("__s"),
-                      head.trials.cast(pl.Float64).alias("__t"))
+        .with_columns(*head.per_game())
         .group_by("setup")
         .agg(pl.len().alias("games"),
              pl.col("stalled").cast(pl.Float64).mean().alias("stalled"),

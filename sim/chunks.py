@@ -70,10 +70,7 @@ def play(job: Job, chunk: Chunk) -> tuple[Played, dict[str, bytes]]:
     game = importlib.import_module(job.module).GAME
     tables = game.play(job.rules, job.setups[chunk.setup], job.seed, chunk.start, chunk.stop,
                        chunk.setup * job.games_per_setup)
-    head = game.headline
-    counts = tables["games"].select(  # with_columns first: it repeats a literal per game
-        head.successes.cast(pl.Float64).alias("s"), head.trials.cast(pl.Float64).alias("t")
-    ).sum().row(0)
+    counts = tables["games"].select(*game.headline.per_game()).sum().row(0)
     setup = pl.lit(chunk.setup, dtype=pl.Int16).alias("setup")
     shards = {}
     for name, frame in tables.items():

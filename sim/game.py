@@ -79,6 +79,13 @@ class Headline:
     successes: pl.Expr
     trials: pl.Expr
 
+    def per_game(self) -> tuple[pl.Expr, pl.Expr]:
+        """Gives each game's successes and trials as float columns `__s` and `__t`, for
+        `with_columns` or `select` over the `games` table (which repeat a literal trial count,
+        such as pl.lit(3), once per game; aggregated alone it would count once)."""
+        return (self.successes.cast(pl.Float64).alias("__s"),
+                self.trials.cast(pl.Float64).alias("__t"))
+
 
 class Bots(Protocol):
     """What a game offers for user-chosen play (`GAME.bots`; see docs/bots-plugin.md):

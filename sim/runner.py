@@ -203,10 +203,8 @@ def _stored_counts(store: Run, game: Game) -> dict[int, list]:
     """Gives each configuration's headline counts over the games already in the run folder."""
     if not store.done_chunks():
         return {}
-    head = game.headline
-    frame = store.scan("games").with_columns(  # with_columns repeats a literal per game
-        head.successes.cast(pl.Float64).alias("s"), head.trials.cast(pl.Float64).alias("t")
-    ).group_by("setup").agg(pl.col("s").sum(), pl.col("t").sum(), pl.len()).collect()
+    frame = store.scan("games").with_columns(*game.headline.per_game()).group_by("setup").agg(
+        pl.col("__s").sum(), pl.col("__t").sum(), pl.len()).collect()
     return {int(row[0]): [row[1], row[2], row[3]] for row in frame.iter_rows()}
 
 
