@@ -239,56 +239,34 @@ def _realtime_options(name, players, reaction, profile, config, sets, sweep=True
                         sweep)
 
 
-@app.command()
-@_with(_run_flags)
-def spit(players: TwoPlayers = "2", reaction: Reaction = None,
-         reaction_profile: ReactionProfile = None, **run) -> None:
-    """Play Spit games (two players race to play out their cards) and summarise them."""
-    _run_game("spit", players=players, options=_realtime_options(
-        "spit", players, reaction, reaction_profile, run["config"], run["sets"]), **run)
+def _realtime_commands(name: str, title: str, race: str) -> None:
+    """Registers the run, trace and bench commands of a real-time game (Spit, Speed): the same
+    flags, the game named in each."""
+
+    @app.command(name, help=f"Play {title} games ({race}) and summarise them.")
+    @_with(_run_flags)
+    def run_realtime(players: TwoPlayers = "2", reaction: Reaction = None,
+                     reaction_profile: ReactionProfile = None, **run) -> None:
+        _run_game(name, players=players, options=_realtime_options(
+            name, players, reaction, reaction_profile, run["config"], run["sets"]), **run)
+
+    @trace_app.command(name, help=f"Print one {title} game event by event, with simulated "
+                                  "timestamps.")
+    @_with(_trace_flags)
+    def trace_realtime(players: TwoPlayers = "2", reaction: Reaction = None,
+                       reaction_profile: ReactionProfile = None, **trace) -> None:
+        options = _realtime_options(name, players, reaction, reaction_profile, trace["config"],
+                                    trace["sets"], False)
+        _trace_game(name, players=2, options={k: v[0] for k, v in options.items()}, **trace)
+
+    @bench_app.command(name, help=f"Measure {title}'s speed per core, worker scaling and memory.")
+    @_with(_bench_flags)
+    def bench_realtime(scaling_games: _scaling(200_000) = 200_000, **bench) -> None:
+        _bench_game(name, players="2", scaling_games=scaling_games, **bench)
 
 
-@app.command()
-@_with(_run_flags)
-def speed(players: TwoPlayers = "2", reaction: Reaction = None,
-          reaction_profile: ReactionProfile = None, **run) -> None:
-    """Play Speed games (two players race to empty their hands) and summarise them."""
-    _run_game("speed", players=players, options=_realtime_options(
-        "speed", players, reaction, reaction_profile, run["config"], run["sets"]), **run)
-
-
-@trace_app.command("spit")
-@_with(_trace_flags)
-def trace_spit(players: TwoPlayers = "2", reaction: Reaction = None,
-               reaction_profile: ReactionProfile = None, **trace) -> None:
-    """Print one Spit game event by event, with simulated timestamps."""
-    options = _realtime_options("spit", players, reaction, reaction_profile, trace["config"],
-                                trace["sets"], False)
-    _trace_game("spit", players=2, options={k: v[0] for k, v in options.items()}, **trace)
-
-
-@trace_app.command("speed")
-@_with(_trace_flags)
-def trace_speed(players: TwoPlayers = "2", reaction: Reaction = None,
-                reaction_profile: ReactionProfile = None, **trace) -> None:
-    """Print one Speed game event by event, with simulated timestamps."""
-    options = _realtime_options("speed", players, reaction, reaction_profile, trace["config"],
-                                trace["sets"], False)
-    _trace_game("speed", players=2, options={k: v[0] for k, v in options.items()}, **trace)
-
-
-@bench_app.command("spit")
-@_with(_bench_flags)
-def bench_spit(scaling_games: _scaling(200_000) = 200_000, **bench) -> None:
-    """Measure Spit's speed per core, worker scaling and memory."""
-    _bench_game("spit", players="2", scaling_games=scaling_games, **bench)
-
-
-@bench_app.command("speed")
-@_with(_bench_flags)
-def bench_speed(scaling_games: _scaling(200_000) = 200_000, **bench) -> None:
-    """Measure Speed's speed per core, worker scaling and memory."""
-    _bench_game("speed", players="2", scaling_games=scaling_games, **bench)
+_realtime_commands("spit", "Spit", "two players race to play out their cards")
+_realtime_commands("speed", "Speed", "two players race to empty their hands")
 
 
 @app.command()
