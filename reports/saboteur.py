@@ -38,8 +38,9 @@ def miners_by_player_count(ctx: ReportContext) -> Section:
             "saboteurs", "players", "games", "n", "wins", "rate", "low", "high", "vs first", "p",
             "significance"),
         ("rate", "low", "high", "vs first"), chart=path, chart_caption=_n_caption(n, "rounds"),
-        note="n = rounds played (the rule `rounds` per game); vs first: difference to the smallest player count with "
-             "the same way of choosing saboteurs (two-proportion z-test)")])
+        note="n = rounds played (the rule `rounds` per game); vs first: difference to the "
+             "smallest player count with the same way of choosing saboteurs (two-proportion "
+             "z-test)")])
 
 
 def _round_rows(ctx: ReportContext, columns: list[str]) -> pl.LazyFrame:
@@ -144,8 +145,8 @@ def win_by_role_mix(ctx: ReportContext) -> Section:
                             caption=_n_caption(n, "seat-games"))
     return Section("Final game-win rate by role mix", [Table(
         "Game-win rate by rounds played as a saboteur",
-        frame.select("rounds", "saboteur rounds", "n", "wins", "rate", "low", "high", "vs first", "p",
-                     "significance"),
+        frame.select("rounds", "saboteur rounds", "n", "wins", "rate", "low", "high", "vs first",
+                     "p", "significance"),
         ("rate", "low", "high", "vs first"), chart=path,
         chart_caption=_n_caption(n, "seat-games"),
         note="n = seat-games; rounds: rounds per game; vs first: difference to seats of games "

@@ -43,12 +43,14 @@ def check(board: dict, where: str) -> None:
                 isinstance(spec.get(k), (int, float)) and not isinstance(spec.get(k), bool)
                 for k in ("x", "y")):
             fail(f"planet {name!r} needs numbers x and y")
-        if set(spec) - {"x", "y", "home", "resource"} or not isinstance(spec.get("home", False), bool):
+        home = spec.get("home", False)
+        if set(spec) - {"x", "y", "home", "resource"} or not isinstance(home, bool):
             fail(f"planet {name!r} takes only x, y, home = true/false and resource")
         if "resource" in spec:
             if spec["resource"] not in RESOURCES:
-                fail(f"planet {name!r}: resource must be \"gem\" or \"ore\", got {spec['resource']!r}")
-            if spec.get("home", False):
+                fail(f"planet {name!r}: resource must be \"gem\" or \"ore\", "
+                     f"got {spec['resource']!r}")
+            if home:
                 fail(f"home station {name!r} is never mined and takes no resource")
 
     def known(name, what: str) -> str:

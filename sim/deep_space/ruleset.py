@@ -43,7 +43,7 @@ RuleSet = namedtuple("RuleSet", [
     "home",            # int8[P]: 1 for a home station
     "seat_home",       # int64[5, 4]: per player count, each seat's home station
     "covered",         # int8[5, P]: per player count, 1 for a planet under a cover
-    "resource",        # int8[P]: what a planet yields under fixed mining (board.GEM, board.ORE),
+    "resource",        # int8[P]: what a planet yields under fixed mining (board.RESOURCES),
                        # 0 where the board names none
     "dist",            # int64[5, P, P]: per player count, moves between planets
     "to_win",          # int64[5]: per player count, the bases that win
