@@ -506,3 +506,19 @@ def test_a_board_without_resources_is_fine_when_players_choose(tmp_path):
     edit = ("R3 = { x = 6.0, y = 0.0, resource = \"gem\" }", "R3 = { x = 6.0, y = 0.0 }")
     rules = GAME.load_rules(None, [f"board={board_file(tmp_path, edit)}"])
     assert "resource" not in rules["board"]["planets"]["R3"]
+
+
+def test_a_trace_under_fixed_mining_says_what_each_turn_mined():
+    import io
+
+    from sim.deep_space import GAME
+    from sim.game import Setup
+
+    out = io.StringIO()
+    tables = GAME.trace(GAME.load_rules(None, ["options.mining=fixed"]),
+                        Setup(2, ("default",) * 2), 7, 0, out)
+    told = [line.split()[3:6:2] for line in out.getvalue().splitlines() if " mined " in line]
+    gems = sum(int(g) for g, _ in told)
+    ore = sum(int(o) for _, o in told)
+    seats = tables["seats"]
+    assert (gems, ore) == (seats["gems_mined"].sum(), seats["ore_mined"].sum()) and ore > 0
