@@ -1,4 +1,4 @@
-"""Saboteur: 3-10 players, hidden roles, three rounds of digging for gold."""
+"""Saboteur: 3-10 players, hidden roles, rounds of digging for gold (three by default)."""
 
 from typing import TextIO
 
@@ -36,8 +36,9 @@ class Saboteur:
     max_players = cards.MAX_PLAYERS
     tables = ("games", "seats", "rounds")
     columns = COLUMNS
-    headline = Headline("miners' round-win rate", pl.col("miner_rounds"), pl.lit(3))
-    summary = (("avg rounds won by saboteurs", (3 - pl.col("miner_rounds")).mean()),)
+    # `rounds` is a rule value (--set rounds=1): every rate counts the rounds each game played.
+    headline = Headline("miners' round-win rate", pl.col("miner_rounds"), pl.col("rounds"))
+    summary = (("avg rounds won by saboteurs", (pl.col("rounds") - pl.col("miner_rounds")).mean()),)
     bots = SaboteurBots()
 
     def strategy_names(self) -> list[str]:
