@@ -10,7 +10,8 @@ from sim.jit import rule
 @rule
 def redeal_hands(deck, draw_at, hand, hand_n, seat, r):
     """Shuffles the hands of every seat but `seat` together with the draw pile deck[draw_at:]
-    and deals them back, each hand keeping its size; the pile keeps the cards left.
+    and deals them back, each hand keeping its size; the pile keeps the cards left, and the
+    cards drawn before are shuffled too.
 
     Hands are rows of `hand` filled from slot 0 (`hand_n` cards). The other hands' cards go into
     the deck just before the pile: that part of the deck holds cards already drawn, which
@@ -35,6 +36,9 @@ def redeal_hands(deck, draw_at, hand, hand_n, seat, r):
             for j in range(hand_n[q]):
                 hand[q, j] = deck[i]
                 i += 1
+    # The order the rest was drawn in would tell who was dealt what: nothing reads it, but a
+    # bot that did must not find the real deal there.
+    rng.shuffle(r, deck[:first])
 
 
 @rule

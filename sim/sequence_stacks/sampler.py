@@ -17,7 +17,7 @@ from sim import rng, sampling
 from sim.jit import rule
 from sim.sequence_stacks.cards import TYPES
 from sim.sequence_stacks.engine import hand_add
-from sim.sequence_stacks.state import DRAW, DRAW_N, HAND, HAND_N, HELD, PLAYERS
+from sim.sequence_stacks.state import DRAW, DRAW_N, HAND, HAND_N, HELD, MAX_DECK, PLAYERS
 
 
 @rule
@@ -44,5 +44,8 @@ def resample(s, rs, seat, r):
             for _ in range(size):
                 n -= 1
                 hand_add(m, q, m[DRAW + n])
+    # Above the pile lie the cards drawn before, in the order they were drawn, which would tell
+    # who was dealt what: nothing reads them, but a bot that did must not find the real deal.
+    rng.shuffle(r, m[DRAW + m[DRAW_N]:DRAW + MAX_DECK])
     rngs[0, 0] = rng.next_u64(r)
     sampling.redraw_streams(rngs[1:], seat, r)

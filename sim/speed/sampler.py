@@ -51,6 +51,9 @@ def resample(s, rs, seat, r):
         for i in range(side_n[q]):
             side[q, i] = pool[n]
             n += 1
+    # The scratch deck still holds the hand's deal, which would tell who has which cards:
+    # nothing reads it before writing it, but a bot that did must not find the real deal there.
+    pool[:] = 0
     sampling.redraw_streams(s.bot_rng, seat, r)
     s.deal_rng[0] = rng.next_u64(r)
     s.g[SEED] = sampling.fresh_seed(r)

@@ -50,6 +50,10 @@ def resample(s, rs, seat, r):
         for i in range(spit_n[q]):
             spit[q, i] = pool[n]
             n += 1
+    # `hold` still holds the cards as they were gathered or dealt, which would tell who has
+    # which: nothing reads them before the next deal's end writes them, but a bot that did must
+    # not find the real deal there.
+    s.hold[:, :] = 0
     sampling.redraw_streams(s.bot_rng, seat, r)
     s.deal_rng[0] = rng.next_u64(r)
     s.g[SEED] = sampling.fresh_seed(r)
