@@ -16,10 +16,22 @@ from typing import NamedTuple
 import numpy as np
 
 from sim import games, rng
+from sim.deep_space import engine as deep_space_engine
+from sim.deep_space import play as deep_space_play
 from sim.deep_space import state as deep_space_state
 from sim.game import Setup
+from sim.saboteur import engine as saboteur_engine
+from sim.saboteur import play as saboteur_play
 from sim.saboteur import state as saboteur_state
+from sim.saboteur.cards import ROUNDS
+from sim.sequence_stacks import engine as sequence_stacks_engine
+from sim.sequence_stacks import play as sequence_stacks_play
 from sim.sequence_stacks import state as sequence_stacks_state
+from sim.speed import state as speed_state
+from sim.spit import state as spit_state
+from strategies import deep_space as deep_space_bots
+from strategies import saboteur as saboteur_bots
+from strategies import sequence_stacks as sequence_stacks_bots
 
 SAMPLER_SEED = 19
 
@@ -107,6 +119,9 @@ class Adapter:
     players: int  # the player count its games are played with
     # Fields of the state that the sampler may change (everything else must stay as it is).
     redealt: tuple[str, ...]
+    # Setup options the sampler is tried under (each a Setup.options tuple).
+    option_cases: tuple = ((),)
+    peeks: dict  # name -> peek(parts, seat) -> int: hidden things a cheat might read
 
     @property
     def game(self):
@@ -115,9 +130,6 @@ class Adapter:
     def strategies(self) -> list[str]:
         """Gives the built-in bot families and presets."""
         return self.game.strategy_names()
-
-    # Setup options the sampler is tried under (each a Setup.options tuple).
-    option_cases: tuple = ((),)
 
     def prepare(self, rules, setup: Setup) -> Prepared:
         """Gives what playing a configuration's games takes."""
@@ -138,9 +150,8 @@ class Adapter:
         peek(parts, seat) modulo their count (what it peeks at picks its move)."""
         raise NotImplementedError
 
-    peeks: dict  # name -> peek(parts, seat) -> int: hidden things a cheat might read
-
     def resample(self, parts, rs, seat, r):
+        """Re-deals in place what `seat` cannot know, with the game's sampler."""
         self.game.sampler.resample(parts[0], rs, seat, r)
 
     def known(self, parts, seat) -> dict[str, object]:
@@ -156,14 +167,44 @@ class Adapter:
         raise NotImplementedError
 
 
+class TurnBasedHidden(Adapter):
+    """A game whose driver asks one seat at a time for its move, written into s.move."""
+
+    def choose(self, s, rs, seat, family, params):
+        """Lets the built-in bot write `seat`'s move into s.move."""
+        raise NotImplementedError
+
+    def legal_moves(self, s, rs, seat) -> int:
+        """Lists `seat`'s legal moves into s.moves; gives how many."""
+        raise NotImplementedError
+
+    def builtin(self, rs, families, params):
+        def decide_for(seat, what):
+            def decide(parts):
+                s = parts[0]
+                self.choose(s, rs, seat, families[seat], params[seat])
+                return tuple(s.move.tolist())
+            return decide
+        return decide_for
+
+    def peeking(self, rs, peek):
+        def decide_for(seat, what):
+            def decide(parts):
+                s = parts[0]
+                n = self.legal_moves(s, rs, seat)
+                s.move[:] = s.moves[peek(parts, seat) % n]
+                return tuple(s.move.tolist())
+            return decide
+        return decide_for
+
+
 # ---- Saboteur ---------------------------------------------------------------------------------
 
-class SaboteurHidden(Adapter):
+class SaboteurHidden(TurnBasedHidden):
     name = "saboteur"
     players = 5
     redealt = ("g", "hand", "deck", "role", "goal_kind", "bot_rng", "gold_rng", "deal_rng",
                "scratch", "moves", "move", "belief", "nearest", "queue")
-
     option_cases = ((), (("saboteurs", 1),))
 
     def prepare(self, rules, setup):
@@ -171,87 +212,64 @@ class SaboteurHidden(Adapter):
         return Prepared((s,), rs, families, params, (fixed,))
 
     def play(self, table, seed, game, check, decide_for):
-        from sim.saboteur import play
-        from sim.saboteur.cards import ROUNDS
-
         s = table.parts[0]
-        out = play.new_results(1, s.hand.shape[0], int(table.rs.numbers[ROUNDS]))
+        out = saboteur_play.new_results(1, self.players, int(table.rs.numbers[ROUNDS]))
         seats = {seat: (lambda seat, _round: check(seat, decide_for(seat, "move")))
-                 for seat in range(s.hand.shape[0])}
-        play.play_python(s, table.rs, table.families, table.params, seed, game,
-                         table.options[0], out, 0, seats)
+                 for seat in range(self.players)}
+        saboteur_play.play_python(s, table.rs, table.families, table.params, seed, game,
+                                  table.options[0], out, 0, seats)
 
-    def builtin(self, rs, families, params):
-        from strategies import saboteur as bots
+    def choose(self, s, rs, seat, family, params):
+        saboteur_bots.choose(s, rs, seat, family, params, s.move)
 
-        def decide_for(seat, what):
-            def decide(parts):
-                s = parts[0]
-                bots.choose(s, rs, seat, families[seat], params[seat], s.move)
-                return tuple(s.move.tolist())
-            return decide
-        return decide_for
-
-    def peeking(self, rs, peek):
-        from sim.saboteur import engine
-
-        def decide_for(seat, what):
-            def decide(parts):
-                s = parts[0]
-                n = engine.legal_moves(s, rs, seat)
-                s.move[:] = s.moves[peek(parts, seat) % n]
-                return tuple(s.move.tolist())
-            return decide
-        return decide_for
+    def legal_moves(self, s, rs, seat):
+        return saboteur_engine.legal_moves(s, rs, seat)
 
     peeks = {
         "another seat's hand": lambda parts, seat: int(parts[0].hand[_next(parts, seat), 0]),
-        "the draw pile": lambda parts, seat: _top(parts[0].deck, parts[0].g[saboteur_state.DRAW_AT]),
+        "the draw pile": lambda parts, seat: _top(parts[0].deck,
+                                                  parts[0].g[saboteur_state.DRAW_AT]),
         "the order cards were dealt in": lambda parts, seat: int(parts[0].deck[0]),
         "another seat's role": lambda parts, seat: int(parts[0].role[_next(parts, seat)]),
         "the gold": lambda parts, seat: int(np.argmin(parts[0].goal_kind)),
-        "another seat's bot stream": lambda parts, seat: _bits(parts[0].bot_rng[_next(parts, seat)]),
+        "another seat's bot stream": lambda parts, seat: _bits(
+            parts[0].bot_rng[_next(parts, seat)]),
     }
 
     def known(self, parts, seat):
-        from sim.saboteur.state import DRAW_AT, FIXED_SABOTEURS, SABOTEURS, SEED
-
         s = parts[0]
         shown = s.goal_shown.astype(bool) | s.seen[seat].astype(bool)
         public_g = s.g.copy()
-        public_g[SEED] = 0
-        if s.g[FIXED_SABOTEURS] < 0:
-            public_g[SABOTEURS] = 0
+        public_g[saboteur_state.SEED] = 0
+        if s.g[saboteur_state.FIXED_SABOTEURS] < 0:
+            public_g[saboteur_state.SABOTEURS] = 0
         return {"g": public_g, "own hand": s.hand[seat].copy(), "own role": int(s.role[seat]),
-                "goals it knows": s.goal_kind[shown].copy(), "own bot stream": int(s.bot_rng[seat, 0]),
-                "pile size": len(s.deck) - int(s.g[DRAW_AT]),
-                "empty hand slots": (s.hand < 0).copy()}
+                "goals it knows": s.goal_kind[shown].copy(),
+                "own bot stream": int(s.bot_rng[seat, 0]), "empty hand slots": (s.hand < 0).copy()}
 
     def hidden(self, parts, seat):
-        from sim.saboteur.state import DRAW_AT, FIXED_SABOTEURS, SABOTEURS, SEED
-
         s = parts[0]
         others = _others(s.hand.shape[0], seat)
         unknown = ~(s.goal_shown.astype(bool) | s.seen[seat].astype(bool))
-        hidden = {"other hands": s.hand[others].copy(), "draw pile": s.deck[s.g[DRAW_AT]:].copy(),
+        hidden = {"other hands": s.hand[others].copy(),
+                  "draw pile": s.deck[s.g[saboteur_state.DRAW_AT]:].copy(),
                   "other roles": s.role[others].copy(), "unseen goals": s.goal_kind[unknown].copy(),
                   "other bot streams": s.bot_rng[others].copy(), "gold stream": int(s.gold_rng[0]),
-                  "deal stream": int(s.deal_rng[0]), "later rounds' deals": int(s.g[SEED])}
-        if s.g[FIXED_SABOTEURS] < 0:  # else the number of saboteurs is known
-            hidden["saboteurs in play"] = int(s.g[SABOTEURS])
+                  "deal stream": int(s.deal_rng[0]),
+                  "later rounds' deals": int(s.g[saboteur_state.SEED])}
+        if s.g[saboteur_state.FIXED_SABOTEURS] < 0:  # else the number of saboteurs is known
+            hidden["saboteurs in play"] = int(s.g[saboteur_state.SABOTEURS])
         return hidden
 
     def hidden_cards(self, parts, seat):
-        from sim.saboteur.state import DRAW_AT
-
         s = parts[0]
         hands = [s.hand[q, :s.hand_n[q]] for q in _others(s.hand.shape[0], seat)]
-        return _sorted(s.deck[s.g[DRAW_AT]:], *hands)
+        return _sorted(s.deck[s.g[saboteur_state.DRAW_AT]:], *hands)
 
 
 # ---- Sequence Stacks --------------------------------------------------------------------------
 
-class SequenceStacksHidden(Adapter):
+class SequenceStacksHidden(TurnBasedHidden):
     name = "sequence-stacks"
     players = 4
     redealt = ("m", "rngs", "moves", "move")
@@ -261,36 +279,17 @@ class SequenceStacksHidden(Adapter):
         return Prepared((s,), rs, families, params)
 
     def play(self, table, seed, game, check, decide_for):
-        from sim.sequence_stacks import play
+        out = sequence_stacks_play.new_results(1, self.players)
+        seats = {seat: (lambda seat: check(seat, decide_for(seat, "move")))
+                 for seat in range(self.players)}
+        sequence_stacks_play.play_python(table.parts[0], table.rs, table.families, table.params,
+                                         seed, game, out, 0, seats)
 
-        s = table.parts[0]
-        p = s.rngs.shape[0] - 1
-        out = play.new_results(1, p)
-        seats = {seat: (lambda seat: check(seat, decide_for(seat, "move"))) for seat in range(p)}
-        play.play_python(s, table.rs, table.families, table.params, seed, game, out, 0, seats)
+    def choose(self, s, rs, seat, family, params):
+        sequence_stacks_bots.choose(s.m, s.rngs, rs, s.moves, seat, family, params, s.move)
 
-    def builtin(self, rs, families, params):
-        from strategies import sequence_stacks as bots
-
-        def decide_for(seat, what):
-            def decide(parts):
-                s = parts[0]
-                bots.choose(s.m, s.rngs, rs, s.moves, seat, families[seat], params[seat], s.move)
-                return tuple(s.move.tolist())
-            return decide
-        return decide_for
-
-    def peeking(self, rs, peek):
-        from sim.sequence_stacks import engine
-
-        def decide_for(seat, what):
-            def decide(parts):
-                s = parts[0]
-                n = engine.legal_moves(s.m, rs, s.moves, seat)
-                s.move[:] = s.moves[peek(parts, seat) % n]
-                return tuple(s.move.tolist())
-            return decide
-        return decide_for
+    def legal_moves(self, s, rs, seat):
+        return sequence_stacks_engine.legal_moves(s.m, rs, s.moves, seat)
 
     @staticmethod
     def _v(parts):
@@ -309,23 +308,19 @@ class SequenceStacksHidden(Adapter):
     }
 
     def known(self, parts, seat):
-        from sim.sequence_stacks.cards import TYPES
-        from sim.sequence_stacks.state import DRAW, HAND, HAND_N, HELD, MAX_DECK, MAX_PLAYERS
-
-        s = parts[0]
-        public = s.m.copy()
-        public[DRAW:DRAW + MAX_DECK] = 0  # the draw pile's cards (its size is in the scalars)
-        public[HAND:HAND + MAX_PLAYERS * TYPES] = 0
-        public[HELD:HELD + MAX_PLAYERS] = 0
-        v = self._v(parts)
-        return {"public table": public, "own hand": v.hand[seat].copy(),
-                "hand sizes": s.m[HAND_N:HAND_N + MAX_PLAYERS].copy(),
-                "own bot stream": int(s.rngs[1 + seat, 0])}
+        public = copy(parts)
+        v = self._v(public)
+        v.draw[:] = 0  # the draw pile's cards (its size is a scalar)
+        v.hand[:] = 0  # the hands' cards (their sizes are kept)
+        v.held[:] = 0
+        return {"public table": public[0].m, "own hand": self._v(parts).hand[seat].copy(),
+                "own bot stream": int(parts[0].rngs[1 + seat, 0])}
 
     def hidden(self, parts, seat):
         s, v = parts[0], self._v(parts)
         others = _others(v.hand.shape[0], seat)
-        return {"other hands": v.hand[others].copy(), "draw pile": v.draw[:v.g[sequence_stacks_state.DRAW_N]].copy(),
+        return {"other hands": v.hand[others].copy(),
+                "draw pile": v.draw[:v.g[sequence_stacks_state.DRAW_N]].copy(),
                 "deal stream": int(s.rngs[0, 0]),
                 "other bot streams": s.rngs[[1 + q for q in others]].copy()}
 
@@ -340,7 +335,7 @@ class SequenceStacksHidden(Adapter):
 
 # ---- Deep Space -------------------------------------------------------------------------------
 
-class DeepSpaceHidden(Adapter):
+class DeepSpaceHidden(TurnBasedHidden):
     name = "deep-space"
     players = 3
     redealt = ("hand", "deck", "bot_rng", "deal_rng", "dice_rng", "moves", "move", "order")
@@ -350,67 +345,44 @@ class DeepSpaceHidden(Adapter):
         return Prepared((s,), rs, families, params)
 
     def play(self, table, seed, game, check, decide_for):
-        from sim.deep_space import play
-
         s = table.parts[0]
-        p = s.hand.shape[0]
-        out = play.new_results(1, p, s.units.shape[1])
-        seats = {seat: (lambda seat: check(seat, decide_for(seat, "move"))) for seat in range(p)}
-        play.play_python(s, table.rs, table.families, table.params, seed, game, out, 0, seats)
+        out = deep_space_play.new_results(1, self.players, s.units.shape[1])
+        seats = {seat: (lambda seat: check(seat, decide_for(seat, "move")))
+                 for seat in range(self.players)}
+        deep_space_play.play_python(s, table.rs, table.families, table.params, seed, game, out, 0,
+                                    seats)
 
-    def builtin(self, rs, families, params):
-        from strategies import deep_space as bots
+    def choose(self, s, rs, seat, family, params):
+        deep_space_bots.choose(s, rs, seat, family, params, s.move)
 
-        def decide_for(seat, what):
-            def decide(parts):
-                s = parts[0]
-                bots.choose(s, rs, seat, families[seat], params[seat], s.move)
-                return tuple(s.move.tolist())
-            return decide
-        return decide_for
-
-    def peeking(self, rs, peek):
-        from sim.deep_space import engine
-
-        def decide_for(seat, what):
-            def decide(parts):
-                s = parts[0]
-                n = engine.legal_moves(s, rs, seat)
-                s.move[:] = s.moves[peek(parts, seat) % n]
-                return tuple(s.move.tolist())
-            return decide
-        return decide_for
+    def legal_moves(self, s, rs, seat):
+        return deep_space_engine.legal_moves(s, rs, seat)
 
     peeks = {
         "another seat's hand": lambda parts, seat: int(parts[0].hand[_next(parts, seat)].max()),
         "the draw pile": lambda parts, seat: _top(parts[0].deck,
                                                   parts[0].g[deep_space_state.DRAW_AT]),
+        "the order cards were dealt in": lambda parts, seat: int(parts[0].deck[0]),
         "the dice": lambda parts, seat: _bits(parts[0].dice_rng),
     }
 
     def known(self, parts, seat):
-        from sim.deep_space.state import DRAW_AT
-
         s = parts[0]
         return {"own hand": s.hand[seat].copy(), "empty hand slots": (s.hand < 0).copy(),
-                "pile size": len(s.deck) - int(s.g[DRAW_AT]),
                 "own bot stream": int(s.bot_rng[seat, 0])}
 
     def hidden(self, parts, seat):
-        from sim.deep_space.state import DRAW_AT
-
         s = parts[0]
         others = _others(s.hand.shape[0], seat)
-        return {"other hands": s.hand[others].copy(), "draw pile": s.deck[s.g[DRAW_AT]:].copy(),
+        return {"other hands": s.hand[others].copy(),
+                "draw pile": s.deck[s.g[deep_space_state.DRAW_AT]:].copy(),
                 "other bot streams": s.bot_rng[others].copy(), "deal stream": int(s.deal_rng[0]),
                 "dice": int(s.dice_rng[0])}
 
     def hidden_cards(self, parts, seat):
-        from sim.deep_space.state import DRAW_AT
-
         s = parts[0]
         hands = [s.hand[q, :s.hand_n[q]] for q in _others(s.hand.shape[0], seat)]
-        return _sorted(s.deck[s.g[DRAW_AT]:], *hands)
+        return _sorted(s.deck[s.g[deep_space_state.DRAW_AT]:], *hands)
 
 
 # ---- Spit and Speed ---------------------------------------------------------------------------
@@ -501,25 +473,21 @@ class SpitHidden(RealTimeHidden):
     }
 
     def known(self, parts, seat):
-        from sim.spit.state import SEED
-
         s = parts[0]
         public_g = s.g.copy()
-        public_g[SEED] = 0
+        public_g[spit_state.SEED] = 0
         face_up = [s.stock[q, p, s.stock_n[q, p] - s.stock_up[q, p]:s.stock_n[q, p]].copy()
                    for q in range(2) for p in range(s.stock_n.shape[1])]
         return {"g": public_g, "face-up stock cards": face_up,
                 "own bot stream": int(s.bot_rng[seat, 0])}
 
     def hidden(self, parts, seat):
-        from sim.spit.state import SEED
-
         s = parts[0]
         return {"own face-down stock": self._face_down(s, seat),
                 "other face-down stock": self._face_down(s, 1 - seat),
                 "spit cards": [s.spit[q, :s.spit_n[q]].copy() for q in range(2)],
                 "other bot stream": int(s.bot_rng[1 - seat, 0]), "deal stream": int(s.deal_rng[0]),
-                "later deals": int(s.g[SEED]), **self.clock(parts)}
+                "later deals": int(s.g[spit_state.SEED]), **self.clock(parts)}
 
     def hidden_cards(self, parts, seat):
         s = parts[0]
@@ -540,23 +508,19 @@ class SpeedHidden(RealTimeHidden):
     }
 
     def known(self, parts, seat):
-        from sim.speed.state import SEED
-
         s = parts[0]
         public_g = s.g.copy()
-        public_g[SEED] = 0
+        public_g[speed_state.SEED] = 0
         return {"g": public_g, "own hand": s.hand[seat].copy(),
                 "empty hand slots": (s.hand < 0).copy(), "own bot stream": int(s.bot_rng[seat, 0])}
 
     def hidden(self, parts, seat):
-        from sim.speed.state import SEED
-
         s = parts[0]
         return {"other hand": s.hand[1 - seat].copy(),
                 "draw piles": [s.draw[q, :s.draw_n[q]].copy() for q in range(2)],
                 "side piles": [s.side[q, :s.side_n[q]].copy() for q in range(2)],
                 "other bot stream": int(s.bot_rng[1 - seat, 0]), "deal stream": int(s.deal_rng[0]),
-                "later hands": int(s.g[SEED]), **self.clock(parts)}
+                "later hands": int(s.g[speed_state.SEED]), **self.clock(parts)}
 
     def hidden_cards(self, parts, seat):
         s = parts[0]

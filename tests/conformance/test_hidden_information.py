@@ -24,7 +24,8 @@ SAMPLES = 3  # re-deals per decision
 
 SAMPLER_CASES = [(name, options) for name in sorted(ADAPTERS)
                  for options in ADAPTERS[name].option_cases]
-SAMPLER_IDS = ["-".join([name] + [f"{k}={v}" for k, v in options]) for name, options in SAMPLER_CASES]
+SAMPLER_IDS = ["-".join([name] + [f"{k}={v}" for k, v in options])
+               for name, options in SAMPLER_CASES]
 
 
 @pytest.fixture(scope="module")
@@ -76,7 +77,8 @@ def test_no_built_in_bot_reads_hidden_information(rules, name, strategy):
                                         for peek in ADAPTERS[name].peeks])
 def test_a_bot_that_peeks_is_caught(rules, name, peek):
     checker = checked_games(name, rules, "random", peek=ADAPTERS[name].peeks[peek])
-    assert checker.differing, f"a bot reading {peek} went unnoticed in {checker.decisions} decisions"
+    assert checker.differing, f"a bot reading {peek} went unnoticed in {checker.decisions} " \
+                              "decisions"
 
 
 def test_the_same_control_reading_only_its_own_hand_passes(rules):
