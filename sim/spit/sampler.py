@@ -28,8 +28,7 @@ from sim.spit.state import SEED
 def resample(s, rs, seat, r):
     """Re-deals in place everything `seat` cannot know (see the module docstring)."""
     stock, stock_n, stock_up, spit, spit_n = s.stock, s.stock_n, s.stock_up, s.spit, s.spit_n
-    # Between deals' ends `hold` is empty (a deal is laid out from it): scratch here, as in
-    # engine._split_both.
+    # During a deal `hold` is empty (hold_n is 0): scratch here, as in engine._split_both.
     pool = s.hold[0]
     n = 0
     for q in range(2):
