@@ -63,7 +63,8 @@ class Checker:
     """Decides for the driver, on the real state, and first decides the same way on `samples`
     copies of it whose hidden part the sampler re-dealt; records the decisions that differ.
 
-    inspect(real parts, re-dealt parts, seat), if given, looks at each re-dealt copy."""
+    inspect(real parts, re-dealt parts, seat, redeal), if given, looks at each re-dealt copy;
+    redeal() gives another copy re-dealt from the same stream."""
 
     def __init__(self, adapter: "Adapter", parts: tuple, rs, samples: int, inspect=None):
         self.adapter, self.parts, self.rs, self.samples = adapter, parts, rs, samples
@@ -75,10 +76,9 @@ class Checker:
         """Gives decide(real parts), having compared it with decide on re-dealt copies."""
         sampled = []
         for k in range(self.samples):
-            redealt = copy(self.parts)
-            self.adapter.resample(redealt, self.rs, seat, stream(self.decisions, k))
+            redealt = self.redeal(seat, k)
             if self.inspect:
-                self.inspect(self.parts, redealt, seat)
+                self.inspect(self.parts, redealt, seat, lambda k=k: self.redeal(seat, k))
             sampled.append(decide(redealt))
         real = decide(self.parts)
         for other in sampled:
@@ -86,6 +86,12 @@ class Checker:
                 self.differing.append((self.decisions, seat, real, other))
         self.decisions += 1
         return real
+
+    def redeal(self, seat: int, sample: int) -> tuple:
+        """Gives a copy of the real state, re-dealt for `seat` by this decision's sample."""
+        redealt = copy(self.parts)
+        self.adapter.resample(redealt, self.rs, seat, stream(self.decisions, sample))
+        return redealt
 
 
 def _sorted(*arrays) -> list[int]:

@@ -93,7 +93,7 @@ def test_the_sampler_keeps_what_the_seat_knows_and_the_hidden_cards(rules, name,
     adapter = ADAPTERS[name]
     inspected = Counter()
 
-    def inspect(real, redealt, seat):
+    def inspect(real, redealt, seat, _):
         for part, other in zip(real, redealt):
             for field in part._fields:
                 if field not in adapter.redealt:
@@ -113,10 +113,25 @@ def test_the_sampler_re_deals_everything_the_seat_cannot_know(rules, name, optio
     adapter = ADAPTERS[name]
     changed, seen = Counter(), set()
 
-    def inspect(real, redealt, seat):
+    def inspect(real, redealt, seat, _):
         before, after = adapter.hidden(real, seat), adapter.hidden(redealt, seat)
         seen.update(before)
         changed.update(key for key in before if not same(before[key], after[key]))
 
     checked_games(name, rules, "default", inspect=inspect, options=options)
     assert seen and [key for key in sorted(seen) if not changed[key]] == []
+
+
+@pytest.mark.parametrize("name", sorted(ADAPTERS))
+def test_the_sampler_re_deals_the_same_way_from_the_same_stream(rules, name):
+    redeals = Counter()
+
+    def inspect(real, redealt, seat, redeal):
+        again = redeal()
+        for part, other in zip(redealt, again):
+            for field in part._fields:
+                assert np.array_equal(getattr(part, field), getattr(other, field)), field
+        redeals[seat] += 1
+
+    checked_games(name, rules, "random", inspect=inspect)
+    assert sorted(redeals) == list(range(ADAPTERS[name].players))
