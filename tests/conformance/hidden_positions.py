@@ -210,7 +210,7 @@ class SaboteurHidden(TurnBasedHidden):
     name = "saboteur"
     players = 5
     redealt = ("g", "hand", "deck", "role", "goal_kind", "bot_rng", "gold_rng", "deal_rng",
-               "scratch", "moves", "move", "belief", "nearest", "queue")
+               "scratch")
     option_cases = ((), (("saboteurs", 1),))
 
     def prepare(self, rules, setup):
@@ -278,7 +278,7 @@ class SaboteurHidden(TurnBasedHidden):
 class SequenceStacksHidden(TurnBasedHidden):
     name = "sequence-stacks"
     players = 4
-    redealt = ("m", "rngs", "moves", "move")
+    redealt = ("m", "rngs")
 
     def prepare(self, rules, setup):
         rs, families, params, s = self.game.prepare(rules, setup)
@@ -344,7 +344,7 @@ class SequenceStacksHidden(TurnBasedHidden):
 class DeepSpaceHidden(TurnBasedHidden):
     name = "deep-space"
     players = 3
-    redealt = ("hand", "deck", "bot_rng", "deal_rng", "dice_rng", "moves", "move", "order")
+    redealt = ("hand", "deck", "bot_rng", "deal_rng", "dice_rng")
 
     def prepare(self, rules, setup):
         rs, _, _, families, params, s = self.game.prepare(rules, setup)
@@ -463,8 +463,7 @@ class _RealTimeSeat:
 
 class SpitHidden(RealTimeHidden):
     name = "spit"
-    redealt = ("g", "stock", "spit", "hold", "bot_rng", "deal_rng", "moves", "tops",
-               "time_rng", "coin_rng")
+    redealt = ("g", "stock", "spit", "hold", "bot_rng", "deal_rng", "time_rng", "coin_rng")
 
     @staticmethod
     def _face_down(s, q):
@@ -503,8 +502,8 @@ class SpitHidden(RealTimeHidden):
 
 class SpeedHidden(RealTimeHidden):
     name = "speed"
-    redealt = ("g", "hand", "draw", "side", "deck", "bot_rng", "deal_rng", "moves",
-               "time_rng", "coin_rng")
+    redealt = ("g", "hand", "draw", "side", "deck", "bot_rng", "deal_rng", "time_rng",
+               "coin_rng")
 
     peeks = {
         "the other seat's hand": lambda parts, seat: int(parts[0].hand[1 - seat].max()),
