@@ -7,7 +7,7 @@ import polars as pl
 
 from sim.errors import UserError
 from sim.game import Headline, Setup
-from sim.saboteur import cards, forbid, play
+from sim.saboteur import cards, forbid, play, sampler
 from sim.saboteur.state import new_state
 from sim.saboteur.tables import COLUMNS
 from sim.saboteur.tables import build as build_tables
@@ -40,6 +40,8 @@ class Saboteur:
     headline = Headline("miners' round-win rate", pl.col("miner_rounds"), pl.col("rounds"))
     summary = (("avg rounds won by saboteurs", (pl.col("rounds") - pl.col("miner_rounds")).mean()),)
     bots = SaboteurBots()
+    # the information-set sampler (for search bots): sampler.resample(s, rs, seat, r)
+    sampler = sampler
 
     def strategy_names(self) -> list[str]:
         return bots.strategy_names()
