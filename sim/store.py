@@ -343,6 +343,56 @@ class Run:
                 kept += own if until_ci is None else own[:point.chunks + 1]
         return kept, known
 
+    def audit(self) -> list[tuple[str, str]]:
+        """Gives what keeps the run from holding exactly the games it should, each with what to
+        do about it, the most telling first; empty when the run is whole."""
+        status = self.manifest.get("status")
+        resume = f"continue it with 'simulate resume {self.path}'"
+        found = []
+        if status != "complete":
+            writer = self.writer()
+            said = (f"it is still being written (process {writer})" if writer
+                    else "it was interrupted" if status == "interrupted"
+                    else f"it stopped before it finished (status {status!r}: killed?)")
+            found.append((said + self._games_told(), "wait for it to end" if writer else resume))
+        if self.legacy:
+            return found  # its shards are all it has: nothing more to check them against
+        records = self.records()
+        damaged = self.damaged_chunks()
+        found += [(what, resume) for what in damaged.values()]
+        kept, known = self.kept_chunks()
+        missing = [c for c in kept if c not in records]
+        if missing and status == "complete":
+            first = missing[0]
+            found.append((f"{len(missing)} chunk(s) of games are missing (the first: games "
+                          f"{first.start}-{first.stop - 1} of configuration {first.setup})", resume))
+        wrong = [c for c in kept if c in records
+                 and records[c]["tables"].get("games", {}).get("rows") != c.games]
+        if wrong:
+            found.append((f"the chunk record {self.path / RECORDS / record_name(wrong[0].setup, wrong[0].start)}"
+                          f" does not hold {wrong[0].games} games", resume))
+        if known:
+            names = {shard_name(c.setup, c.start) for c in kept}
+            strays = sorted(shard for folder in self._table_folders()
+                            for shard in folder.glob("*.parquet") if shard.name not in names)
+            if strays:
+                found.append((f"{strays[0]} belongs to no chunk the run keeps"
+                              + (f" (nor do {len(strays) - 1} more)" if len(strays) > 1 else ""),
+                              "remove it, or start the run again"))
+        if status == "complete" and known:
+            held = sum(c.games for c in kept if c in records)
+            if held != self.manifest.get("games_done"):
+                found.append((f"its manifest says {self.manifest.get('games_done')} games are done, "
+                              f"its chunk records hold {held:,}", resume))
+        return found
+
+    def _games_told(self) -> str:
+        """Gives ': N of M games' for a run that did not finish."""
+        held = (self.manifest.get("games_done", 0) if self.legacy
+                else sum(c.games for c in self.records()))
+        most = self.manifest.get("games_requested", 0)
+        return f": {held:,} of {'at most ' if self.manifest.get('until_ci') else ''}{most:,} games"
+
     def scan(self, table: str) -> pl.LazyFrame:
         """Gives a lazy frame over the shards of `table` of every finished chunk."""
         if self.legacy:
@@ -361,8 +411,10 @@ class Run:
             try:
                 pl.read_parquet_schema(shard)
             except Exception as e:  # polars raises several kinds for a damaged file
-                raise UserError(f"cannot read shard {shard} ({str(e).splitlines()[0] if str(e) else type(e).__name__}); "
-                                "delete it, and 'simulate resume' plays its games again") from None
+                why = str(e).splitlines()[0] if str(e) else type(e).__name__
+                remedy = ("the run must be played again" if self.legacy
+                          else f"'simulate resume {self.path}' plays its games again")
+                raise UserError(f"cannot read shard {shard} ({why}); {remedy}") from None
 
     def save(self) -> None:
         """Writes the manifest atomically."""
