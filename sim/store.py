@@ -183,7 +183,7 @@ class Run:
             run.save()
         except OSError as e:
             run.discard()
-            raise UserError(f"cannot write the run folder {path}: {e.strerror}") from None
+            raise UserError(_os_error(f"cannot write the run folder {path}", e)) from None
         return run
 
     def start_writing(self) -> None:
@@ -196,14 +196,17 @@ class Run:
                             f"format {self.manifest.get('format')}, without chunk records): it "
                             "can be reported but not resumed; start the run again in a new --out")
         try:
-            self._take_lock()
-            self.manifest = _read_manifest(self.path)  # as the writer before us left it
-            self.remove_temps()
-            for chunk in self.damaged_chunks():
-                self.drop(chunk)
-        except OSError as e:
+            try:
+                self._take_lock()
+                self.manifest = Run.open(self.path).manifest  # as the writer before us left it
+                self.remove_temps()
+                for chunk in self.damaged_chunks():
+                    self.drop(chunk)
+            except OSError as e:
+                raise UserError(_os_error(f"cannot write to the run folder {self.path}", e)) from None
+        except BaseException:
             self.unlock()
-            raise UserError(_os_error(f"cannot write to the run folder {self.path}", e)) from None
+            raise
 
     def _take_lock(self) -> None:
         descriptor = os.open(self.path / LOCK, os.O_RDWR | os.O_CREAT, 0o644)
