@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from sim import runner
-from sim.chunks import Chunk, default_chunk_size, half_width, plan
+from sim.chunks import Chunk, Prefix, default_chunk_size, half_width, plan, stopping_point
 from sim.errors import UserError
 from sim.game import Setup
 
@@ -198,6 +198,18 @@ def test_until_ci_stops_each_configuration_once_its_interval_is_narrow_enough(fa
     again = runner.run(fake_game, rules, setups(3, 5), 20_000, 11, tmp_path / "again", 1,
                        chunk_size=100, progress=False, until_ci=0.03)
     assert headline_half_widths(again) == widths, "the stop depends on seed and chunks only"
+
+
+def test_an_adaptive_run_stops_at_the_shortest_precise_prefix_of_its_chunks():
+    chunks = plan(1, 1000, 100)
+    counts = {c: (50.0, 100.0) for c in chunks}  # a 50% rate, 100 trials a chunk
+    # ± 0.05 needs about 384 trials: the first four chunks.
+    assert stopping_point(chunks, counts, 0.05) == Prefix(4, 400, 200.0, 400.0, True)
+    assert stopping_point(chunks, counts, 0.01) == Prefix(10, 1000, 500.0, 1000.0, True)
+    assert stopping_point(chunks, counts, None).chunks == 10
+    # A chunk unplayed before the point: undecided, whatever was played after it.
+    gap = {c: n for c, n in counts.items() if c.start != 200}
+    assert stopping_point(chunks, gap, 0.05) == Prefix(2, 200, 100.0, 200.0, False)
 
 
 def test_until_ci_stops_at_the_game_cap_when_the_target_is_out_of_reach(fake_game, tmp_path):
