@@ -312,10 +312,13 @@ class Run:
                 except FileNotFoundError:
                     damaged[chunk] = f"shard {shard} is missing"
                     break
-                if len(data) != piece.get("bytes") or \
-                        hashlib.sha256(data).hexdigest() != piece.get("sha256"):
+                if len(data) != piece.get("bytes"):
                     damaged[chunk] = (f"shard {shard} is damaged ({len(data):,} bytes, its chunk "
-                                      f"record says {piece.get('bytes', 0):,} and another checksum)")
+                                      f"record says {piece.get('bytes', 0):,})")
+                    break
+                if hashlib.sha256(data).hexdigest() != piece.get("sha256"):
+                    damaged[chunk] = (f"shard {shard} is damaged (its checksum is not its chunk "
+                                      "record's)")
                     break
         return damaged
 
