@@ -43,7 +43,6 @@ RECORDS = "chunks"
 LOCK = ".lock"
 _TEMP = ".tmp-"
 _SHARD = re.compile(r"s(\d{3})-g(\d{9})\.parquet")
-_RECORD = re.compile(r"s(\d{3})-g(\d{9})\.json")
 # What a run's games depend on: changing any of them makes its stored chunks another run's.
 PARAMETERS = ("format", "game", "rules", "setups", "seed", "games_per_setup", "chunk_size",
               "until_ci")
@@ -273,7 +272,8 @@ class Run:
                 record = json.loads((folder / name).read_text())
             except (OSError, ValueError):
                 continue  # cut short: the chunk is not done
-            if isinstance(record, dict) and record.get("run") == self.manifest.get("parameters_hash") \
+            ours = self.manifest.get("parameters_hash")
+            if isinstance(record, dict) and record.get("run") == ours \
                     and record.get("stop") == chunk.stop and isinstance(record.get("tables"), dict):
                 found[chunk] = record
         return found
@@ -302,9 +302,14 @@ class Run:
 
     def damaged_chunks(self) -> dict[Chunk, str]:
         """Gives the recorded chunks a piece of which is missing or differs from its record
-        (reading every shard), each with what is wrong, in chunk order."""
+        (reading every shard), or whose record does not hold its games, each with what is
+        wrong, in chunk order."""
         damaged = {}
         for chunk, record in self.records().items():
+            if record["tables"].get("games", {}).get("rows") != chunk.games:
+                damaged[chunk] = (f"the chunk record {self.path / RECORDS / record_name(chunk.setup, chunk.start)} "
+                                  f"does not hold its {chunk.games} games")
+                continue
             for table, piece in sorted(record["tables"].items()):
                 shard = self.shard(table, chunk)
                 try:
@@ -372,11 +377,6 @@ class Run:
             first = missing[0]
             found.append((f"{len(missing)} chunk(s) of games are missing (the first: games "
                           f"{first.start}-{first.stop - 1} of configuration {first.setup})", resume))
-        wrong = [c for c in kept if c in records
-                 and records[c]["tables"].get("games", {}).get("rows") != c.games]
-        if wrong:
-            found.append((f"the chunk record {self.path / RECORDS / record_name(wrong[0].setup, wrong[0].start)}"
-                          f" does not hold {wrong[0].games} games", resume))
         if known:
             names = {shard_name(c.setup, c.start) for c in kept}
             strays = sorted(shard for folder in self._table_folders()

@@ -55,6 +55,8 @@ DAMAGE = {
         shard(run, "games").read_bytes().replace(b"PAR1", b"PAR2", 1)),
     "chunk record deleted": lambda run: record(run).unlink(),
     "chunk record truncated": lambda run: record(run).write_text(record(run).read_text()[:40]),
+    "chunk record miscounting": lambda run: record(run).write_text(
+        record(run).read_text().replace('"rows": 100', '"rows": 90', 1)),
 }
 
 

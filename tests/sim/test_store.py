@@ -25,8 +25,9 @@ def parquet(frame):
     return buffer.getvalue()
 
 
-def write(run, start, ids, tables=("games", "seats"), owner=None):
-    """Writes the chunk of the run starting at `start` holding the games `ids`."""
+def write(run, start, tables=("games", "seats"), owner=None):
+    """Writes the chunk of the run starting at `start` (its 250 games)."""
+    ids = list(range(start, start + 250))
     frames = {"seats": pl.DataFrame({"game_id": ids * 2}), "games": pl.DataFrame({"game_id": ids})}
     played = Played(Chunk(0, start, start + 250), 1.0, len(ids),
                     owner or run.manifest["parameters_hash"], {t: frames[t].height for t in tables})
@@ -67,31 +68,31 @@ def test_a_discarded_run_removes_only_the_folders_it_made(tmp_path):
 
 def test_shards_and_records_are_renamed_into_place_with_no_temporary_left(tmp_path):
     run = Run.create(tmp_path / "run", manifest())
-    write(run, 0, [0, 1])
-    write(run, 250, [2, 3])
+    write(run, 0)
+    write(run, 250)
     assert sorted(p.name for p in (run.path / "games").iterdir()) == [shard_name(0, 0), shard_name(0, 250)]
     assert sorted(p.name for p in (run.path / "chunks").iterdir()) == [record_name(0, 0), record_name(0, 250)]
     assert not list(run.path.glob("**/.tmp-*"))
-    assert run.scan("games").collect()["game_id"].sort().to_list() == [0, 1, 2, 3]
-    assert pl.scan_parquet(str(run.path / "seats" / "*.parquet")).collect().height == 8
+    assert run.scan("games").collect()["game_id"].sort().to_list() == list(range(500))
+    assert pl.scan_parquet(str(run.path / "seats" / "*.parquet")).collect().height == 1000
     record = json.loads((run.path / "chunks" / record_name(0, 250)).read_text())
-    assert record["tables"]["seats"]["rows"] == 4 and record["stop"] == 500
+    assert record["tables"]["seats"]["rows"] == 500 and record["stop"] == 500
     assert run.done_chunks() == {(0, 0), (0, 250)}
 
 
 def test_a_chunk_is_done_only_when_its_record_is_written(tmp_path):
     run = Run.create(tmp_path / "run", manifest())
-    write(run, 0, [0])
+    write(run, 0)
     (run.path / "games").joinpath(shard_name(0, 250)).write_bytes(parquet(pl.DataFrame({"game_id": [5]})))
     assert run.done_chunks() == {(0, 0)}
-    assert run.scan("games").collect()["game_id"].to_list() == [0], "a shard with no record is not read"
+    assert run.scan("games").collect().height == 250, "a shard with no record is not read"
 
 
 @pytest.mark.parametrize("table", ["games", "seats"])
 def test_a_chunk_missing_any_tables_shard_is_not_done(tmp_path, table):
     run = Run.create(tmp_path / "run", manifest())
-    write(run, 0, [0])
-    write(run, 250, [1])
+    write(run, 0)
+    write(run, 250)
     (run.path / table / shard_name(0, 250)).unlink()
     assert run.done_chunks() == {(0, 0)}
     assert list(run.damaged_chunks().values()) == [f"shard {run.path / table / shard_name(0, 250)} is missing"]
@@ -100,7 +101,7 @@ def test_a_chunk_missing_any_tables_shard_is_not_done(tmp_path, table):
 @pytest.mark.parametrize("damage", [lambda b: b[:100], lambda b: b"", lambda b: b[:50] + b"X" + b[51:]])
 def test_a_truncated_emptied_or_altered_shard_is_damaged(tmp_path, damage):
     run = Run.create(tmp_path / "run", manifest())
-    write(run, 0, [0])
+    write(run, 0)
     shard = run.path / "seats" / shard_name(0, 0)
     shard.write_bytes(damage(shard.read_bytes()))
     assert list(run.damaged_chunks()) == [Chunk(0, 0, 250)]
@@ -109,9 +110,9 @@ def test_a_truncated_emptied_or_altered_shard_is_damaged(tmp_path, damage):
 
 def test_a_cut_short_record_or_one_of_other_parameters_does_not_count(tmp_path):
     run = Run.create(tmp_path / "run", manifest())
-    write(run, 0, [0])
-    write(run, 250, [1], owner="0" * 64)
-    write(run, 500, [2])
+    write(run, 0)
+    write(run, 250, owner="0" * 64)
+    write(run, 500)
     record = run.path / "chunks" / record_name(0, 500)
     record.write_text(record.read_text()[:30])
     assert run.done_chunks() == {(0, 0)}
@@ -119,13 +120,13 @@ def test_a_cut_short_record_or_one_of_other_parameters_does_not_count(tmp_path):
 
 def test_starting_to_write_removes_temporaries_and_damaged_chunks(tmp_path):
     run = Run.create(tmp_path / "run", manifest())
-    write(run, 0, [0])
-    write(run, 250, [1])
+    write(run, 0)
+    write(run, 250)
     run.unlock()
     stale = run.path / "seats" / ".tmp-s000-g000000500.parquet.123"
     stale.write_bytes(b"half")
     (run.path / "seats" / shard_name(0, 250)).write_bytes(b"PAR1")
-    assert run.scan("seats").collect().height == 2  # neither the temporary nor the damaged chunk
+    assert run.scan("seats").collect().height == 500  # neither the temporary nor the damaged chunk
     again = Run.open(run.path)
     again.start_writing()
     assert not stale.exists()
@@ -168,7 +169,7 @@ def test_a_run_of_the_format_before_chunk_records_is_read_but_not_resumed(tmp_pa
 
 def test_a_run_that_lost_its_manifest_says_so(tmp_path):
     run = Run.create(tmp_path / "run", manifest())
-    write(run, 0, [0])
+    write(run, 0)
     (run.path / "manifest.json").unlink()
     with pytest.raises(UserError, match="has lost its manifest.json"):
         Run.open(run.path)
@@ -195,5 +196,5 @@ def test_a_chunk_whose_other_tables_failed_to_write_is_not_done(tmp_path):
     run = Run.create(tmp_path / "run", manifest())
     (run.path / "seats").write_text("")  # a file where the seats folder should be
     with pytest.raises(OSError):
-        write(run, 0, [0])
+        write(run, 0)
     assert run.done_chunks() == set()
