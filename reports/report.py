@@ -11,14 +11,21 @@ from reports import runs as runs_mod
 from reports.sections import ReportContext, Section, sections_for
 from sim.errors import UserError
 
+PARTIAL = "Warning: partial results"
 
-def build_sections(runs: list, charts_dir: Path) -> list[Section]:
-    """Gives the report's sections (common, then the game's own) and draws their charts."""
+
+def build_sections(runs: list, charts_dir: Path, allow_partial: bool = False) -> list[Section]:
+    """Gives the report's sections (common, then the game's own) and draws their charts; a
+    report of runs that are not whole (with `allow_partial`) opens with a warning saying why."""
     game = runs_mod.game_named(runs[0].game)
-    for run in runs:
-        runs_mod.check_run(run)
+    warnings = [w for run in runs for w in runs_mod.check_run(run, allow_partial)]
     ctx = ReportContext(runs, game, charts_dir)
-    return [s for fn in sections_for(runs[0].game) if (s := fn(ctx)) is not None]
+    sections = [s for fn in sections_for(runs[0].game) if (s := fn(ctx)) is not None]
+    if warnings:
+        sections.insert(0, Section(PARTIAL, text="This report covers only the games these runs "
+                                   "hold, which are not all they should: " + "; ".join(warnings)
+                                   + "."))
+    return sections
 
 
 def _writable(out: Path) -> Path:
@@ -42,17 +49,20 @@ def publish(out: Path, stem: str, title: str, sections: list[Section], console: 
 
 
 def write_report(runs: list[Path], out: Path | None = None,
-                 console: Console | None = None) -> Path:
+                 console: Console | None = None, allow_partial: bool = False) -> Path:
     """Gives the report folder after writing report.md, report.html and charts/*.png into it.
 
     Default folder: RUN/report/ of the first run. Prints the key tables (the first of each
-    section) to `console`.
+    section) to `console`. Runs that are not whole are refused unless `allow_partial`; then the
+    report opens with a warning, also printed first.
     """
     console = console or Console()
     opened = runs_mod.open_runs([Path(p) for p in runs])
     game = runs_mod.game_named(opened[0].game)
     out = _writable(Path(out) if out is not None else Path(opened[0].path) / "report")
-    sections = build_sections(opened, out / "charts")
+    sections = build_sections(opened, out / "charts", allow_partial)
+    if sections and sections[0].title == PARTIAL:
+        console.print(f"{PARTIAL}: {sections[0].text}", style="bold red", markup=False)
     title = f"{getattr(game, 'title', opened[0].game)} balance report"
     publish(out, "report", title, sections, console,
             only={s.tables[0].title for s in sections if s.tables})

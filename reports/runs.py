@@ -1,4 +1,5 @@
-"""Opening run folders for the reports: the game they hold, checked shards, one clear error."""
+"""Opening run folders for the reports: the game they hold, checked runs and shards, one clear
+error (or, for a partial run the user asked to see, the warnings its report carries)."""
 
 from __future__ import annotations
 
@@ -72,11 +73,19 @@ def check_setups(run, setup_ids) -> None:
                         f"does not list (shards of another run mixed in?)")
 
 
-def check_run(run) -> int:
-    """Gives the number of games in a run; UserError when it has none or its shards do not fit."""
+def check_run(run, allow_partial: bool = False) -> list[str]:
+    """Gives the warnings a report of the run must carry (none for a whole run); UserError when
+    it has no games, its shards do not fit, or it is not whole (interrupted, a chunk missing or
+    damaged, games not those its manifest says) and `allow_partial` is off."""
+    problems = run.audit()
+    if problems and not allow_partial:
+        what, remedy = problems[0]
+        more = f" (and {len(problems) - 1} more problem(s))" if len(problems) > 1 else ""
+        raise UserError(f"{run.path} is not a whole run: {what}{more}; {remedy}, or report "
+                        "what it holds with --allow-partial")
     per_setup = collect(scan(run, "games").group_by("setup").agg(pl.len().alias("games")),
                         run, "games")
     if per_setup.is_empty() or per_setup["games"].sum() == 0:
         raise UserError(f"{run.path}: the run has no finished games")
     check_setups(run, per_setup["setup"].to_list())
-    return int(per_setup["games"].sum())
+    return [f"{run.path}: {what}" for what, _ in problems]

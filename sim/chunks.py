@@ -1,7 +1,8 @@
-"""Chunks of games: how a run is cut up, and how one chunk is played into shards.
+"""Chunks of games: how a run is cut up, where an adaptive run stops, and how one chunk is
+played into shards.
 
 A game is identified only by (seed, setup, index), so a chunk can be played anywhere (this
-process, a local worker, a Dask worker) and gives the same shards.
+process, a local worker, a Dask worker) and gives the same shards and the same counts.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from pathlib import Path
 
 import polars as pl
 
+from reports.stats import wilson
 from sim.game import Setup
 
 MIN_CHUNK = 200
@@ -42,15 +44,60 @@ class Job:
     setups: tuple[Setup, ...]
     seed: int
     games_per_setup: int
+    run: str  # the run's parameter hash, written into each chunk record
 
 
 @dataclass(frozen=True)
 class Played:
-    """A finished chunk: its games and its headline counts (for adaptive stopping)."""
+    """A played chunk: its headline counts (for adaptive stopping) and what its chunk record
+    holds (the run it belongs to, each table's row count)."""
 
     chunk: Chunk
     successes: float
     trials: float
+    run: str
+    rows: dict[str, int]
+
+
+@dataclass(frozen=True)
+class Prefix:
+    """A configuration's first chunks, in order, all played: how many, and their counts."""
+
+    chunks: int
+    games: int
+    successes: float
+    trials: float
+    final: bool  # the run stops here: precise enough, or every chunk played
+
+
+def half_width(successes: float, trials: float) -> float:
+    """Gives the half-width of a rate's 95% Wilson interval (1 when there are no trials)."""
+    if trials <= 0:
+        return 1.0
+    low, high = wilson(successes, trials)
+    return (high - low) / 2
+
+
+def stopping_point(chunks: list[Chunk], counts: dict[Chunk, tuple[float, float]],
+                   until_ci: float | None) -> Prefix:
+    """Gives the prefix of one configuration's chunks (in order) that its run keeps: the
+    shortest whose headline interval is at most ± `until_ci`, else all of them; or, while a
+    chunk before that point is unplayed, the played chunks before it (not final).
+
+    `counts` holds (successes, trials) of the played chunks. The point depends on the chunks'
+    results alone, never on which were played first: an interrupted run resumes to the same
+    games as an uninterrupted one.
+    """
+    games, successes, trials = 0, 0.0, 0.0
+    for n, chunk in enumerate(chunks):
+        if chunk not in counts:
+            return Prefix(n, games, successes, trials, False)
+        games += chunk.games
+        successes += counts[chunk][0]
+        trials += counts[chunk][1]
+        if until_ci is not None and half_width(successes, trials) <= until_ci:
+            return Prefix(n + 1, games, successes, trials, True)
+    return Prefix(len(chunks), games, successes, trials, True)
 
 
 def default_chunk_size(total_games: int, workers: int) -> int:
@@ -77,13 +124,14 @@ def play(job: Job, chunk: Chunk) -> tuple[Played, dict[str, bytes]]:
         buffer = io.BytesIO()
         frame.select(setup, pl.all()).write_parquet(buffer)
         shards[name] = buffer.getvalue()
-    return Played(chunk, float(counts[0] or 0), float(counts[1] or 0)), shards
+    rows = {name: frame.height for name, frame in tables.items()}
+    return Played(chunk, float(counts[0] or 0), float(counts[1] or 0), job.run, rows), shards
 
 
 def play_into(job: Job, path: Path, chunk: Chunk) -> Played:
-    """Plays one chunk and writes its shards into the run folder `path`."""
+    """Plays one chunk and writes its shards and its chunk record into the run folder `path`."""
     from sim.store import write_chunk
 
     played, shards = play(job, chunk)
-    write_chunk(path, shards, chunk.setup, chunk.start)
+    write_chunk(path, played, shards)
     return played

@@ -365,11 +365,14 @@ def bench_sequence_stacks(
 def report(
     runs: Annotated[list[Path], typer.Argument(help="Run folders (of one game) to report on.")],
     out: Annotated[Path | None, typer.Option(help="Report folder (default: RUN/report).")] = None,
+    allow_partial: Annotated[bool, typer.Option(
+        "--allow-partial", help="Report a run that is not whole (interrupted, a chunk missing or "
+                                "damaged) on the games it holds, with a warning.")] = False,
 ) -> None:
     """Write a balance report (Markdown, HTML and charts) of one or more runs."""
     from reports.report import write_report
 
-    write_report(runs, out)
+    write_report(runs, out, allow_partial=allow_partial)
 
 
 @app.command()

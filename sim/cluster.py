@@ -76,7 +76,7 @@ class Dask:
         try:
             for future in running:
                 played, shards = future.result()
-                write_chunk(self.path, shards, played.chunk.setup, played.chunk.start)
+                write_chunk(self.path, played, shards)
                 future.release()
                 submit(1)
                 yield played

@@ -16,11 +16,9 @@ import time
 from pathlib import Path
 from typing import Callable, Iterator
 
-import polars as pl
-
-from reports.stats import Z95, wilson
+from reports.stats import Z95
 from sim import games
-from sim.chunks import Chunk, Job, Played, default_chunk_size, plan
+from sim.chunks import Chunk, Job, Played, default_chunk_size, stopping_point
 from sim.chunks import play as play_chunk
 from sim.cluster import Dask
 from sim.errors import UserError
@@ -45,22 +43,24 @@ def run(game: Game, rules: dict, setups: list[Setup], games_per_setup: int, seed
     that half-width, within `games_per_setup` games each).
 
     With `resume`, `out` must hold an earlier run of the same game, rules, setups, seed, game
-    count and stopping rule; only its unfinished chunks are played, in that run's chunk size.
+    count and stopping rule; only its unfinished chunks are played, in that run's chunk size
+    (and any chunk a piece of which is missing or damaged is played again).
     """
     _check_arguments(workers, games_per_setup, chunk_size, backend, scheduler, until_ci)
-    job = Job(games.module_of(game.name), rules, tuple(setups), seed, games_per_setup)
     if resume:
-        store = Run.open_for_writing(out)
+        store = Run.open(out)
         _check_same_run(store, game, rules, setups, seed, games_per_setup, until_ci)
-        store.check_shards()
+        store.start_writing()
     else:
         # Adaptive runs cut chunks for the games they will likely play, not for the cap.
         expected = min(games_per_setup, _Stopper.first_guess(until_ci)) if until_ci else games_per_setup
         size = chunk_size or default_chunk_size(expected * len(setups), workers)
         store = Run.create(out, new_manifest(game.name, rules, setups, seed, games_per_setup,
                                              size, _command(), until_ci))
-    chunks = plan(len(setups), games_per_setup, store.manifest["chunk_size"])
-    stopper = _Stopper(store, game, chunks, until_ci) if until_ci else None
+    job = Job(games.module_of(game.name), rules, tuple(setups), seed, games_per_setup,
+              store.manifest["parameters_hash"])
+    chunks = store.plan()
+    stopper = _Stopper(store, chunks, until_ci) if until_ci else None
     started = time.monotonic()
     elapsed_before = store.manifest["elapsed_seconds"]
 
@@ -88,6 +88,8 @@ def run(game: Game, rules: dict, setups: list[Setup], games_per_setup: int, seed
                         record("running")
                         last_save = time.monotonic()
                 wave = stopper.next_wave() if stopper else []
+        if stopper:
+            stopper.drop_beyond_stopping_points()
         record("complete")
     except BaseException:
         store.remove_temps()
@@ -96,6 +98,8 @@ def run(game: Game, rules: dict, setups: list[Setup], games_per_setup: int, seed
         else:
             record("interrupted")
         raise
+    finally:
+        store.unlock()
     return store
 
 
@@ -142,22 +146,17 @@ def _seconds_per_game(job: Job, chunk: Chunk) -> float:
     return (time.monotonic() - started) / probe.games
 
 
-def half_width(successes: float, trials: float) -> float:
-    """Gives the half-width of a rate's 95% Wilson interval (1 when there are no trials)."""
-    if trials <= 0:
-        return 1.0
-    low, high = wilson(successes, trials)
-    return (high - low) / 2
-
-
 class _Stopper:
-    """Adaptive stopping: hands out waves of chunks until every configuration's headline rate
-    has a narrow enough interval or has played all its games.
+    """Adaptive stopping: hands out waves of chunks until every configuration reaches its
+    stopping point (`sim.chunks.stopping_point`: the shortest prefix of its chunks whose
+    headline interval is narrow enough, else all of them).
 
-    A configuration's first wave is a pilot of a quarter of the games a 50% rate would need
-    (one trial a game); later waves ask for what its rate and trials per game so far say it
-    still needs (normal approximation, at least one chunk). Stopping is decided between whole
-    waves only, so a run's games depend on its seed and chunk size, never on timing or workers.
+    The point depends on the chunks' results alone; waves are only a schedule. A
+    configuration's first wave is a pilot of a quarter of the games a 50% rate would need (one
+    trial a game); later waves ask for what the rate and trials per game of its played prefix
+    say it still needs (normal approximation, at least one chunk). Chunks a wave played beyond
+    the stopping point are dropped at the end, so a run's games depend on its seed and chunk
+    size, never on timing, workers or interruptions.
     """
 
     PILOT = 0.25
@@ -167,45 +166,45 @@ class _Stopper:
         """Gives the trials a 50% rate needs for a 95% interval of ± until_ci."""
         return math.ceil(Z95 ** 2 * 0.25 / until_ci ** 2)
 
-    def __init__(self, store: Run, game: Game, chunks: list[Chunk], until_ci: float):
-        self.store, self.chunks, self.until_ci = store, chunks, until_ci
-        self.counts = _stored_counts(store, game)  # setup -> [successes, trials, games]
+    def __init__(self, store: Run, chunks: list[Chunk], until_ci: float):
+        self.store, self.until_ci = store, until_ci
+        self.by_setup: dict[int, list[Chunk]] = {}
+        for chunk in chunks:
+            self.by_setup.setdefault(chunk.setup, []).append(chunk)
+        self.counts = store.counts()  # chunk -> (successes, trials) of every played chunk
 
     def add(self, played: Played) -> None:
-        tally = self.counts.setdefault(played.chunk.setup, [0.0, 0.0, 0])
-        tally[0] += played.successes
-        tally[1] += played.trials
-        tally[2] += played.chunk.games
+        self.counts[played.chunk] = (played.successes, played.trials)
 
     def next_wave(self) -> list[Chunk]:
-        missing = _missing(self.store, self.chunks)
+        """Gives the chunks to play next (none once every configuration has stopped)."""
         wave = []
-        for setup in sorted({c.setup for c in missing}):
-            successes, trials, played = self.counts.get(setup, (0.0, 0.0, 0))
-            if half_width(successes, trials) <= self.until_ci:
+        for own in self.by_setup.values():
+            point = stopping_point(own, self.counts, self.until_ci)
+            if point.final:
                 continue
+            trials = point.trials
             # The rate's variance so far (the worst case before any game; never taken as
             # zero, which a rate near 0 or 1 would suggest after a few games).
-            p = successes / trials if trials else 0.5
+            p = point.successes / trials if trials else 0.5
             variance = max(p * (1 - p), 1 / trials) if trials else 0.25
             needed = Z95 ** 2 * variance / self.until_ci ** 2
-            games_wanted = ((needed - trials) / (trials / played) if played
+            games_wanted = ((needed - trials) / (trials / point.games) if trials
                             else self.PILOT * self.first_guess(self.until_ci))
-            for chunk in (c for c in missing if c.setup == setup):
-                wave.append(chunk)
+            for chunk in own[point.chunks:]:
+                if chunk not in self.counts:
+                    wave.append(chunk)
                 games_wanted -= chunk.games
                 if games_wanted <= 0:
                     break
         return wave
 
-
-def _stored_counts(store: Run, game: Game) -> dict[int, list]:
-    """Gives each configuration's headline counts over the games already in the run folder."""
-    if not store.done_chunks():
-        return {}
-    frame = store.scan("games").with_columns(*game.headline.per_game()).group_by("setup").agg(
-        pl.col("__s").sum(), pl.col("__t").sum(), pl.len()).collect()
-    return {int(row[0]): [row[1], row[2], row[3]] for row in frame.iter_rows()}
+    def drop_beyond_stopping_points(self) -> None:
+        """Deletes the chunks played past each configuration's stopping point."""
+        for own in self.by_setup.values():
+            point = stopping_point(own, self.counts, self.until_ci)
+            for chunk in own[point.chunks:]:
+                self.store.drop(chunk)
 
 
 @contextlib.contextmanager

@@ -134,7 +134,7 @@ def test_a_run_resumed_with_resume_takes_its_seed_and_plays_what_is_missing(simu
     assert sorted((tmp_path / "run" / "games").iterdir()) == whole
 
 
-def test_resume_refuses_a_run_of_another_game_and_changes_nothing(simulate, tmp_path):
+def test_resume_refuses_a_hand_edited_manifest_and_changes_nothing(simulate, tmp_path):
     simulate("saboteur", "--players", "3", "--games", "100", "--seed", "5", "--workers", "1",
              "--out", "run", "--quiet")
     manifest = tmp_path / "run" / "manifest.json"
@@ -142,20 +142,24 @@ def test_resume_refuses_a_run_of_another_game_and_changes_nothing(simulate, tmp_
     before = manifest.read_text()
     code, _, err = simulate("saboteur", "--players", "3", "--games", "100", "--seed", "5",
                             "--out", "run", "--resume")
-    assert (code, err) == (2, "error: cannot resume run: it was run with game 'deep-space', not 'fake'\n")
+    assert (code, err) == (2, "error: run/manifest.json was edited: its run parameters no longer "
+                              "match the hash saved with them; put back the original file, or "
+                              "start a new run\n")
     assert manifest.read_text() == before
 
 
-def test_a_damaged_shard_is_one_line_for_report_and_resume(simulate, tmp_path):
+def test_a_damaged_shard_is_one_line_for_report_and_played_again_by_resume(simulate, tmp_path):
     simulate("saboteur", "--players", "3", "--games", "400", "--chunk-size", "100", "--seed", "5",
              "--workers", "1", "--out", "run", "--quiet")
     damaged = tmp_path / "run" / "seats" / "s000-g000000200.parquet"
-    damaged.write_bytes(damaged.read_bytes()[:100])
-    for args in (["report", "run"], ["resume", "run", "--workers", "1"]):
-        code, _, err = simulate(*args)
-        assert code == 2 and err.startswith(f"error: cannot read shard run/seats/{damaged.name} (")
-        assert err.count("\n") == 1
-    assert len(damaged.read_bytes()) == 100, "nothing overwritten"
+    whole = damaged.read_bytes()
+    damaged.write_bytes(whole[:100])
+    code, _, err = simulate("report", "run")
+    assert code == 2 and err.startswith(f"error: run is not a whole run: shard run/seats/{damaged.name} is damaged (")
+    assert err.count("\n") == 1
+    assert len(damaged.read_bytes()) == 100, "report overwrites nothing"
+    assert simulate("resume", "run", "--workers", "1")[0] == 0
+    assert damaged.read_bytes() == whole
 
 
 def test_resume_of_a_folder_that_is_no_run_is_one_line(simulate):

@@ -4,11 +4,11 @@ import json
 
 import polars as pl
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from sim import runner
-from sim.chunks import Chunk, default_chunk_size, plan
+from sim.chunks import Chunk, Prefix, default_chunk_size, half_width, plan, stopping_point
 from sim.errors import UserError
 from sim.game import Setup
 
@@ -42,6 +42,7 @@ def test_a_plan_covers_every_game_of_every_configuration_once():
     assert {c.setup for c in chunks} == {0, 1}
 
 
+@settings(deadline=None)  # a loaded machine is no defect of the plan
 @given(setups=st.integers(1, 5), games=st.integers(1, 3000), size=st.integers(1, 5000))
 def test_every_game_is_in_exactly_one_chunk_whatever_the_chunk_size(setups, games, size):
     covered = [(c.setup, i) for c in plan(setups, games, size) for i in range(c.start, c.stop)]
@@ -181,7 +182,7 @@ def test_a_short_run_stays_in_this_process(fake_game, tmp_path, monkeypatch):
 def headline_half_widths(run):
     frame = run.scan("games").group_by("setup").agg(
         (pl.col("winner") == 0).sum().alias("s"), pl.len().alias("n")).collect().sort("setup")
-    return {row["setup"]: (row["n"], runner.half_width(row["s"], row["n"]))
+    return {row["setup"]: (row["n"], half_width(row["s"], row["n"]))
             for row in frame.iter_rows(named=True)}
 
 
@@ -197,6 +198,18 @@ def test_until_ci_stops_each_configuration_once_its_interval_is_narrow_enough(fa
     again = runner.run(fake_game, rules, setups(3, 5), 20_000, 11, tmp_path / "again", 1,
                        chunk_size=100, progress=False, until_ci=0.03)
     assert headline_half_widths(again) == widths, "the stop depends on seed and chunks only"
+
+
+def test_an_adaptive_run_stops_at_the_shortest_precise_prefix_of_its_chunks():
+    chunks = plan(1, 1000, 100)
+    counts = {c: (50.0, 100.0) for c in chunks}  # a 50% rate, 100 trials a chunk
+    # ± 0.05 needs about 384 trials: the first four chunks.
+    assert stopping_point(chunks, counts, 0.05) == Prefix(4, 400, 200.0, 400.0, True)
+    assert stopping_point(chunks, counts, 0.01) == Prefix(10, 1000, 500.0, 1000.0, True)
+    assert stopping_point(chunks, counts, None).chunks == 10
+    # A chunk unplayed before the point: undecided, whatever was played after it.
+    gap = {c: n for c, n in counts.items() if c.start != 200}
+    assert stopping_point(chunks, gap, 0.05) == Prefix(2, 200, 100.0, 200.0, False)
 
 
 def test_until_ci_stops_at_the_game_cap_when_the_target_is_out_of_reach(fake_game, tmp_path):

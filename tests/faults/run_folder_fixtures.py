@@ -1,0 +1,64 @@
+"""Fixtures of the run-folder fault tests (test_run_folder, test_resume): the coin-flip game of
+tests/sim stands in for saboteur (so no engine is compiled), `simulate` runs in this process,
+and the helpers comparing run folders. Each test module takes them with `fixtures_of_this_kit`
+(a module, not a conftest, so that other fault tests keep their own conftest)."""
+
+import importlib.util
+import sys
+from pathlib import Path
+from types import SimpleNamespace
+
+import polars as pl
+import pytest
+
+_spec = importlib.util.spec_from_file_location(
+    "run_folder_sim_conftest", Path(__file__).parents[1] / "sim" / "conftest.py")
+_sim = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(_sim)
+
+fake_game = _sim.fake_game
+pool_for_any_run = _sim.pool_for_any_run
+
+
+@pytest.fixture
+def simulate(fake_game, monkeypatch, capsys, tmp_path):
+    """Gives a function running `simulate ARGS...` in this process (the coin-flip game stands in
+    for saboteur) from the empty folder `tmp_path`, giving (exit code, stdout, stderr)."""
+    from sim import cli
+
+    monkeypatch.chdir(tmp_path)
+
+    def run(*args):
+        monkeypatch.setattr(sys, "argv", ["simulate", *map(str, args)])
+        with pytest.raises(SystemExit) as exit:
+            cli.main()
+            sys.exit(0)  # typer exits by itself; this only makes a missing exit visible
+        out, err = capsys.readouterr()
+        return exit.value.code or 0, out, err
+
+    return run
+
+
+def tables(path) -> dict:
+    """Gives a run folder's tables as its shards hold them, in a fixed order."""
+    return {name: pl.scan_parquet(str(Path(path) / name / "*.parquet")).collect()
+            .sort("game_id", *(["seat"] if name == "seats" else []))
+            for name in ("games", "seats")}
+
+
+def same_tables(a, b) -> bool:
+    """Tells whether two run folders hold exactly the same games."""
+    one, other = tables(a), tables(b)
+    return all(one[name].equals(other[name]) for name in one)
+
+
+@pytest.fixture
+def run_tools():
+    """The helpers above, for the tests."""
+    return SimpleNamespace(tables=tables, same=same_tables)
+
+
+def load() -> dict:
+    """Gives this module's fixtures by name, for a test module's globals."""
+    return {name: globals()[name] for name in
+            ("fake_game", "pool_for_any_run", "simulate", "run_tools")}

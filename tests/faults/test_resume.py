@@ -1,0 +1,184 @@
+"""Stop a run every way it can stop (kill -9 at chunk boundaries, chunks cut away, a second
+writer, a read-only folder) and resume it: the tables are exactly the uninterrupted run's, or
+the command ends in one line (exit 2) having changed nothing."""
+
+import importlib.util
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from sim.store import Run, record_name, shard_name
+
+FAKE_CLI = Path(__file__).parents[1] / "sim" / "fake_cli.py"
+FIXED = ["saboteur", "--players", "3,5", "--games", 600, "--chunk-size", 100, "--seed", 42,
+         "--quiet"]
+# Configuration 0 needs about 2,000 games for ± 0.02, configuration 1 about 2,100: several waves.
+ADAPTIVE = ["saboteur", "--players", "3,5", "--until-ci", 0.02, "--games", 20_000,
+            "--chunk-size", 100, "--seed", 3, "--quiet"]
+
+
+def _fixtures():
+    """Gives the fixtures of run_folder_fixtures.py (beside this file)."""
+    spec = importlib.util.spec_from_file_location(
+        "run_folder_fixtures", Path(__file__).with_name("run_folder_fixtures.py"))
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module.load()
+
+
+globals().update(_fixtures())
+
+
+def cut_after(run, setup, keep):
+    """Removes every chunk (shards and record) of a configuration but its first `keep`, as an
+    interrupted run would have left it."""
+    for table in ("games", "seats", "chunks"):
+        for piece in sorted((run / table).glob(f"s{setup:03d}-*"))[keep:]:
+            piece.unlink()
+
+
+@pytest.mark.parametrize("setup, keep", [(0, 1), (0, 4), (1, 3), (0, 0)])
+def test_an_adaptive_run_cut_short_resumes_to_the_uninterrupted_games(simulate, tmp_path,
+                                                                      run_tools, setup, keep):
+    code, _, err = simulate(*ADAPTIVE, "--workers", 1, "--out", "whole")
+    assert code == 0, err
+    games = run_tools.tables(tmp_path / "whole")["games"]
+    per_setup = games.group_by("setup").len().sort("setup")["len"].to_list()
+    assert all(1_000 < n < 20_000 for n in per_setup), per_setup
+    shutil.copytree(tmp_path / "whole", tmp_path / "cut")
+    cut_after(tmp_path / "cut", setup, keep)
+
+    code, _, err = simulate("resume", "cut", "--workers", 1, "--quiet")
+    assert code == 0, err
+    assert run_tools.same(tmp_path / "cut", tmp_path / "whole")
+    assert simulate("report", "cut")[0] == 0
+
+
+def test_an_adaptive_run_keeps_no_chunk_past_its_stopping_point(simulate, tmp_path):
+    code, _, err = simulate(*ADAPTIVE, "--workers", 1, "--out", "whole")
+    assert code == 0, err
+    run = Run.open(tmp_path / "whole")
+    kept, known = run.kept_chunks()
+    assert known and set(run.records()) == set(kept)
+    assert {p.name for p in (run.path / "seats").iterdir()} == \
+        {shard_name(c.setup, c.start) for c in kept}
+    assert run.manifest["games_done"] == sum(c.games for c in kept)
+
+
+def command(*args):
+    return [sys.executable, str(FAKE_CLI), *map(str, args)]
+
+
+def start_slow(args, out, chunks=0):
+    """Starts `simulate ARGS` in its own process group, each chunk taking 0.3 s, and gives it
+    once it holds the run folder's lock and `chunks` chunks are recorded."""
+    process = subprocess.Popen(command(*args), env={**os.environ, "FAKE_GAME_PAUSE": "0.3"},
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                               start_new_session=True)
+    deadline = time.monotonic() + 90
+    while not ((out / "manifest.json").exists() and Run.open(out).writer()
+               and len(list(out.glob("chunks/*.json"))) >= chunks):
+        assert process.poll() is None, process.communicate()
+        assert time.monotonic() < deadline, "the run recorded too few chunks within 90 s"
+        time.sleep(0.05)
+    return process
+
+
+def kill(process):
+    os.killpg(process.pid, signal.SIGKILL)  # the command and its workers, as a crash would
+    process.communicate(timeout=60)
+
+
+def finish(out):
+    done = subprocess.run(command("resume", out, "--workers", 2, "--quiet"),
+                          capture_output=True, text=True, timeout=180)
+    assert done.returncode == 0, done.stderr
+
+
+@pytest.mark.parametrize("args, chunks", [(FIXED, 1), (ADAPTIVE, 3)],
+                         ids=["fixed-after-1", "until-ci-after-3"])
+def test_a_run_killed_at_a_chunk_boundary_resumes_to_the_uninterrupted_tables(
+        simulate, tmp_path, run_tools, args, chunks):
+    out = tmp_path / "killed"
+    kill(start_slow([*args, "--workers", 2, "--out", out], out, chunks))
+    assert Run.open(out).manifest["status"] == "running", "a killed run could not say anything"
+    assert Run.open(out).writer() is None, "the dead run's lock is free to take"
+
+    finish(out)
+    assert simulate(*args, "--workers", 1, "--out", "whole")[0] == 0
+    assert run_tools.same(out, tmp_path / "whole")
+    assert not list(out.glob("**/.tmp-*"))
+    assert simulate("report", "killed")[0] == 0
+
+
+@pytest.mark.parametrize("first", ["run", "resume"])
+def test_a_second_writer_of_a_run_folder_is_refused_in_one_line(simulate, tmp_path, run_tools,
+                                                                 first):
+    out = tmp_path / "run"
+    if first == "run":
+        live = start_slow([*FIXED, "--workers", 1, "--out", out], out)
+    else:
+        assert simulate(*FIXED, "--workers", 1, "--out", "run")[0] == 0
+        cut_after(out, 0, 1)
+        cut_after(out, 1, 0)
+        live = start_slow(["resume", out, "--workers", 1, "--quiet"], out)
+    for second in (["resume", "run", "--workers", 1], [*FIXED, "--out", "run", "--resume"]):
+        code, _, err = simulate(*second)
+        assert code == 2
+        assert err == (f"error: run is being written by another simulate (process {live.pid}); "
+                       "wait for it to end, or stop it, then retry\n")
+    code, _, err = simulate("report", "run")
+    assert code == 2 and f"it is still being written (process {live.pid})" in err
+    _, stderr = live.communicate(timeout=180)
+    assert live.returncode == 0, stderr
+    assert simulate(*FIXED, "--workers", 1, "--out", "whole")[0] == 0
+    assert run_tools.same(out, tmp_path / "whole")
+
+
+@pytest.fixture
+def read_only(tmp_path):
+    """Gives a function mounting a copy of a folder read-only (a bind mount: we run as root,
+    for whom permissions do not stop a write), and unmounts it afterwards."""
+    mounted = []
+
+    def mount(source: Path) -> Path:
+        target = tmp_path / f"{source.name}-read-only"
+        target.mkdir()
+        for args in (["--bind", source, target], ["-o", "remount,ro,bind", target]):
+            done = subprocess.run(["mount", *map(str, args)], capture_output=True, text=True)
+            if done.returncode:
+                if mounted or args[0] != "--bind":
+                    subprocess.run(["umount", str(target)], capture_output=True)
+                pytest.skip(f"cannot mount a folder read-only here: {done.stderr.strip()}")
+            if args[0] == "--bind":
+                mounted.append(target)
+        return target
+
+    yield mount
+    for target in mounted:
+        subprocess.run(["umount", str(target)], capture_output=True)
+
+
+def test_resuming_on_a_read_only_folder_is_one_line_naming_it(simulate, tmp_path, read_only):
+    assert simulate(*FIXED, "--workers", 1, "--out", "run")[0] == 0
+    cut_after(tmp_path / "run", 1, 2)
+    frozen = read_only(tmp_path / "run")
+    before = {p: p.read_bytes() for p in frozen.rglob("*") if p.is_file()}
+    code, _, err = simulate("resume", frozen.name, "--workers", 1)
+    assert code == 2
+    assert err == (f"error: cannot write to the run folder {frozen.name}: Read-only file "
+                   "system (EROFS)\n")
+    code, _, err = simulate("report", frozen.name, "--allow-partial")
+    assert code == 2 and err.startswith(f"error: cannot write the report to {frozen.name}/report")
+    code, _, err = simulate("report", frozen.name, "--allow-partial", "--out", "elsewhere")
+    assert code == 0, err
+    assert {p: p.read_bytes() for p in frozen.rglob("*") if p.is_file()} == before
+    assert json.loads((frozen / "manifest.json").read_text())["status"] == "complete"
+    assert not (frozen / "chunks" / record_name(1, 500)).exists()

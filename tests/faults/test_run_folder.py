@@ -1,0 +1,155 @@
+"""Damage every kind of file of a finished run folder: `simulate report` refuses it in one line
+(or, with --allow-partial, reports it with a warning), and `simulate resume` either plays back
+exactly the games that were lost or refuses in one line, changing nothing."""
+
+import importlib.util
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from sim.store import record_name, shard_name
+
+RUN = ["saboteur", "--players", "3,5", "--games", 600, "--chunk-size", 100, "--seed", 42,
+       "--workers", 1, "--quiet"]
+CHUNK = (1, 200)  # the damaged chunk: games 200-299 of the second configuration
+
+
+def _fixtures():
+    """Gives the fixtures of run_folder_fixtures.py (beside this file)."""
+    spec = importlib.util.spec_from_file_location(
+        "run_folder_fixtures", Path(__file__).with_name("run_folder_fixtures.py"))
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module.load()
+
+
+globals().update(_fixtures())
+
+
+@pytest.fixture
+def finished(simulate, tmp_path):
+    """Gives (the run folder to damage, an untouched copy of it)."""
+    code, _, err = simulate(*RUN, "--out", "run")
+    assert code == 0, err
+    shutil.copytree(tmp_path / "run", tmp_path / "whole")
+    return tmp_path / "run", tmp_path / "whole"
+
+
+def shard(run, table):
+    return run / table / shard_name(*CHUNK)
+
+
+def record(run):
+    return run / "chunks" / record_name(*CHUNK)
+
+
+DAMAGE = {
+    "games shard deleted": lambda run: shard(run, "games").unlink(),
+    "seats shard deleted": lambda run: shard(run, "seats").unlink(),
+    "games shard truncated": lambda run: shard(run, "games").write_bytes(shard(run, "games").read_bytes()[:200]),
+    "seats shard truncated": lambda run: shard(run, "seats").write_bytes(shard(run, "seats").read_bytes()[:200]),
+    "seats shard emptied": lambda run: shard(run, "seats").write_bytes(b""),
+    "games shard altered": lambda run: shard(run, "games").write_bytes(
+        shard(run, "games").read_bytes().replace(b"PAR1", b"PAR2", 1)),
+    "chunk record deleted": lambda run: record(run).unlink(),
+    "chunk record truncated": lambda run: record(run).write_text(record(run).read_text()[:40]),
+    "chunk record miscounting": lambda run: record(run).write_text(
+        record(run).read_text().replace('"rows": 100', '"rows": 90', 1)),
+}
+
+
+def one_line(err):
+    assert err.count("\n") == 1 and err.startswith("error: "), err
+    return err.strip()
+
+
+@pytest.mark.parametrize("damage", DAMAGE, ids=list(DAMAGE))
+def test_a_run_missing_or_damaging_a_piece_is_refused_by_report_and_restored_by_resume(
+        simulate, finished, run_tools, damage):
+    run, whole = finished
+    DAMAGE[damage](run)
+    code, _, err = simulate("report", "run")
+    assert code == 2
+    assert one_line(err).startswith("error: run is not a whole run: ")
+    assert "simulate resume run" in err and "--allow-partial" in err
+
+    code, _, err = simulate("resume", "run", "--workers", 1, "--quiet")
+    assert code == 0, err
+    assert run_tools.same(run, whole)
+    manifest = json.loads((run / "manifest.json").read_text())
+    assert (manifest["status"], manifest["games_done"]) == ("complete", 1200)
+    assert simulate("report", "run")[0] == 0
+
+
+def test_a_partial_report_says_so_in_the_report(simulate, finished):
+    run, _ = finished
+    DAMAGE["seats shard deleted"](run)
+    code, out, err = simulate("report", "run", "--allow-partial")
+    assert code == 0, err
+    assert "Warning: partial results" in out
+    report = (run / "report" / "report.md").read_text()
+    assert "## Warning: partial results" in report
+    assert f"shard run/seats/{shard_name(*CHUNK)} is missing" in report
+    assert "1,100" in (run / "report" / "report.md").read_text() or "1100" in report
+
+
+@pytest.mark.parametrize("status, said", [
+    ("interrupted", "it was interrupted: 1,200 of 1,200 games"),
+    ("running", "it stopped before it finished (status 'running': killed?)"),
+])
+def test_a_run_not_marked_complete_is_refused_by_report(simulate, finished, status, said):
+    run, _ = finished
+    manifest = json.loads((run / "manifest.json").read_text())
+    (run / "manifest.json").write_text(json.dumps(manifest | {"status": status}))
+    code, _, err = simulate("report", "run")
+    assert code == 2 and said in one_line(err)
+
+
+def test_a_games_count_other_than_the_manifests_is_refused_by_report(simulate, finished):
+    run, _ = finished
+    manifest = json.loads((run / "manifest.json").read_text())
+    (run / "manifest.json").write_text(json.dumps(manifest | {"games_done": 1300}))
+    code, _, err = simulate("report", "run")
+    assert code == 2 and "its manifest says 1300 games are done, its chunk records hold 1,200" in one_line(err)
+
+
+def test_a_shard_of_no_chunk_is_refused_by_report(simulate, finished):
+    run, _ = finished
+    shutil.copy(shard(run, "games"), run / "games" / "copy.parquet")
+    code, _, err = simulate("report", "run")
+    assert code == 2 and "run/games/copy.parquet belongs to no chunk the run keeps" in one_line(err)
+
+
+@pytest.mark.parametrize("key, value", [("seed", 43), ("chunk_size", 1000),
+                                        ("games_per_setup", 700), ("until_ci", 0.01),
+                                        ("rules", {"flips": 6})])
+def test_an_edited_manifest_is_refused_and_nothing_changes(simulate, finished, key, value):
+    run, _ = finished
+    DAMAGE["games shard deleted"](run)
+    manifest = json.loads((run / "manifest.json").read_text())
+    (run / "manifest.json").write_text(json.dumps(manifest | {key: value}))
+    before = {p: p.read_bytes() for p in run.rglob("*") if p.is_file()}
+    for command in (["resume", "run", "--workers", 1], ["report", "run"]):
+        code, _, err = simulate(*command)
+        assert code == 2
+        assert one_line(err) == ("error: run/manifest.json was edited: its run parameters no "
+                                 "longer match the hash saved with them; put back the original "
+                                 "file, or start a new run")
+    assert {p: p.read_bytes() for p in run.rglob("*") if p.is_file()} == before
+
+
+@pytest.mark.parametrize("damage, message", [
+    (lambda m: m.unlink(), "error: run has lost its manifest.json: the run's parameters are gone"),
+    (lambda m: m.write_text(m.read_text()[:50]), "error: cannot read run/manifest.json: "),
+    (lambda m: m.write_text(""), "error: cannot read run/manifest.json: "),
+])
+def test_a_lost_or_cut_manifest_is_one_line_for_report_and_resume(simulate, finished, damage,
+                                                                   message):
+    run, _ = finished
+    damage(run / "manifest.json")
+    for command in (["resume", "run", "--workers", 1], ["report", "run"],
+                    [*RUN, "--out", "run", "--resume"]):
+        code, _, err = simulate(*command)
+        assert code == 2 and one_line(err).startswith(message)
