@@ -7,7 +7,35 @@ run time. Engine functions therefore never allocate arrays; they only read and w
 arrays they are given, and are compiled with `_nrt=False`.
 """
 
-from numba import njit
+import hashlib
+import os
+from pathlib import Path
+
+from numba import config, njit
+
+SOURCES = ("sim", "strategies")
+"""The packages jitted code is built from."""
+
+
+def cache_folder() -> str:
+    """Gives the folder numba caches compiled engines in: one per state of the engines' source.
+
+    numba checks a cached function against its own file only, so after a change to a function
+    it calls in another module (an engine rule inlined into a play loop) it would load the
+    stale compiled loop: edited or pulled code would silently play the old rules. A folder
+    named after a hash of every module of `SOURCES` starts a fresh cache on any change.
+    NUMBA_CACHE_DIR, when set, is where these folders go."""
+    root = Path(__file__).resolve().parent.parent
+    digest = hashlib.sha256()
+    for package in SOURCES:
+        for file in sorted((root / package).rglob("*.py")):
+            digest.update(file.relative_to(root).as_posix().encode() + b"\0" + file.read_bytes())
+    base = os.environ.get("NUMBA_CACHE_DIR") or Path(
+        os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "tabletop-balance"
+    return str(Path(base) / f"numba-{digest.hexdigest()[:16]}")
+
+
+config.CACHE_DIR = cache_folder()  # read by numba when a function below is decorated
 
 rule = njit(cache=True, _nrt=False)
 """Decorates a jitted engine function."""
