@@ -10,16 +10,23 @@ results' transfer: about 22 bytes a game (7-player Saboteur), small beside the g
 
 from __future__ import annotations
 
+import contextlib
 import logging
+import time
+from concurrent.futures import CancelledError
 from pathlib import Path
 from typing import Iterator
 
 from sim.chunks import Chunk, Job, Played, play
 from sim.errors import UserError
-from sim.executors import environment
+from sim.executors import environment, sigint_ignored
 from sim.store import write_chunk
 
 CONNECT_SECONDS = 10
+# A cluster with no worker for this long has lost them (a nanny restarts a dead one at once).
+NO_WORKERS_SECONDS = 30
+POLL_SECONDS = 1.0  # how often a run waiting for results looks at the cluster's health
+CLOSE_SECONDS = 5
 # Chunks handed to the scheduler ahead of the results: enough to keep every worker busy, few
 # enough that an interrupted run or an adaptive one does not wait for a long queue.
 AHEAD_PER_THREAD = 2
@@ -44,7 +51,7 @@ class Dask:
                 raise UserError(f"cannot reach the Dask scheduler at {self.scheduler}: "
                                 f"{str(e).splitlines()[0] if str(e) else type(e).__name__}") from None
         else:
-            with environment(POLARS_MAX_THREADS="1"):
+            with sigint_ignored(), environment(POLARS_MAX_THREADS="1"):
                 self.cluster = LocalCluster(n_workers=self.workers, threads_per_worker=1,
                                             processes=True, host="127.0.0.1",
                                             dashboard_address=None, silence_logs=logging.ERROR)
@@ -52,33 +59,79 @@ class Dask:
         return self
 
     def __exit__(self, *exc) -> None:
-        if self.client is not None:
-            self.client.close()
-        if self.cluster is not None:
-            self.cluster.close()
+        # A lost scheduler makes closing fail or wait: the run's outcome is decided already.
+        with contextlib.suppress(Exception):
+            if self.client is not None:
+                self.client.close(timeout=CLOSE_SECONDS)
+        with contextlib.suppress(Exception):
+            if self.cluster is not None:
+                self.cluster.close(timeout=CLOSE_SECONDS)
 
     def play(self, chunks: list[Chunk]) -> Iterator[Played]:
-        from distributed import as_completed
+        from distributed import wait
 
-        job = self.client.scatter(self.job, broadcast=True)
-        threads = max(1, sum(self.client.nthreads().values()))
+        with self._cluster_lost_is_said():
+            job = self.client.scatter(self.job, broadcast=True)
+            threads = max(1, sum(self.client.nthreads().values()))
         todo = iter(chunks)
-        running = as_completed()
+        running = {}  # future -> its chunk
 
         def submit(count: int) -> None:
             for chunk in todo:
-                running.add(self.client.submit(play, job, chunk, pure=False))
+                running[self.client.submit(play, job, chunk, pure=False)] = chunk
                 count -= 1
                 if count == 0:
                     return
 
-        submit(AHEAD_PER_THREAD * threads)
+        self.without_workers_since = None
         try:
-            for future in running:
-                played, shards = future.result()
+            with self._cluster_lost_is_said():
+                submit(AHEAD_PER_THREAD * threads)
+            while running:
+                with self._cluster_lost_is_said():
+                    done = wait(list(running), timeout=POLL_SECONDS,
+                                return_when="FIRST_COMPLETED").done
+                    if not done:
+                        self._check_workers()
+                        continue
+                    future = next(iter(done))
+                    played, shards = self._result(future, running.pop(future))
+                    future.release()
                 write_chunk(self.path, shards, played.chunk.setup, played.chunk.start)
-                future.release()
-                submit(1)
+                with self._cluster_lost_is_said():
+                    submit(1)
                 yield played
         finally:
-            self.client.cancel(list(running.futures))
+            with contextlib.suppress(Exception):
+                self.client.cancel(list(running))
+
+    def _result(self, future, chunk: Chunk):
+        """Gives a finished future's result; UserError if its workers kept dying."""
+        from distributed.scheduler import KilledWorker
+
+        try:
+            return future.result()
+        except KilledWorker:
+            raise UserError(f"Dask workers died each time they played games {chunk.start}-"
+                            f"{chunk.stop - 1} of configuration {chunk.setup} (out of memory?)"
+                            ) from None
+
+    def _check_workers(self) -> None:
+        """Raises UserError once the cluster has had no worker for NO_WORKERS_SECONDS."""
+        if self.client.nthreads():
+            self.without_workers_since = None
+        elif self.without_workers_since is None:
+            self.without_workers_since = time.monotonic()
+        elif time.monotonic() - self.without_workers_since > NO_WORKERS_SECONDS:
+            raise UserError(f"the Dask cluster has had no worker for {NO_WORKERS_SECONDS} s")
+
+    @contextlib.contextmanager
+    def _cluster_lost_is_said(self) -> Iterator[None]:
+        """Turns the ways a lost scheduler shows (cancelled futures, closed connections, time
+        outs) into one UserError."""
+        try:
+            yield
+        except (CancelledError, OSError, TimeoutError) as e:
+            where = self.scheduler or "the local cluster"
+            detail = str(e).splitlines()[0] if str(e) else type(e).__name__
+            raise UserError(f"lost the Dask scheduler ({where}): {detail}") from None
