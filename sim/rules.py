@@ -1,12 +1,14 @@
 """Rule parameters as data: a game's TOML defaults, a user's TOML file, then `--set` overrides.
 
-Only the shape is checked here (every key known, every value of the default's type); whether
-the values make a playable game is the game's own `load_rules`/`check` business.
+Only the shape is checked here (every key known, every value of the default's type, numbers
+within a sane range of the default's); whether the values make a playable game is the game's
+own `load_rules`/`check` business.
 """
 
 from __future__ import annotations
 
 import difflib
+import math
 import tomllib
 from pathlib import Path
 
@@ -70,16 +72,41 @@ def _merge(rules: dict, update: dict, prefix: tuple[str, ...], where: str) -> No
             rules[key] = _checked(value, default, path, where)
 
 
+# An integer rule (a count of rounds, cards, turns, ...) may grow to this many times its
+# default: games and their result arrays grow with it, and `rounds = 1000000000` must not hang.
+GROWTH = 10
+SMALLEST_CEILING = 10  # for rules whose default is 0 or 1
+
+
 def _checked(value, default, path: tuple[str, ...], where: str):
-    """Gives `value` if it has the default's type (an int becomes a float where one is expected)."""
+    """Gives `value` if it has the default's type (an int becomes a float where one is expected)
+    and, being a number, is within its sane range."""
     if isinstance(default, float) and type(value) is int:
-        return float(value)
+        value = float(value)
     if type(value) is not type(default):
         raise UserError(
             f"rule {_dotted(path)!r} {where} must be {_KINDS.get(type(default), type(default).__name__)},"
             f" got {value!r}"
         )
+    if isinstance(value, list):
+        numbers = [d for d in default if type(d) in (int, float)]
+        for number in value if numbers else ():
+            _check_range(number, max(numbers, key=abs), path, where)
+    else:
+        _check_range(value, default, path, where)
     return value
+
+
+def _check_range(value, default, path: tuple[str, ...], where: str) -> None:
+    """Raises UserError for a non-finite number, or an integer beyond GROWTH times the default."""
+    if type(value) is float and not math.isfinite(value):
+        raise UserError(f"rule {_dotted(path)!r} {where} must be a finite number, got {value!r}")
+    if type(value) is int and type(default) is int:
+        ceiling = max(SMALLEST_CEILING, GROWTH * abs(default))
+        if abs(value) > ceiling:
+            bound = f"at most {ceiling}" if value > 0 else f"at least {-ceiling}"
+            raise UserError(f"rule {_dotted(path)!r} {where} must be {bound} ({GROWTH} times its"
+                            f" default {default}), got {value}")
 
 
 _KINDS = {
