@@ -418,7 +418,12 @@ def report(
     """Write a balance report (Markdown, HTML and charts) of one or more runs."""
     from reports.report import write_report
 
-    write_report(runs, out)
+    try:
+        write_report(runs, out)
+    except OSError as e:
+        if not e.filename:  # a failed write() names no file
+            e.filename = str(out or runs[0] / "report")
+        raise
 
 
 @app.command()
@@ -486,6 +491,7 @@ def _play(game, rules: dict, setups: list, *, games: int, seed: int | None, work
     from sim.store import Run
 
     limits.check_games(games)
+    bot_limit.check(bot_timeout)
     if not resume:
         _check_new_out(out)
     seed = _seed(Run.open(out).manifest["seed"] if resume and seed is None else seed)
@@ -508,6 +514,7 @@ def _trace_game(name: str, *, players: int, options: dict, seed: int | None, gam
                 forbid: list[str] | None, bot_timeout: float) -> None:
     """Prints one game of a game's configuration move by move."""
     limits.check_game_index(game_index)
+    bot_limit.check(bot_timeout)
     game, rules, setups = _configure(name, str(players), {k: [v] for k, v in options.items()},
                                      strategy, seat_strategy, config, sets, strategies_file,
                                      forbid)
@@ -616,6 +623,8 @@ def _interruptible(folder: Path) -> Iterator[None]:
     except KeyboardInterrupt:
         raise Interrupted(folder) from None
     except (UserError, OSError) as e:
+        if isinstance(e, OSError) and not e.filename:  # a failed write() names no file
+            e.filename = str(folder)
         if not _written_since(folder, started):
             raise
         cause = str(e) if isinstance(e, UserError) else os_error_line(e)

@@ -27,12 +27,17 @@ class MoveTimeout(BaseException):
     must not swallow it)."""
 
 
+def check(seconds: float) -> None:
+    """Raises UserError unless `seconds` is a per-move limit (0 or more; 0: none)."""
+    if not (math.isfinite(seconds) and seconds >= 0):
+        raise UserError(f"--bot-timeout takes seconds, 0 or more (0: no limit), got {seconds}")
+
+
 @contextlib.contextmanager
 def limit_for_run(seconds: float) -> Iterator[None]:
     """Sets the per-move limit of the Python bots played meanwhile, here and in the processes
-    started meanwhile; UserError for a negative or non-number limit."""
-    if not (math.isfinite(seconds) and seconds >= 0):
-        raise UserError(f"--bot-timeout takes seconds, 0 or more (0: no limit), got {seconds}")
+    started meanwhile; UserError for a limit `check` refuses."""
+    check(seconds)
     before = os.environ.get(VARIABLE)
     os.environ[VARIABLE] = repr(seconds)
     try:

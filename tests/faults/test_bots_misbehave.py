@@ -79,7 +79,7 @@ def test_a_misbehaving_bot_is_one_line_naming_it_and_its_seat(simulate_games, bo
                                                               workers, bot, cause):
     code, _, err = play(simulate_games, bots, bot, "--bot-timeout", "0.5", "--workers", workers,
                         "--chunk-size", "2")
-    assert (code, err) == (2, f"error: strategy bots.py:{bot} (seat 1) {cause}\n")
+    assert (code, err) == (2, f"error: strategy {bots}:{bot} (seat 1) {cause}\n")
     assert not (tmp_path / "run").exists()  # no game finished: nothing kept
 
 
@@ -88,7 +88,7 @@ def test_a_bot_that_hangs_after_some_games_leaves_a_resumable_run(simulate_games
     code, _, err = play(simulate_games, bots, "LateSleeper", "--bot-timeout", "0.5",
                         "--workers", "1", "--chunk-size", "2")
     assert code == 2
-    assert err == (f"error: strategy bots.py:LateSleeper (seat 1) took more than 0.5 s for a "
+    assert err == (f"error: strategy {bots}:LateSleeper (seat 1) took more than 0.5 s for a "
                    f"move in game 2; give it longer with --bot-timeout SECONDS (0: no limit); "
                    f"the finished games are kept: once that is solved, continue with "
                    f"'simulate resume run'\n")
