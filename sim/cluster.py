@@ -13,6 +13,7 @@ from __future__ import annotations
 import contextlib
 import logging
 import time
+import warnings
 from concurrent.futures import CancelledError
 from pathlib import Path
 from typing import Iterator
@@ -51,7 +52,7 @@ class Dask:
                 raise UserError(f"cannot reach the Dask scheduler at {self.scheduler}: "
                                 f"{str(e).splitlines()[0] if str(e) else type(e).__name__}") from None
         else:
-            with sigint_ignored(), environment(POLARS_MAX_THREADS="1"):
+            with sigint_ignored(), environment(POLARS_MAX_THREADS="1"), _quiet_ports():
                 self.cluster = LocalCluster(n_workers=self.workers, threads_per_worker=1,
                                             processes=True, host="127.0.0.1",
                                             dashboard_address=None, silence_logs=logging.ERROR)
@@ -68,8 +69,6 @@ class Dask:
                 self.cluster.close(timeout=CLOSE_SECONDS)
 
     def play(self, chunks: list[Chunk]) -> Iterator[Played]:
-        from distributed import wait
-
         with self._cluster_lost_is_said():
             job = self.client.scatter(self.job, broadcast=True)
             threads = max(1, sum(self.client.nthreads().values()))
@@ -89,8 +88,7 @@ class Dask:
                 submit(AHEAD_PER_THREAD * threads)
             while running:
                 with self._cluster_lost_is_said():
-                    done = wait(list(running), timeout=POLL_SECONDS,
-                                return_when="FIRST_COMPLETED").done
+                    done = self._finished(list(running))
                     if not done:
                         self._check_workers()
                         continue
@@ -104,6 +102,16 @@ class Dask:
         finally:
             with contextlib.suppress(Exception):
                 self.client.cancel(list(running))
+
+    @staticmethod
+    def _finished(futures: list) -> set:
+        """Gives the futures that are finished, or finish within POLL_SECONDS (maybe none)."""
+        from distributed import wait
+
+        try:
+            return wait(futures, timeout=POLL_SECONDS, return_when="FIRST_COMPLETED").done
+        except TimeoutError:  # none finished in time (distributed's is the builtin's subclass)
+            return set()
 
     def _result(self, future, chunk: Chunk):
         """Gives a finished future's result; UserError if its workers kept dying."""
@@ -127,11 +135,30 @@ class Dask:
 
     @contextlib.contextmanager
     def _cluster_lost_is_said(self) -> Iterator[None]:
-        """Turns the ways a lost scheduler shows (cancelled futures, closed connections, time
-        outs) into one UserError."""
+        """Turns the ways a lost scheduler or lost workers show (cancelled futures, closed
+        connections, time outs) into one UserError saying which was lost."""
         try:
             yield
         except (CancelledError, OSError, TimeoutError) as e:
-            where = self.scheduler or "the local cluster"
-            detail = str(e).splitlines()[0] if str(e) else type(e).__name__
-            raise UserError(f"lost the Dask scheduler ({where}): {detail}") from None
+            raise UserError(self._loss(e)) from None
+
+    def _loss(self, error: BaseException) -> str:
+        """Gives what the cluster lost, asking the scheduler whether it is still there."""
+        try:
+            workers = self.client.nthreads()
+        except Exception:  # noqa: BLE001 - any failure to answer means it is gone
+            workers = None
+        if workers == {}:
+            return "the Dask cluster lost all its workers"
+        where = self.scheduler or "the local cluster"
+        detail = str(error).splitlines()[0].rstrip(":") if str(error) else type(error).__name__
+        return f"lost the Dask scheduler ({where}): {detail}"
+
+
+@contextlib.contextmanager
+def _quiet_ports() -> Iterator[None]:
+    """Silences the scheduler's warning that its usual HTTP port is taken (it takes another:
+    nothing the user must act on, and the run's stderr stays one line at most)."""
+    with warnings.catch_warnings():
+        warnings.filterwarnings("ignore", message="Port .* is already in use", category=UserWarning)
+        yield

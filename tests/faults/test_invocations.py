@@ -119,3 +119,15 @@ def test_a_malformed_invocation_is_one_line_and_exit_2(simulate_games, folder, a
     assert err.count("\n") == 1 and err.strip(), err
     assert "Traceback" not in err and "Usage:" not in err, err
     assert _contents(folder) == before
+
+
+@pytest.mark.parametrize("out, message", [
+    ("afile", "error: --out afile is a file; name a folder for the run"),
+    ("stuff", "error: --out stuff is a folder of other files, not a run; name a new or empty folder"),
+    ("", "error: Invalid value for '--out': an empty name is no folder "
+         "(see 'simulate saboteur --help')"),
+])
+def test_an_out_that_cannot_be_a_run_says_so_without_advising_resume(simulate_games, folder,
+                                                                     out, message):
+    code, _, err = simulate_games("saboteur", "--players", "3", "--out", out, *RUN)
+    assert (code, err) == (2, message + "\n")
