@@ -97,7 +97,7 @@ def main() -> None:
     # is then told apart from the user's.
     previous = {signum: signal.signal(signum, _stop) for signum in (signal.SIGINT, signal.SIGTERM)}
     try:
-        code = app(standalone_mode=False)
+        code = app(standalone_mode=False, prog_name="simulate")
     except NoArgsIsHelpError as e:
         e.show()
         code = e.exit_code
