@@ -39,6 +39,7 @@ class Dask:
     def __init__(self, job: Job, path: Path, workers: int, scheduler: str | None):
         self.job, self.path, self.workers, self.scheduler = job, path, workers, scheduler
         self.client = self.cluster = None
+        self.without_workers_since: float | None = None  # since when the cluster has had none
 
     def __enter__(self) -> "Dask":
         try:
@@ -92,9 +93,9 @@ class Dask:
                     if not done:
                         self._check_workers()
                         continue
-                    future = next(iter(done))
-                    played, shards = self._result(future, running.pop(future))
-                    future.release()
+                future = next(iter(done))
+                played, shards = self._result(future, running.pop(future))
+                future.release()
                 write_chunk(self.path, shards, played.chunk.setup, played.chunk.start)
                 with self._cluster_lost_is_said():
                     submit(1)
@@ -114,7 +115,8 @@ class Dask:
             return set()
 
     def _result(self, future, chunk: Chunk):
-        """Gives a finished future's result; UserError if its workers kept dying."""
+        """Gives a finished future's result, or raises what playing the chunk raised; UserError
+        if its workers kept dying or the cluster was lost meanwhile."""
         from distributed.scheduler import KilledWorker
 
         try:
@@ -123,6 +125,10 @@ class Dask:
             raise UserError(f"Dask workers died each time they played games {chunk.start}-"
                             f"{chunk.stop - 1} of configuration {chunk.setup} (out of memory?)"
                             ) from None
+        except (CancelledError, OSError, TimeoutError) as e:
+            if future.status == "error":  # the chunk's own failure, not the cluster's
+                raise
+            raise UserError(self._loss(e)) from None
 
     def _check_workers(self) -> None:
         """Raises UserError once the cluster has had no worker for NO_WORKERS_SECONDS."""
