@@ -7,6 +7,8 @@ import json
 import pytest
 
 BOTS = '''
+import os
+import signal
 import sys
 import time
 
@@ -37,6 +39,14 @@ class Hides:
             time.sleep(60)
         except Exception:  # a bot's own error handling must not swallow the timeout
             return moves[0]
+
+
+class UserPressesCtrlC:
+    """Stands for the user's Ctrl-C arriving while the bot thinks."""
+
+    def choose(self, view, moves, rng):
+        os.kill(os.getpid(), signal.SIGINT)
+        time.sleep(5)
 
 
 class LateSleeper:
@@ -71,9 +81,9 @@ def play(simulate, bots, bot, *extra):
                 "SECONDS (0: no limit)"),
     ("Hides", "took more than 0.5 s for a move in game 0; give it longer with --bot-timeout "
               "SECONDS (0: no limit)"),
-    ("Exits", "failed in game 0: it called sys.exit(3) (bots.py:13)"),
-    ("Interrupts", "failed in game 0: KeyboardInterrupt (bots.py:18)"),
-    ("Raises", "failed in game 0: ValueError: no idea (bots.py:23)"),
+    ("Exits", "failed in game 0: it called sys.exit(3) (bots.py:15)"),
+    ("Interrupts", "failed in game 0: KeyboardInterrupt (bots.py:20)"),
+    ("Raises", "failed in game 0: ValueError: no idea (bots.py:25)"),
 ])
 def test_a_misbehaving_bot_is_one_line_naming_it_and_its_seat(simulate_games, bots, tmp_path,
                                                               workers, bot, cause):
@@ -94,3 +104,8 @@ def test_a_bot_that_hangs_after_some_games_leaves_a_resumable_run(simulate_games
                    f"'simulate resume run'\n")
     manifest = json.loads((tmp_path / "run" / "manifest.json").read_text())
     assert (manifest["status"], manifest["games_done"]) == ("interrupted", 2)
+
+
+def test_the_users_ctrl_c_while_a_bot_thinks_is_an_interruption(simulate_games, bots):
+    code, _, err = play(simulate_games, bots, "UserPressesCtrlC", "--workers", "1")
+    assert (code, err) == (130, "interrupted before any game finished; nothing was kept\n")
