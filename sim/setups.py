@@ -16,8 +16,8 @@ _COUNT = re.compile(r"(\d+)(?:-(\d+))?")
 def parse_counts(flag: str, text: str, check: Callable[[int], None] | None = None) -> list[int]:
     """Gives the numbers named by `7`, `5,7`, `3-10` (or a mix like `3-5,8`), in order, once each.
 
-    `check` (raising UserError for a number not allowed) sees each range's ends before the
-    range is expanded, so that `3-3000000000` is refused rather than listed.
+    `check` (raising UserError for a number not allowed) sees each number before the range is
+    listed, so that `3-3000000000` is refused at its first number not allowed.
     """
     counts: list[int] = []
     for part in text.split(","):
@@ -28,8 +28,9 @@ def parse_counts(flag: str, text: str, check: Callable[[int], None] | None = Non
         high = int(match[2]) if match[2] else low
         if high < low:
             raise UserError(f"{flag}: the range {part.strip()!r} is empty")
-        for end in (low, high) if check else ():
-            check(end)
+        # The first number not allowed stops it, long before a range like 3-3000000000 ends.
+        for n in itertools.islice(range(low, high + 1), MAX_SETUPS + 1) if check else ():
+            check(n)
         if high - low >= MAX_SETUPS:
             raise UserError(f"{flag}: the range {part.strip()!r} names more than {MAX_SETUPS:,}"
                             " numbers")

@@ -19,12 +19,12 @@ CORES = os.cpu_count() or 1
      "error: 1 configuration(s) × 1,000,000,000 games in chunks of 200 make 5,000,000 chunks, "
      "more than a run can plan (250,000): play fewer games or configurations per run"),
     (["--chunk-size", "1000000000"], "error: --chunk-size is at most 100,000, got 1,000,000,000"),
-    (["--players", "3-3000000000"], "error: fake takes 2–6 players, got 3000000000"),
-    (["--players", "2,3-3000000000"], "error: fake takes 2–6 players, got 3000000000"),
+    (["--players", "3-3000000000"], "error: fake takes 2–6 players, got 7"),
+    (["--players", "2,3-3000000000"], "error: fake takes 2–6 players, got 7"),
     (["--saboteurs", "1-3000000000"],
      "error: --saboteurs: the range '1-3000000000' names more than 1,000 numbers"),
     (["--set", "flips=1000000000"],
-     "error: rule 'flips' in --set must be at most 50 (10 times its default 5), got 1000000000"),
+     "error: rule 'flips' in --set must be at most 500 (100 times its default 5), got 1000000000"),
     (["--set", "bias=inf"], "error: rule 'bias' in --set must be a finite number, got inf"),
     (["--workers", "1000"],
      f"error: --workers is at most {4 * CORES} here (4 × the {CORES} cores), got 1,000"),
@@ -64,3 +64,28 @@ def test_a_real_engine_plays_the_largest_seed_and_game_index():
     tables = game.play(rules, setup, limits.MAX_SEED, limits.MAX_GAME_INDEX,
                        limits.MAX_GAME_INDEX + 1, 0)
     assert tables["games"]["game_id"].to_list() == [limits.MAX_GAME_INDEX]
+
+
+@pytest.mark.parametrize("change, message", [
+    ("rounds=1000000000", "rule 'rounds' in --set must be at most 30 (the most this game takes), "
+                          "got 1000000000"),
+    ("turn_cap=1000000000", "rule 'turn_cap' in --set must be at most 100000 (100 times its "
+                            "default 1000), got 1000000000"),
+])
+def test_a_rule_value_that_would_make_games_endless_is_refused(change, message):
+    from sim import games
+    from sim.errors import UserError
+
+    name = "saboteur" if change.startswith("rounds") else "sequence-stacks"
+    with pytest.raises(UserError) as error:
+        games.get(name).load_rules(None, [change])
+    assert str(error.value) == message
+
+
+def test_the_limits_table_is_no_rule():
+    from sim import games
+    from sim.errors import UserError
+
+    assert "limits" not in games.get("saboteur").load_rules(None, ["rounds=30"])
+    with pytest.raises(UserError, match="unknown rule 'limits'"):
+        games.get("saboteur").load_rules(None, ["limits.rounds=1000"])
