@@ -8,20 +8,27 @@ numba are imported inside those helpers so that `simulate --help` answers at onc
 from __future__ import annotations
 
 import contextlib
+import errno
 import functools
 import inspect
 import os
 import secrets
 import signal
 import sys
+import time
 from datetime import datetime
 from pathlib import Path
 from typing import Annotated, Callable, Iterator
 
 import typer
+# typer carries its own click; its usage errors are raised from there.
+from typer._click.exceptions import NoArgsIsHelpError, UsageError
+from typer._click.utils import PacifyFlushWrapper
 
 from sim import games as registry
-from sim.errors import UserError
+from sim import limits
+from sim.errors import Interruption, UserError, os_error_line
+from strategies import bot_timeout as bot_limit
 
 app = typer.Typer(
     help="Monte Carlo balance simulator for tabletop games. "
@@ -34,14 +41,20 @@ bench_app = typer.Typer(help="Measure how fast a game plays.", no_args_is_help=T
 app.add_typer(trace_app, name="trace")
 app.add_typer(bench_app, name="bench")
 
-_MAX_SEED = 2**64 - 1
-
 # The flags every game's commands share.
 Players = Annotated[str, typer.Option(help="Player counts: 7, a list 5,7 or a range 3-10.")]
 Games = Annotated[int, typer.Option(help="Games per configuration.")]
 Seed = Annotated[int | None, typer.Option(help="Run seed (default: a fresh random one).")]
 Workers = Annotated[int, typer.Option(help="Worker processes (default: all cores).")]
-Out = Annotated[Path | None, typer.Option(help="Run folder (default: runs/<game>-<time>).")]
+def _folder(text: str) -> Path:
+    """Gives the folder a flag names; an empty name (which a Path reads as '.') is refused."""
+    if not text.strip():
+        raise typer.BadParameter("an empty name is no folder")
+    return Path(text)
+
+
+Out = Annotated[Path | None, typer.Option(help="Run folder (default: runs/<game>-<time>).",
+                                          parser=_folder)]
 Strategy = Annotated[str, typer.Option(help="Strategy of every seat.")]
 SeatStrategies = Annotated[list[str] | None, typer.Option(
     "--seat-strategy", help="SEAT=NAME: another strategy for one seat (seats count from 0).")]
@@ -60,6 +73,8 @@ Resume = Annotated[bool, typer.Option(
 Backend = Annotated[str, typer.Option(help="Where games run: local (worker processes) or dask.")]
 Scheduler = Annotated[str | None, typer.Option(
     help="Dask scheduler address, e.g. tcp://10.0.0.5:8786 (default: a local cluster).")]
+BotTimeout = Annotated[float, typer.Option(
+    help="Seconds a Python strategy may take for one move before the run stops (0: no limit).")]
 UntilCi = Annotated[float | None, typer.Option(
     help="Stop a configuration once its headline rate's 95% interval is at most ± this "
          "(e.g. 0.005); --games is then the most games per configuration.")]
@@ -78,19 +93,50 @@ class Interrupted(Exception):
 
 def main() -> None:
     """Runs the `simulate` command line: user errors end in one line and exit code 2."""
-    previous = signal.signal(signal.SIGTERM, _stop)  # `kill` stops a run as cleanly as Ctrl-C
+    # Ctrl-C and `kill` stop a run alike, as an Interruption: a bot raising KeyboardInterrupt
+    # is then told apart from the user's.
+    previous = {signum: signal.signal(signum, _stop) for signum in (signal.SIGINT, signal.SIGTERM)}
     try:
-        app()
+        code = app(standalone_mode=False, prog_name="simulate")
+    except NoArgsIsHelpError as e:
+        e.show()
+        code = e.exit_code
+    except UsageError as e:  # also a flag's bad value (BadParameter), an unknown command
+        _fail(f"error: {_usage_line(e)}", 2)
+    except typer.TyperException as e:
+        _fail(f"error: {_one_line(e.format_message())}", 2)
+    except typer.Abort:
+        _fail("interrupted", 130)
     except UserError as e:
         _fail(f"error: {e}", 2)
     except Interrupted as e:
         _fail(str(e), 130)
+    except OSError as e:
+        if e.errno == errno.EPIPE:  # a reader such as `head` stopped reading: not an error
+            sys.stderr = PacifyFlushWrapper(sys.stderr)
+            sys.stdout = PacifyFlushWrapper(sys.stdout)
+            sys.exit(1)
+        _fail(f"error: {os_error_line(e)}", 2)
     finally:
-        signal.signal(signal.SIGTERM, previous)
+        for signum, handler in previous.items():
+            signal.signal(signum, handler)
+    if code == 130:  # typer's answer to Ctrl-C outside a run
+        _fail("interrupted", 130)
+    sys.exit(code or 0)
+
+
+def _usage_line(error: UsageError) -> str:
+    """Gives click's complaint about a command line in one line, pointing at the command's help."""
+    path = error.ctx.command_path if error.ctx else "simulate"
+    return f"{_one_line(error.format_message()).rstrip('.')} (see '{path} --help')"
+
+
+def _one_line(text: str) -> str:
+    return " ".join(text.split())
 
 
 def _stop(signum, frame) -> None:
-    raise KeyboardInterrupt
+    raise Interruption
 
 
 def _fail(message: str, code: int) -> None:
@@ -146,6 +192,7 @@ def _run_flags(
     backend: Backend = "local",
     scheduler: Scheduler = None,
     until_ci: UntilCi = None,
+    bot_timeout: BotTimeout = bot_limit.DEFAULT,
     chunk_size: ChunkSize = None,
 ) -> None:
     """The flags of every game's run command."""
@@ -160,6 +207,7 @@ def _trace_flags(
     sets: Sets = None,
     strategies_file: StrategiesFile = None,
     forbid: Forbid = None,
+    bot_timeout: BotTimeout = bot_limit.DEFAULT,
 ) -> None:
     """The flags of every game's trace command."""
 
@@ -276,6 +324,7 @@ def resume(
     backend: Backend = "local",
     scheduler: Scheduler = None,
     quiet: Quiet = False,
+    bot_timeout: BotTimeout = bot_limit.DEFAULT,
 ) -> None:
     """Finish an interrupted run: play the games it is missing, then summarise it."""
     from sim import runner
@@ -284,7 +333,7 @@ def resume(
     stored = Run.open(run)
     manifest = stored.manifest
     game = registry.get(stored.game)
-    with _interruptible(run):
+    with _interruptible(run), bot_limit.limit_for_run(bot_timeout):
         finished = runner.run(game, manifest["rules"], stored.setups, manifest["games_per_setup"],
                               manifest["seed"], run, workers, resume=True, progress=not quiet,
                               backend=backend, scheduler=scheduler,
@@ -372,7 +421,12 @@ def report(
     """Write a balance report (Markdown, HTML and charts) of one or more runs."""
     from reports.report import write_report
 
-    write_report(runs, out, allow_partial=allow_partial)
+    try:
+        write_report(runs, out, allow_partial=allow_partial)
+    except OSError as e:
+        if not e.filename:  # a failed write() names no file
+            e.filename = str(out or runs[0] / "report")
+        raise
 
 
 @app.command()
@@ -394,6 +448,7 @@ def compare(
         "--forbid", help="NAME (every strategy) or STRATEGY=NAME (one of --strategies), "
                          "repeatable: never play that card or action. Or compare "
                          "default,default-no-rockfall directly.")] = None,
+    bot_timeout: BotTimeout = bot_limit.DEFAULT,
 ) -> None:
     """Play strategies against each other on the same deals, in every seat, and compare them."""
     from reports.compare import print_comparison
@@ -408,7 +463,7 @@ def compare(
         game.check(rules, setup)
     run = _play(game, rules, setups, games=games, seed=seed, workers=workers,
                 out=out or _default_out(f"{game_name}-compare"), quiet=quiet, backend=backend,
-                scheduler=scheduler)
+                scheduler=scheduler, bot_timeout=bot_timeout)
     print_comparison(run)
 
 
@@ -417,7 +472,7 @@ def _run_game(name: str, *, players: str, options: dict[str, list], games: int, 
               config: Path | None, sets: list[str] | None, quiet: bool,
               chunk_size: int | None, resume: bool, backend: str, scheduler: str | None,
               until_ci: float | None, strategies_file: Path | None,
-              forbid: list[str] | None) -> None:
+              forbid: list[str] | None, bot_timeout: float) -> None:
     """Plays every configuration of a game's sweep into one run folder and prints the summary."""
     game, rules, setups = _configure(name, players, options, strategy, seat_strategy, config, sets,
                                      strategies_file, forbid)
@@ -425,25 +480,28 @@ def _run_game(name: str, *, players: str, options: dict[str, list], games: int, 
         raise UserError("--resume needs --out: the run folder to continue")
     run = _play(game, rules, setups, games=games, seed=seed, workers=workers,
                 out=out or _default_out(name), quiet=quiet, chunk_size=chunk_size, resume=resume,
-                backend=backend, scheduler=scheduler, until_ci=until_ci)
+                backend=backend, scheduler=scheduler, until_ci=until_ci, bot_timeout=bot_timeout)
     _print_summary(run)
 
 
 def _play(game, rules: dict, setups: list, *, games: int, seed: int | None, workers: int,
           out: Path, quiet: bool, chunk_size: int | None = None, resume: bool = False,
-          backend: str = "local", scheduler: str | None = None, until_ci: float | None = None):
+          backend: str = "local", scheduler: str | None = None, until_ci: float | None = None,
+          bot_timeout: float = bot_limit.DEFAULT):
     """Gives the run folder after playing `games` games of each setup into `out` (or after
     finishing the run there, with `resume`; its seed is the default seed then)."""
     from sim import runner
     from sim.store import Run
 
-    if games < 1:
-        raise UserError(f"--games must be at least 1, got {games}")
+    limits.check_games(games)
+    bot_limit.check(bot_timeout)
+    if not resume:
+        _check_new_out(out)
     seed = _seed(Run.open(out).manifest["seed"] if resume and seed is None else seed)
     if not quiet:
         print(f"{game.title}: {len(setups)} configuration(s) × {games:,} games, seed {seed},"
               f" run folder {out}{' (resumed)' if resume else ''}")
-    with _interruptible(out):
+    with _interruptible(out), bot_limit.limit_for_run(bot_timeout):
         return runner.run(game, rules, setups, games, seed, out, workers, chunk_size=chunk_size,
                           resume=resume, progress=not quiet, backend=backend,
                           scheduler=scheduler, until_ci=until_ci)
@@ -456,10 +514,10 @@ def _default_out(name: str) -> Path:
 def _trace_game(name: str, *, players: int, options: dict, seed: int | None, game_index: int,
                 strategy: str, seat_strategy: list[str] | None, config: Path | None,
                 sets: list[str] | None, strategies_file: Path | None,
-                forbid: list[str] | None) -> None:
+                forbid: list[str] | None, bot_timeout: float) -> None:
     """Prints one game of a game's configuration move by move."""
-    if game_index < 0:
-        raise UserError(f"--game-index must be 0 or more, got {game_index}")
+    limits.check_game_index(game_index)
+    bot_limit.check(bot_timeout)
     game, rules, setups = _configure(name, str(players), {k: [v] for k, v in options.items()},
                                      strategy, seat_strategy, config, sets, strategies_file,
                                      forbid)
@@ -467,7 +525,8 @@ def _trace_game(name: str, *, players: int, options: dict, seed: int | None, gam
     seed = _seed(seed)
     if drawn:
         print(f"seed {seed}", file=sys.stderr)  # the one thing needed to show this game again
-    game.trace(rules, setups[0], seed, game_index, sys.stdout)
+    with bot_limit.limit_for_run(bot_timeout):
+        game.trace(rules, setups[0], seed, game_index, sys.stdout)
 
 
 def _bench_game(name: str, *, players: str | None, strategies: str, games: int,
@@ -476,7 +535,7 @@ def _bench_game(name: str, *, players: str | None, strategies: str, games: int,
     from rich.console import Console
 
     from sim.bench import bench
-    from sim.setups import build_setups, parse_counts
+    from sim.setups import build_setups, check_players, parse_counts
 
     if games < 1 or repeat < 1 or memory_games < 0 or scaling_games < 0:
         raise UserError("--games and --repeat must be at least 1, --memory-games and "
@@ -484,7 +543,7 @@ def _bench_game(name: str, *, players: str | None, strategies: str, games: int,
     game = registry.get(name)
     rules = game.load_rules(None, [])
     names = [s.strip() for s in strategies.split(",") if s.strip()]
-    counts = (parse_counts("--players", players) if players
+    counts = (parse_counts("--players", players, functools.partial(check_players, game)) if players
               else sorted({game.min_players, min(7, game.max_players), game.max_players}))
     if not names:
         raise UserError("--strategies names no strategy")
@@ -500,15 +559,16 @@ def _configure(name: str, players: str, options: dict[str, list], strategy: str,
 
     The presets of --strategies-file ride in the rules (strategies/presets.py); --forbid
     restrictions in the seats' strategy strings (strategies/seats.py)."""
-    from sim.setups import build_setups, parse_counts, parse_seat_strategies
+    from sim.setups import build_setups, check_players, parse_counts, parse_seat_strategies
     from strategies.seats import forbid as restrict
 
     game = registry.get(name)
     rules = _with_presets(game, game.load_rules(str(config) if config else None, sets or []),
                           strategies_file)
     strategy, seats = restrict(strategy, parse_seat_strategies(seat_strategy or []), forbid or [])
-    setups = build_setups(game, parse_counts("--players", players), options, strategy, seats,
-                          rules)
+    setups = build_setups(game, parse_counts("--players", players,
+                                             functools.partial(check_players, game)),
+                          options, strategy, seats, rules)
     for setup in setups:
         game.check(rules, setup)
     return game, rules, setups
@@ -539,18 +599,48 @@ def _seed(seed: int | None) -> int:
     """Gives the user's seed, checked, or a fresh random one."""
     if seed is None:
         return secrets.randbits(63)
-    if not 0 <= seed <= _MAX_SEED:
-        raise UserError(f"--seed must be between 0 and 2**64-1, got {seed}")
+    limits.check_seed(seed)
     return seed
+
+
+def _check_new_out(out: Path) -> None:
+    """Raises UserError when --out cannot become a new run folder, saying what it is instead."""
+    if out.is_file():
+        raise UserError(f"--out {out} is a file; name a folder for the run")
+    if out.is_dir() and any(out.iterdir()):
+        if (out / "manifest.json").is_file():
+            raise UserError(f"{out} already holds a run; choose another --out or continue it "
+                            f"with 'simulate resume {out}'")
+        raise UserError(f"--out {out} is a folder of other files, not a run; name a new or "
+                        "empty folder")
 
 
 @contextlib.contextmanager
 def _interruptible(folder: Path) -> Iterator[None]:
-    """Turns Ctrl-C during a run into `Interrupted`, which says what became of the run."""
+    """Turns Ctrl-C during a run into `Interrupted`, which says what became of the run; and
+    adds to a failure while playing (a bot's, the disk's, the cluster's) that the games
+    finished are kept, and how to continue, when the run folder kept them."""
+    started = time.time()
     try:
         yield
     except KeyboardInterrupt:
         raise Interrupted(folder) from None
+    except (UserError, OSError) as e:
+        if isinstance(e, OSError) and not e.filename:  # a failed write() names no file
+            e.filename = str(folder)
+        if not _written_since(folder, started):
+            raise
+        cause = str(e) if isinstance(e, UserError) else os_error_line(e)
+        raise UserError(f"{cause}; the finished games are kept: once that is solved, continue "
+                        f"with 'simulate resume {folder}'") from None
+
+
+def _written_since(folder: Path, started: float) -> bool:
+    """Tells whether the run folder's manifest was written at or after `started`."""
+    try:
+        return (folder / "manifest.json").stat().st_mtime >= started
+    except OSError:
+        return False
 
 
 def _print_summary(run) -> None:

@@ -10,16 +10,24 @@ results' transfer: about 22 bytes a game (7-player Saboteur), small beside the g
 
 from __future__ import annotations
 
+import contextlib
 import logging
+import time
+import warnings
+from concurrent.futures import CancelledError
 from pathlib import Path
 from typing import Iterator
 
 from sim.chunks import Chunk, Job, Played, play
 from sim.errors import UserError
-from sim.executors import environment
+from sim.executors import environment, sigint_ignored
 from sim.store import write_chunk
 
 CONNECT_SECONDS = 10
+# A cluster with no worker for this long has lost them (a nanny restarts a dead one at once).
+NO_WORKERS_SECONDS = 30
+POLL_SECONDS = 1.0  # how often a run waiting for results looks at the cluster's health
+CLOSE_SECONDS = 5
 # Chunks handed to the scheduler ahead of the results: enough to keep every worker busy, few
 # enough that an interrupted run or an adaptive one does not wait for a long queue.
 AHEAD_PER_THREAD = 2
@@ -31,6 +39,7 @@ class Dask:
     def __init__(self, job: Job, path: Path, workers: int, scheduler: str | None):
         self.job, self.path, self.workers, self.scheduler = job, path, workers, scheduler
         self.client = self.cluster = None
+        self.without_workers_since: float | None = None  # since when the cluster has had none
 
     def __enter__(self) -> "Dask":
         try:
@@ -44,7 +53,7 @@ class Dask:
                 raise UserError(f"cannot reach the Dask scheduler at {self.scheduler}: "
                                 f"{str(e).splitlines()[0] if str(e) else type(e).__name__}") from None
         else:
-            with environment(POLARS_MAX_THREADS="1"):
+            with sigint_ignored(), environment(POLARS_MAX_THREADS="1"), _quiet_ports():
                 self.cluster = LocalCluster(n_workers=self.workers, threads_per_worker=1,
                                             processes=True, host="127.0.0.1",
                                             dashboard_address=None, silence_logs=logging.ERROR)
@@ -52,33 +61,110 @@ class Dask:
         return self
 
     def __exit__(self, *exc) -> None:
-        if self.client is not None:
-            self.client.close()
-        if self.cluster is not None:
-            self.cluster.close()
+        # A lost scheduler makes closing fail or wait: the run's outcome is decided already.
+        with contextlib.suppress(Exception):
+            if self.client is not None:
+                self.client.close(timeout=CLOSE_SECONDS)
+        with contextlib.suppress(Exception):
+            if self.cluster is not None:
+                self.cluster.close(timeout=CLOSE_SECONDS)
 
     def play(self, chunks: list[Chunk]) -> Iterator[Played]:
-        from distributed import as_completed
-
-        job = self.client.scatter(self.job, broadcast=True)
-        threads = max(1, sum(self.client.nthreads().values()))
+        with self._cluster_lost_is_said():
+            job = self.client.scatter(self.job, broadcast=True)
+            threads = max(1, sum(self.client.nthreads().values()))
         todo = iter(chunks)
-        running = as_completed()
+        running = {}  # future -> its chunk
 
         def submit(count: int) -> None:
             for chunk in todo:
-                running.add(self.client.submit(play, job, chunk, pure=False))
+                running[self.client.submit(play, job, chunk, pure=False)] = chunk
                 count -= 1
                 if count == 0:
                     return
 
-        submit(AHEAD_PER_THREAD * threads)
+        self.without_workers_since = None
         try:
-            for future in running:
-                played, shards = future.result()
-                write_chunk(self.path, played, shards)
+            with self._cluster_lost_is_said():
+                submit(AHEAD_PER_THREAD * threads)
+            while running:
+                with self._cluster_lost_is_said():
+                    done = self._finished(list(running))
+                    if not done:
+                        self._check_workers()
+                        continue
+                future = next(iter(done))
+                played, shards = self._result(future, running.pop(future))
                 future.release()
-                submit(1)
+                write_chunk(self.path, played, shards)
+                with self._cluster_lost_is_said():
+                    submit(1)
                 yield played
         finally:
-            self.client.cancel(list(running.futures))
+            with contextlib.suppress(Exception):
+                self.client.cancel(list(running))
+
+    @staticmethod
+    def _finished(futures: list) -> set:
+        """Gives the futures that are finished, or finish within POLL_SECONDS (maybe none)."""
+        from distributed import wait
+
+        try:
+            return wait(futures, timeout=POLL_SECONDS, return_when="FIRST_COMPLETED").done
+        except TimeoutError:  # none finished in time (distributed's is the builtin's subclass)
+            return set()
+
+    def _result(self, future, chunk: Chunk):
+        """Gives a finished future's result, or raises what playing the chunk raised; UserError
+        if its workers kept dying or the cluster was lost meanwhile."""
+        from distributed.scheduler import KilledWorker
+
+        try:
+            return future.result()
+        except KilledWorker:
+            raise UserError(f"Dask workers died each time they played games {chunk.start}-"
+                            f"{chunk.stop - 1} of configuration {chunk.setup} (out of memory?)"
+                            ) from None
+        except (CancelledError, OSError, TimeoutError) as e:
+            if future.status == "error":  # the chunk's own failure, not the cluster's
+                raise
+            raise UserError(self._loss(e)) from None
+
+    def _check_workers(self) -> None:
+        """Raises UserError once the cluster has had no worker for NO_WORKERS_SECONDS."""
+        if self.client.nthreads():
+            self.without_workers_since = None
+        elif self.without_workers_since is None:
+            self.without_workers_since = time.monotonic()
+        elif time.monotonic() - self.without_workers_since > NO_WORKERS_SECONDS:
+            raise UserError(f"the Dask cluster has had no worker for {NO_WORKERS_SECONDS} s")
+
+    @contextlib.contextmanager
+    def _cluster_lost_is_said(self) -> Iterator[None]:
+        """Turns the ways a lost scheduler or lost workers show (cancelled futures, closed
+        connections, time outs) into one UserError saying which was lost."""
+        try:
+            yield
+        except (CancelledError, OSError, TimeoutError) as e:
+            raise UserError(self._loss(e)) from None
+
+    def _loss(self, error: BaseException) -> str:
+        """Gives what the cluster lost, asking the scheduler whether it is still there."""
+        try:
+            workers = self.client.nthreads()
+        except Exception:  # noqa: BLE001 - any failure to answer means it is gone
+            workers = None
+        if workers == {}:
+            return "the Dask cluster lost all its workers"
+        where = self.scheduler or "the local cluster"
+        detail = str(error).splitlines()[0].rstrip(":") if str(error) else type(error).__name__
+        return f"lost the Dask scheduler ({where}): {detail}"
+
+
+@contextlib.contextmanager
+def _quiet_ports() -> Iterator[None]:
+    """Silences the scheduler's warning that its usual HTTP port is taken (it takes another:
+    nothing the user must act on, and the run's stderr stays one line at most)."""
+    with warnings.catch_warnings():
+        warnings.filterwarnings("ignore", message="Port .* is already in use", category=UserWarning)
+        yield

@@ -76,12 +76,15 @@ class Processes:
             for worker in list(busy):
                 if worker.pipe in ready:
                     try:
-                        played = worker.result()
+                        answer = worker.answer()
                     except (EOFError, OSError):  # it died before answering
-                        played = None
-                    if played is not None:
+                        answer = None
+                    if answer is not None:
                         del busy[worker]
-                        yield played
+                        ok, value = answer
+                        if not ok:  # what playing the chunk raised, e.g. a full disk's OSError
+                            raise value
+                        yield value
                         continue
                 if worker.pipe in ready or worker.process.sentinel in ready:
                     chunk = busy.pop(worker)
@@ -100,7 +103,7 @@ class Processes:
         context = multiprocess.get_context("spawn")
         # Inherited across exec: Ctrl-C then interrupts the parent alone; and one polars thread
         # per worker, as the workers themselves are the parallelism.
-        with _sigint_ignored(), environment(POLARS_MAX_THREADS="1"):
+        with sigint_ignored(), environment(POLARS_MAX_THREADS="1"):
             return _Worker(context, self.job, self.path)
 
     def _replace(self, dead: "_Worker") -> None:
@@ -120,12 +123,10 @@ class _Worker:
     def send(self, chunk: Chunk) -> None:
         self.pipe.send(chunk)
 
-    def result(self) -> Played:
-        """Gives the worker's answer: the chunk it played, or raises what playing it raised."""
-        ok, value = self.pipe.recv()
-        if not ok:
-            raise value
-        return value
+    def answer(self) -> tuple[bool, Played | BaseException]:
+        """Gives the worker's answer: (True, the chunk it played) or (False, what playing it
+        raised); EOFError or OSError if the worker died first."""
+        return self.pipe.recv()
 
     def stop(self, kill: bool) -> None:
         if kill:
@@ -150,7 +151,12 @@ def _serve(pipe, job: Job, path: Path) -> None:
             answer = (True, play_into(job, path, chunk))
         except Exception as e:  # the parent raises it, as if the chunk had been played there
             answer = (False, e)
-        pipe.send(answer)
+        try:
+            pipe.send(answer)
+        except (EOFError, OSError):  # the parent is gone
+            return
+        except Exception:  # noqa: BLE001 - an error that cannot be pickled: said in words
+            pipe.send((False, RuntimeError(f"{type(answer[1]).__name__}: {answer[1]}")))
 
 
 @contextlib.contextmanager
@@ -169,7 +175,9 @@ def environment(**values: str) -> Iterator[None]:
 
 
 @contextlib.contextmanager
-def _sigint_ignored() -> Iterator[None]:
+def sigint_ignored() -> Iterator[None]:
+    """Makes processes started meanwhile ignore Ctrl-C: it interrupts this process alone, which
+    stops them itself."""
     if threading.current_thread() is not threading.main_thread():
         yield  # only the main thread may change signal handlers
         return

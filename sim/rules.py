@@ -1,12 +1,14 @@
 """Rule parameters as data: a game's TOML defaults, a user's TOML file, then `--set` overrides.
 
-Only the shape is checked here (every key known, every value of the default's type); whether
-the values make a playable game is the game's own `load_rules`/`check` business.
+Only the shape is checked here (every key known, every value of the default's type, numbers
+within a sane range: see `GROWTH` and a game's `[limits]` table); whether the values make a
+playable game is the game's own `load_rules`/`check` business.
 """
 
 from __future__ import annotations
 
 import difflib
+import math
 import tomllib
 from pathlib import Path
 
@@ -18,11 +20,14 @@ CONFIGS = Path(__file__).resolve().parent.parent / "configs"
 def load_rules(game_name: str, config_file: str | None, overrides: list[str]) -> dict:
     """Gives a game's rules: its defaults, merged with the user's file, then the overrides."""
     rules = _read_toml(CONFIGS / f"{game_name}.toml")
+    # The most some keys take (dotted key -> ceiling), where work or memory grows with them
+    # faster than GROWTH allows for; not a rule itself.
+    ceilings = rules.pop(LIMITS, {})
     if config_file is not None:
-        _merge(rules, _read_toml(Path(config_file)), (), f"in {config_file}")
+        _merge(rules, _read_toml(Path(config_file)), (), f"in {config_file}", ceilings)
     for override in overrides:
         key, value = _parse_override(override)
-        _merge(rules, _nest(key, value), (), "in --set")
+        _merge(rules, _nest(key, value), (), "in --set", ceilings)
     return rules
 
 
@@ -57,29 +62,61 @@ def _nest(path: list[str], value) -> dict:
     return value
 
 
-def _merge(rules: dict, update: dict, prefix: tuple[str, ...], where: str) -> None:
-    """Merges `update` into `rules` in place, refusing unknown keys and values of another type."""
+def _merge(rules: dict, update: dict, prefix: tuple[str, ...], where: str,
+           ceilings: dict[str, int]) -> None:
+    """Merges `update` into `rules` in place, refusing unknown keys, values of another type and
+    numbers beyond their range."""
     for key, value in update.items():
         path = (*prefix, key)
         if key not in rules:
             raise UserError(f"unknown rule {_dotted(path)!r} {where}{_suggestion(key, rules)}")
         default = rules[key]
         if isinstance(default, dict) and isinstance(value, dict):
-            _merge(default, value, path, where)
+            _merge(default, value, path, where, ceilings)
         else:
-            rules[key] = _checked(value, default, path, where)
+            rules[key] = _checked(value, default, path, where, ceilings.get(_dotted(path)))
 
 
-def _checked(value, default, path: tuple[str, ...], where: str):
-    """Gives `value` if it has the default's type (an int becomes a float where one is expected)."""
+# An integer rule (a count of rounds, cards, turns, ...) may grow to this many times its
+# default, unless the game's `[limits]` table says otherwise: games and their result arrays
+# grow with it, and `rounds = 1000000000` must not hang.
+GROWTH = 100
+SMALLEST_CEILING = 100  # for rules whose default is 0 or 1
+LIMITS = "limits"
+
+
+def _checked(value, default, path: tuple[str, ...], where: str, ceiling: int | None = None):
+    """Gives `value` if it has the default's type (an int becomes a float where one is expected)
+    and, being a number, is within its sane range (at most `ceiling`, if the game gives one)."""
     if isinstance(default, float) and type(value) is int:
-        return float(value)
+        value = float(value)
     if type(value) is not type(default):
         raise UserError(
             f"rule {_dotted(path)!r} {where} must be {_KINDS.get(type(default), type(default).__name__)},"
             f" got {value!r}"
         )
+    if isinstance(value, list):
+        numbers = [d for d in default if type(d) in (int, float)]
+        for number in value if numbers else ():
+            _check_range(number, max(numbers, key=abs), path, where, ceiling)
+    else:
+        _check_range(value, default, path, where, ceiling)
     return value
+
+
+def _check_range(value, default, path: tuple[str, ...], where: str, ceiling: int | None) -> None:
+    """Raises UserError for a non-finite number, or an integer beyond its ceiling (the game's,
+    else GROWTH times the default)."""
+    if type(value) is float and not math.isfinite(value):
+        raise UserError(f"rule {_dotted(path)!r} {where} must be a finite number, got {value!r}")
+    if type(value) is int and type(default) is int:
+        why = "the most this game takes"
+        if ceiling is None:
+            ceiling = max(SMALLEST_CEILING, GROWTH * abs(default))
+            why = f"{GROWTH} times its default {default}"
+        if abs(value) > ceiling:
+            bound = f"at most {ceiling}" if value > 0 else f"at least {-ceiling}"
+            raise UserError(f"rule {_dotted(path)!r} {where} must be {bound} ({why}), got {value}")
 
 
 _KINDS = {

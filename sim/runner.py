@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Callable, Iterator
 
 from reports.stats import Z95
-from sim import games
+from sim import games, limits
 from sim.chunks import Chunk, Job, Played, default_chunk_size, stopping_point
 from sim.chunks import play as play_chunk
 from sim.cluster import Dask
@@ -47,6 +47,8 @@ def run(game: Game, rules: dict, setups: list[Setup], games_per_setup: int, seed
     (and any chunk a piece of which is missing or damaged is played again).
     """
     _check_arguments(workers, games_per_setup, chunk_size, backend, scheduler, until_ci)
+    limits.check_seed(seed)
+    limits.check_setups(len(setups))
     if resume:
         store = Run.open(out)
         _check_same_run(store, game, rules, setups, seed, games_per_setup, until_ci)
@@ -55,6 +57,7 @@ def run(game: Game, rules: dict, setups: list[Setup], games_per_setup: int, seed
         # Adaptive runs cut chunks for the games they will likely play, not for the cap.
         expected = min(games_per_setup, _Stopper.first_guess(until_ci)) if until_ci else games_per_setup
         size = chunk_size or default_chunk_size(expected * len(setups), workers)
+        limits.check_plan(len(setups), games_per_setup, size)
         store = Run.create(out, new_manifest(game.name, rules, setups, seed, games_per_setup,
                                              size, _command(), until_ci))
     job = Job(games.module_of(game.name), rules, tuple(setups), seed, games_per_setup,
@@ -105,12 +108,11 @@ def run(game: Game, rules: dict, setups: list[Setup], games_per_setup: int, seed
 
 def _check_arguments(workers: int, games_per_setup: int, chunk_size: int | None, backend: str,
                      scheduler: str | None, until_ci: float | None) -> None:
-    if workers < 1:
-        raise UserError(f"--workers must be at least 1, got {workers}")
-    if games_per_setup < 1:
-        raise UserError(f"--games must be at least 1, got {games_per_setup}")
-    if chunk_size is not None and chunk_size < 1:
-        raise UserError(f"--chunk-size must be at least 1, got {chunk_size}")
+    if not scheduler:  # a cluster of the user's own has as many workers as it has
+        limits.check_workers(workers)
+    limits.check_games(games_per_setup)
+    if chunk_size is not None:
+        limits.check_chunk_size(chunk_size)
     if backend not in BACKENDS:
         raise UserError(f"--backend must be one of {', '.join(BACKENDS)}, got {backend!r}")
     if scheduler and backend != "dask":

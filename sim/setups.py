@@ -4,15 +4,21 @@ from __future__ import annotations
 
 import itertools
 import re
+from typing import Callable
 
 from sim.errors import UserError
+from sim.limits import MAX_SETUPS
 from sim.game import Game, Setup
 
 _COUNT = re.compile(r"(\d+)(?:-(\d+))?")
 
 
-def parse_counts(flag: str, text: str) -> list[int]:
-    """Gives the numbers named by `7`, `5,7`, `3-10` (or a mix like `3-5,8`), in order, once each."""
+def parse_counts(flag: str, text: str, check: Callable[[int], None] | None = None) -> list[int]:
+    """Gives the numbers named by `7`, `5,7`, `3-10` (or a mix like `3-5,8`), in order, once each.
+
+    `check` (raising UserError for a number not allowed) sees each number before the range is
+    listed, so that `3-3000000000` is refused at its first number not allowed.
+    """
     counts: list[int] = []
     for part in text.split(","):
         match = _COUNT.fullmatch(part.strip())
@@ -22,8 +28,21 @@ def parse_counts(flag: str, text: str) -> list[int]:
         high = int(match[2]) if match[2] else low
         if high < low:
             raise UserError(f"{flag}: the range {part.strip()!r} is empty")
+        # The first number not allowed stops it, long before a range like 3-3000000000 ends.
+        for n in itertools.islice(range(low, high + 1), MAX_SETUPS + 1) if check else ():
+            check(n)
+        if high - low >= MAX_SETUPS:
+            raise UserError(f"{flag}: the range {part.strip()!r} names more than {MAX_SETUPS:,}"
+                            " numbers")
         counts += [n for n in range(low, high + 1) if n not in counts]
     return counts
+
+
+def check_players(game: Game, players: int) -> None:
+    """Raises UserError unless the game takes `players` players."""
+    if not game.min_players <= players <= game.max_players:
+        raise UserError(f"{game.name} takes {game.min_players}–{game.max_players} players, "
+                        f"got {players}")
 
 
 def parse_seat_strategies(values: list[str]) -> dict[int, str]:
@@ -49,8 +68,7 @@ def build_setups(game: Game, players: list[int], options: dict[str, list], strat
     from strategies.seats import canonical
 
     for n in players:
-        if not game.min_players <= n <= game.max_players:
-            raise UserError(f"{game.name} takes {game.min_players}–{game.max_players} players, got {n}")
+        check_players(game, n)
     strategy = canonical(game, strategy, rules)
     seat_strategies = {seat: canonical(game, name, rules) for seat, name in seat_strategies.items()}
     for seat in seat_strategies:

@@ -12,7 +12,8 @@ from pathlib import Path
 import numpy as np
 
 from sim import rng as streams
-from sim.errors import UserError
+from sim.errors import Interruption, UserError
+from strategies import bot_timeout
 from strategies.seats import is_python, parse
 
 PYTHON_BOT_STREAM = 300  # + seat: apart from the deal's and the jitted bots' streams
@@ -37,9 +38,12 @@ def load_class(base: str) -> type:
     sys.modules[module_name] = module  # dataclasses and pickling look classes up here
     try:
         spec.loader.exec_module(module)
-    except Exception as e:  # noqa: BLE001 - the user's code: any failure is theirs, in one line
+    except Interruption:
         del sys.modules[module_name]
-        raise UserError(f"cannot import strategy file {file}: {type(e).__name__}: {e}"
+        raise
+    except BaseException as e:  # noqa: BLE001 - the user's code: any failure is theirs, in one line
+        del sys.modules[module_name]
+        raise UserError(f"cannot import strategy file {file}: {_described(e)}"
                         f"{_where(e, file)}") from None
     cls = getattr(module, name, None)
     if not isinstance(cls, type):
@@ -65,27 +69,41 @@ class PythonSeat:
 
     def __init__(self, label: str, cls: type, seed: int, game: int, seat: int):
         self.label, self.game, self.seat = label, game, seat
-        self.bot = cls()
+        self.timeout = bot_timeout.seconds()
+        self.bot = self._ask(cls)
         self.rng = bot_rng(seed, game, seat)
 
     def pick(self, view, moves: list) -> int:
         """Gives the index in `moves` of the move the bot chooses.
 
-        Raises UserError naming the bot, the seat and the game when the bot fails or gives a
-        move that is not among `moves`.
+        Raises UserError naming the bot, the seat and the game when the bot fails, overruns
+        the per-move limit or gives a move that is not among `moves`.
         """
-        try:
-            chosen = self.bot.choose(view, moves, self.rng)
-        except Exception as e:  # noqa: BLE001 - the user's code, said in one line
-            raise UserError(f"strategy {self.label} (seat {self.seat}) failed in game "
-                            f"{self.game}: {type(e).__name__}: {e}"
-                            f"{_where(e, Path(self.label.rpartition(':')[0]))}") from None
+        chosen = self._ask(self.bot.choose, view, moves, self.rng)
         try:
             return moves.index(chosen)
         except ValueError:
             raise UserError(f"strategy {self.label} (seat {self.seat}) played an illegal move in "
                             f"game {self.game}: {chosen!r} is not one of its {len(moves)} legal "
                             f"moves") from None
+
+    def _ask(self, call, *args):
+        """Gives what the bot's `call` returns within the per-move limit; UserError naming the
+        bot, the seat and the game for any failure of the bot's (any exception, sys.exit, a
+        KeyboardInterrupt of its own) or an overrun."""
+        try:
+            with bot_timeout.one_move(self.timeout):
+                return call(*args)
+        except Interruption:  # the user's Ctrl-C, not the bot's doing
+            raise
+        except bot_timeout.MoveTimeout:
+            raise UserError(f"strategy {self.label} (seat {self.seat}) took more than "
+                            f"{self.timeout:g} s for a move in game {self.game}; give it longer "
+                            "with --bot-timeout SECONDS (0: no limit)") from None
+        except BaseException as e:  # noqa: BLE001 - the user's code, said in one line
+            raise UserError(f"strategy {self.label} (seat {self.seat}) failed in game "
+                            f"{self.game}: {_described(e)}"
+                            f"{_where(e, Path(self.label.rpartition(':')[0]))}") from None
 
 
 def python_classes(seats: tuple[str, ...]) -> dict[int, tuple[str, type]]:
@@ -101,6 +119,13 @@ def python_classes(seats: tuple[str, ...]) -> dict[int, tuple[str, type]]:
 def seats_for_game(classes: dict[int, tuple[str, type]], seed: int, game: int) -> dict[int, PythonSeat]:
     """Gives fresh Python seats for one game."""
     return {seat: PythonSeat(label, cls, seed, game, seat) for seat, (label, cls) in classes.items()}
+
+
+def _described(error: BaseException) -> str:
+    """Gives an exception as its type and message, saying what sys.exit means."""
+    if isinstance(error, SystemExit):
+        return f"it called sys.exit({error.code!r})"
+    return f"{type(error).__name__}: {error}" if str(error) else type(error).__name__
 
 
 def _where(error: Exception, file: Path) -> str:

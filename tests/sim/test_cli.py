@@ -65,7 +65,7 @@ def test_without_a_seed_a_fresh_one_is_printed_and_recorded(simulate, tmp_path):
      "error: --seat-strategy: there is no seat 4 with 3 players (seats are 0–2)"),
     (["--players", "3", "--set", "flipz=2"], "error: unknown rule 'flipz' in --set (did you mean 'flips'?)"),
     (["--players", "3", "--saboteurs", "3"], "error: 3 saboteurs need more than 3 players"),
-    (["--players", "3", "--seed", "-1"], "error: --seed must be between 0 and 2**64-1, got -1"),
+    (["--players", "3", "--seed", "-1"], "error: --seed must be between 0 and 2**63-1, got -1"),
     (["--players", "3", "--until-ci", "0.7"],
      "error: --until-ci takes a half-width between 0 and 0.5 (e.g. 0.005), got 0.7"),
     (["--players", "3", "--backend", "spark"], "error: --backend must be one of local, dask, got 'spark'"),

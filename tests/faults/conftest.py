@@ -1,0 +1,23 @@
+"""Fixtures of the fault-injection tests: the machinery's coin-flip test game, `simulate` run
+in-process with it standing in for saboteur, and `simulate_games` with the real games (as
+tests/sim and tests/strategies define them, loaded from there)."""
+
+import importlib.util
+from pathlib import Path
+
+TESTS = Path(__file__).resolve().parents[1]
+
+
+def _load(name: str):
+    spec = importlib.util.spec_from_file_location(f"faults_{name.replace('/', '_')}",
+                                                  TESTS / f"{name}.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+_sim_fixtures = _load("sim/conftest")
+fake_game = _sim_fixtures.fake_game
+pool_for_any_run = _sim_fixtures.pool_for_any_run
+simulate = _load("sim/test_cli").simulate
+simulate_games = _load("strategies/test_cli_bots").simulate

@@ -1,0 +1,133 @@
+"""Every malformed invocation of every command ends in exactly one line on stderr and exit
+code 2: no usage box, no traceback, and nothing written.
+
+(`simulate` or `simulate trace` alone shows the help, exit code 2: asking for nothing is not
+malformed, and is left out.)"""
+
+import pytest
+
+RUN = ["--games", "10", "--workers", "1", "--quiet"]
+
+MALFORMED = [
+    # the command itself
+    ["nosuchgame"], ["--nosuchflag"], ["games", "extra"], ["games", "--players", "3"],
+    ["trace", "nosuchgame"], ["bench", "nosuchgame"],
+    # Saboteur's run command: every flag's bad values
+    ["saboteur"], ["saboteur", "--players"], ["saboteur", "--players", "abc"],
+    ["saboteur", "--players", "0"], ["saboteur", "--players", "11"],
+    ["saboteur", "--players", "3-3000000000"], ["saboteur", "--players", "5-3"],
+    ["saboteur", "--players", "3", "--games", "abc"], ["saboteur", "--players", "3", "--games", "0"],
+    ["saboteur", "--players", "3", "--games", "-1"],
+    ["saboteur", "--players", "3", "--games", str(10**19)],
+    ["saboteur", "--players", "3", "--seed", "x"], ["saboteur", "--players", "3", "--seed", "-1"],
+    ["saboteur", "--players", "3", "--seed", str(2**63)],
+    ["saboteur", "--players", "3", "--workers", "0"],
+    ["saboteur", "--players", "3", "--workers", "1000"],
+    ["saboteur", "--players", "3", "--workers", "two"],
+    ["saboteur", "--players", "3", "--out", ""], ["saboteur", "--players", "3", "--out", "afile"],
+    ["saboteur", "--players", "3", "--out", "stuff"],
+    ["saboteur", "--players", "3", "--strategy", "nosuch"],
+    ["saboteur", "--players", "3", "--seat-strategy", "9=default"],
+    ["saboteur", "--players", "3", "--seat-strategy", "x"],
+    ["saboteur", "--players", "3", "--set", "nokey=1"],
+    ["saboteur", "--players", "3", "--set", "rounds=1000000000"],
+    ["saboteur", "--players", "3", "--set", "rounds=abc"],
+    ["saboteur", "--players", "3", "--set", "noequals"],
+    ["saboteur", "--players", "3", "--config", "missing.toml"],
+    ["saboteur", "--players", "3", "--config", "malformed.toml"],
+    ["saboteur", "--players", "3", "--until-ci", "2"],
+    ["saboteur", "--players", "3", "--until-ci", "abc"],
+    ["saboteur", "--players", "3", "--backend", "spark"],
+    ["saboteur", "--players", "3", "--scheduler", "tcp://127.0.0.1:9"],
+    ["saboteur", "--players", "3", "--resume"],
+    ["saboteur", "--players", "3", "--resume", "--out", "nothing"],
+    ["saboteur", "--players", "3", "--bot-timeout", "-1"],
+    ["saboteur", "--players", "3", "--bot-timeout", "soon"],
+    ["saboteur", "--players", "3", "--forbid", "nosuchcard"],
+    ["saboteur", "--players", "3", "--strategies-file", "missing.toml"],
+    ["saboteur", "--players", "3", "--strategy", "missing.py:Bot"],
+    ["saboteur", "--players", "3", "--chunk-size", "0"],
+    ["saboteur", "--players", "3", "--saboteurs", "abc"],
+    ["saboteur", "--players", "3", "--saboteurs", "1-3000000000"],
+    ["saboteur", "--players", "3", "--saboteurs", "9"],
+    # the other games' run commands
+    ["sequence-stacks"], ["sequence-stacks", "--players", "7"],
+    ["sequence-stacks", "--players", "4", "--set", "turn_cap=1000000000"],
+    ["sequence-stacks", "--players", "4", "--games", "abc"],
+    ["deep-space", "--players", "9"], ["deep-space", "--players", "2", "--board", "missing.toml"],
+    ["deep-space", "--players", "2", "--seed", str(10**30)],
+    ["spit", "--players", "3"], ["spit", "--reaction", "0=abc"],
+    ["spit", "--reaction-profile", "nosuch"], ["speed", "--players", "2-3000000000"],
+    ["speed", "--out", ""],
+    # trace
+    ["trace", "saboteur"], ["trace", "saboteur", "--players", "11"],
+    ["trace", "saboteur", "--players", "abc"],
+    ["trace", "saboteur", "--players", "3", "--game-index", "-1"],
+    ["trace", "saboteur", "--players", "3", "--game-index", str(10**19)],
+    ["trace", "saboteur", "--players", "3", "--game-index", "x"],
+    ["trace", "saboteur", "--players", "3", "--seed", str(2**64)],
+    ["trace", "saboteur", "--players", "3", "--strategy", "nosuch"],
+    ["trace", "spit", "--players", "3"],
+    ["trace", "deep-space", "--players", "2", "--bot-timeout", "-5"],
+    # bench
+    ["bench", "saboteur", "--games", "0"], ["bench", "saboteur", "--repeat", "0"],
+    ["bench", "saboteur", "--strategies", "nosuch"], ["bench", "saboteur", "--strategies", ","],
+    ["bench", "saboteur", "--players", "11"], ["bench", "saboteur", "--players", "3-3000000000"],
+    ["bench", "saboteur", "--games", "abc"],
+    # resume
+    ["resume"], ["resume", "nothing"], ["resume", "afile"], ["resume", "stuff"],
+    ["resume", ""],
+    # report
+    ["report"], ["report", "nothing"], ["report", "afile"], ["report", "stuff"],
+    # compare
+    ["compare"], ["compare", "saboteur"], ["compare", "saboteur", "--players", "3"],
+    ["compare", "nosuchgame", "--strategies", "random,default", "--players", "3"],
+    ["compare", "saboteur", "--strategies", "random", "--players", "3"],
+    ["compare", "saboteur", "--strategies", "random,nosuch", "--players", "3"],
+    ["compare", "saboteur", "--strategies", "random,default", "--players", "abc"],
+    ["compare", "saboteur", "--strategies", "random,default", "--players", "11"],
+    ["compare", "saboteur", "--strategies", "random,default", "--players", "3", "--games", "0"],
+    ["compare", "saboteur", "--strategies", "random,default", "--players", "3", "--out", ""],
+    # strategies
+    ["strategies"], ["strategies", "nosuchgame"],
+    ["strategies", "saboteur", "--strategies-file", "missing.toml"],
+    ["strategies", "saboteur", "--strategies-file", "malformed.toml"],
+]
+
+
+@pytest.fixture
+def folder(tmp_path):
+    """Gives the working folder, holding a file, a folder that is no run and a malformed TOML."""
+    (tmp_path / "afile").write_text("not a run")
+    (tmp_path / "stuff").mkdir()
+    (tmp_path / "stuff" / "notes.txt").write_text("not a run either")
+    (tmp_path / "malformed.toml").write_text("rounds = [\n")
+    return tmp_path
+
+
+def _contents(path):
+    return sorted((str(p.relative_to(path)), p.is_dir()) for p in path.rglob("*"))
+
+
+@pytest.mark.parametrize("args", MALFORMED, ids=" ".join)
+def test_a_malformed_invocation_is_one_line_and_exit_2(simulate_games, folder, args):
+    before = _contents(folder)
+    extra = RUN if args and args[0] in ("saboteur", "sequence-stacks", "deep-space", "spit",
+                                        "speed") else []
+    code, _, err = simulate_games(*args[:1], *extra, *args[1:])
+    assert code == 2, err
+    assert err.count("\n") == 1 and err.strip(), err
+    assert "Traceback" not in err and "Usage:" not in err, err
+    assert _contents(folder) == before
+
+
+@pytest.mark.parametrize("out, message", [
+    ("afile", "error: --out afile is a file; name a folder for the run"),
+    ("stuff", "error: --out stuff is a folder of other files, not a run; name a new or empty folder"),
+    ("", "error: Invalid value for '--out': an empty name is no folder "
+         "(see 'simulate saboteur --help')"),
+])
+def test_an_out_that_cannot_be_a_run_says_so_without_advising_resume(simulate_games, folder,
+                                                                     out, message):
+    code, _, err = simulate_games("saboteur", "--players", "3", "--out", out, *RUN)
+    assert (code, err) == (2, message + "\n")
