@@ -5,7 +5,7 @@ from contextlib import contextmanager
 from functools import partial
 from pathlib import Path
 
-import polars as pl
+import pytest
 
 from sim.game import Setup
 from strategies import seats
@@ -21,7 +21,7 @@ def wrapped(setup: Setup) -> Setup:
 
 
 @contextmanager
-def builtins_as_python(monkeypatch, game, adapter, rules, setup: Setup, watch=None):
+def builtins_as_python(game, adapter, rules, setup: Setup, watch=None):
     """While open, `game.play` and `game.trace` of `wrapped(setup)` ask each seat's Python
     strategy, which answers with the move its built-in bot in `setup` makes, taken from the
     readable legal moves. watch(player, seat, view, legal_moves, move), if given, sees each
@@ -51,7 +51,7 @@ def builtins_as_python(monkeypatch, game, adapter, rules, setup: Setup, watch=No
         # family observes (e.g. Saboteur's public record) only when some seat's family does.
         return prepare(rules_, setup)
 
-    with monkeypatch.context() as patch:
+    with pytest.MonkeyPatch.context() as patch:
         patch.setattr(game, "_python_seats", players)
         patch.setattr(game, "prepare", prepared)
         yield wrapped(setup)

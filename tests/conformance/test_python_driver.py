@@ -28,8 +28,7 @@ def moves_traced(game, rules, setup, seed, index) -> list[str]:
 
 
 @pytest.mark.parametrize("name, strategy", CASES)
-def test_every_built_in_bot_plays_the_same_games_through_the_python_driver(monkeypatch, name,
-                                                                          strategy):
+def test_every_built_in_bot_plays_the_same_games_through_the_python_driver(name, strategy):
     game, adapter = games.get(name), game_adapters.of(name)
     pattern = (strategy, "default", strategy, "random")
     configs = [(adapter.players[0], 0, 11, adapter.variants[0]),
@@ -39,14 +38,14 @@ def test_every_built_in_bot_plays_the_same_games_through_the_python_driver(monke
         setup = Setup(players, tuple(pattern[(i + turn) % 4] for i in range(players)))
         jitted = game.play(rules, setup, seed, 0, GAMES, 0)
         native = [moves_traced(game, rules, setup, seed, index) for index in range(GAMES)]
-        with builtins_as_python(monkeypatch, game, adapter, rules, setup) as python:
+        with builtins_as_python(game, adapter, rules, setup) as python:
             assert_same_tables(game.play(rules, python, seed, 0, GAMES, 0), jitted)
             for index in range(GAMES):  # move for move
                 assert moves_traced(game, rules, python, seed, index) == native[index], index
 
 
 @pytest.mark.parametrize("name", games.names())
-def test_every_kind_of_decision_reaches_python_strategies(monkeypatch, name):
+def test_every_kind_of_decision_reaches_python_strategies(name):
     game, adapter = games.get(name), game_adapters.of(name)
     rules = game.load_rules(None, [])
     seen = set()
@@ -55,6 +54,6 @@ def test_every_kind_of_decision_reaches_python_strategies(monkeypatch, name):
         seen.update(kind for kind, asked in adapter.decisions.items() if asked(view))
 
     for setup in adapter.setups:
-        with builtins_as_python(monkeypatch, game, adapter, rules, setup, watch) as python:
+        with builtins_as_python(game, adapter, rules, setup, watch) as python:
             game.play(rules, python, 17, 0, 4, 0)
     assert seen == set(adapter.decisions)

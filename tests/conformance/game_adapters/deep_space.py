@@ -15,7 +15,7 @@ class DeepSpace:
     variants = ((), ("options.defender_order=largest_first",), ("options.redraw=always",),
                 ("options.redraw=never",), ("supply.gems=6", "supply.ore=6"), ("turn_cap=40",))
     players = (2, 3, 4)
-    common = {"move", "recruit", "build", "play", "discard"}
+    common = {"move", "recruit", "build", "play"}
     decisions = {phase: (lambda view, phase=phase: view.phase == phase)
                  for phase in ("mine", "act", "redraw")}
 

@@ -1,0 +1,50 @@
+"""Bad input a user can give any game's commands ends in one line on stderr and exit code 2,
+and leaves nothing behind."""
+
+import pytest
+
+from sim import games
+
+
+def bad_inputs(name: str) -> list[tuple[list[str], str]]:
+    """Gives (arguments, what the one line says) for bad input every game refuses alike."""
+    game = games.get(name)
+    forbiddable = ", ".join(game.bots.forbiddable(game.load_rules(None, [])))
+    players = ["--players", str(game.min_players)]
+    bench_players = players if game.min_players < game.max_players else []  # two-player games
+    return [
+        ([name, "--players", str(game.max_players + 1)], f"{game.max_players + 1}"),
+        ([name, "--players", str(game.min_players - 1)], f"{game.min_players - 1}"),
+        ([name, "--players", "four"], "error: --players takes a number (7), a list (5,7) or a "
+                                      "range (3-10), got 'four'"),
+        ([name, *players, "--strategy", "clever"], "error: unknown strategy 'clever'"),
+        ([name, *players, "--seat-strategy", "0=clever"], "error: unknown strategy 'clever'"),
+        ([name, *players, "--set", "no_such.rule=1"], "error: unknown rule 'no_such"),
+        ([name, *players, "--set", "no_equals_sign"], "error: --set"),
+        ([name, *players, "--seed", "-1"], "error: --seed must be between 0 and 2**64-1, got -1"),
+        ([name, *players, "--seed", str(2**64)], "error: --seed must be between 0 and 2**64-1"),
+        ([name, *players, "--games", "0"], "error: --games must be at least 1, got 0"),
+        ([name, *players, "--forbid", "teleport"],
+         f"error: {name} cannot forbid 'teleport'; it can forbid: {forbiddable}"),
+        ([name, *players, "--config", "missing.toml"], "missing.toml"),
+        (["trace", name, "--players", str(game.max_players + 1)], f"{game.max_players + 1}"),
+        (["trace", name, *players, "--strategy", "clever"], "error: unknown strategy 'clever'"),
+        (["trace", name, *players, "--forbid", "teleport"],
+         f"error: {name} cannot forbid 'teleport'"),
+        (["trace", name, *players, "--seed", "-1"], "error: --seed must be between 0 and 2**64-1"),
+        (["bench", name, *bench_players, "--strategies", "clever"],
+         "error: unknown strategy 'clever'"),
+    ] + ([(["bench", name, "--players", str(game.max_players + 1)], f"{game.max_players + 1}")]
+         if bench_players else [])
+
+
+CASES = [(args, says) for name in games.names() for args, says in bad_inputs(name)]
+
+
+@pytest.mark.parametrize("args, says", CASES, ids=[" ".join(args) for args, _ in CASES])
+def test_bad_input_is_one_line_and_exit_code_2_and_leaves_nothing(simulate, tmp_path, args,
+                                                                  says):
+    code, out, err = simulate(*args)
+    assert code == 2, (out, err)
+    assert err.startswith("error: ") and err.count("\n") == 1 and says in err, err
+    assert list(tmp_path.iterdir()) == [], "nothing was written"
