@@ -5,8 +5,8 @@ import pytest
 
 from sim import games
 
-PROMISED = ("strategies", "setups", "variants", "players", "common", "decisions", "choose",
-            "kinds", "census", "deal")
+PROMISED = ("strategies", "setups", "variants", "players", "example", "common", "decisions",
+            "choose", "kinds", "census", "deal")
 
 
 @pytest.mark.parametrize("name", games.names())

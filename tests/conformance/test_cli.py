@@ -12,9 +12,18 @@ def bad_inputs(name: str) -> list[tuple[list[str], str]]:
     forbiddable = ", ".join(game.bots.forbiddable(game.load_rules(None, [])))
     players = ["--players", str(game.min_players)]
     bench_players = players if game.min_players < game.max_players else []  # two-player games
+
+    def refused(n):
+        if game.min_players == game.max_players:
+            return f"error: {name} is a game for two players: --players takes only 2, got {n}"
+        return f"error: {name} takes {game.min_players}–{game.max_players} players, got {n}"
+
+    above, below = game.max_players + 1, game.min_players - 1
+    span = f"{game.min_players}-{above + 2}"  # refused at its first count out of range
     return [
-        ([name, "--players", str(game.max_players + 1)], f"{game.max_players + 1}"),
-        ([name, "--players", str(game.min_players - 1)], f"{game.min_players - 1}"),
+        ([name, "--players", str(above)], refused(above)),
+        ([name, "--players", str(below)], refused(below)),
+        ([name, "--players", span], refused(span if not bench_players else above)),
         ([name, "--players", "four"], "error: --players takes a number (7), a list (5,7) or a "
                                       "range (3-10), got 'four'"),
         ([name, *players, "--strategy", "clever"], "error: unknown strategy 'clever'"),
@@ -27,15 +36,14 @@ def bad_inputs(name: str) -> list[tuple[list[str], str]]:
         ([name, *players, "--forbid", "teleport"],
          f"error: {name} cannot forbid 'teleport'; it can forbid: {forbiddable}"),
         ([name, *players, "--config", "missing.toml"], "missing.toml"),
-        (["trace", name, "--players", str(game.max_players + 1)], f"{game.max_players + 1}"),
+        (["trace", name, "--players", str(above)], refused(above)),
         (["trace", name, *players, "--strategy", "clever"], "error: unknown strategy 'clever'"),
         (["trace", name, *players, "--forbid", "teleport"],
          f"error: {name} cannot forbid 'teleport'"),
         (["trace", name, *players, "--seed", "-1"], "error: --seed must be between 0 and 2**64-1"),
         (["bench", name, *bench_players, "--strategies", "clever"],
          "error: unknown strategy 'clever'"),
-    ] + ([(["bench", name, "--players", str(game.max_players + 1)], f"{game.max_players + 1}")]
-         if bench_players else [])
+    ] + ([(["bench", name, "--players", str(above)], refused(above))] if bench_players else [])
 
 
 CASES = [(args, says) for name in games.names() for args, says in bad_inputs(name)]

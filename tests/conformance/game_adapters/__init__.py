@@ -7,6 +7,7 @@ suite fails when one is missing. An adapter is a module-level `ADAPTER` object w
     setups       two or three small configurations mixing its bots (and options)
     variants     lists of --set overrides the property tests draw rule options from
     players      player counts the Python-driver test plays
+    example      (its example bot in strategies/examples, a seats column it makes > 0 or None)
     common       --forbid names free seats use in a few ordinary games (shows `kinds` is real)
     decisions    {kind: predicate(view)}: every kind of decision its Python strategies face
     choose(player, seat, family, params, view, legal_moves)

@@ -15,6 +15,7 @@ class DeepSpace:
     variants = ((), ("options.defender_order=largest_first",), ("options.redraw=always",),
                 ("options.redraw=never",), ("supply.gems=6", "supply.ore=6"), ("turn_cap=40",))
     players = (2, 3, 4)
+    example = ("deep_space_settler.py:Settler", "bases")
     common = {"move", "recruit", "build", "play"}
     decisions = {phase: (lambda view, phase=phase: view.phase == phase)
                  for phase in ("mine", "act", "redraw")}

@@ -17,6 +17,7 @@ class Saboteur:
     variants = ((), ("options.round_end=all_pass",), ("options.next_round_starter=after_round_ender",),
                 ("options.gold_pass=clockwise",))
     players = (5, 8)
+    example = ("saboteur_digger.py:Digger", None)
     common = {"path", "rockfall", "map", "break", "repair"}
     decisions = {"turn": lambda view: view.turn >= 0}
 

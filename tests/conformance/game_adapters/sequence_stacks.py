@@ -19,6 +19,7 @@ class SequenceStacks:
     variants = ((), ("options.refill=empty_hand_only",), ("options.chip_supply=unlimited",),
                 ("options.winning_steal=allowed",), ("piles.open_per_colour=1", "chips.supply=3"))
     players = (2, 3, 4, 6)
+    example = ("sequence_stacks_finisher.py:Finisher", "sequences_completed")
     common = {"skip", "reverse", "steal_card", "steal_chip", "wild"}
     decisions = {"turn": lambda view: view.phase == "turn",
                  "block": lambda view: view.phase == "block"}  # out of turn

@@ -13,6 +13,7 @@ class Speed(RealTime):
                 ("options.scoring=points", "options.target=5", "deal.cards_each=15"),
                 ("options.scoring=points",))
     common = {"play_up", "play_down"}
+    example = ("speed_pairs.py:Pairs", None)
     decisions = {"play": lambda view: view.hand_no >= 1}
 
     def kinds(self, player, seat, move, legal_moves):

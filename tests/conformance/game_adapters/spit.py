@@ -18,6 +18,7 @@ class Spit(RealTime):
                  "layout.stock_piles=4"),
                 ("options.stack_equal_ranks=true", "options.smaller_pile=out_player_chooses"))
     common = {"play_up", "play_down", "fill_space", "uncover"}
+    example = ("spit_racer.py:Racer", None)
     decisions = {"move": lambda view: not view.choosing_pile,
                  "spit pile": lambda view: view.choosing_pile}  # the lone spitter's choice
 
