@@ -28,6 +28,9 @@ def bad_inputs(name: str) -> list[tuple[list[str], str]]:
                                       "range (3-10), got 'four'"),
         ([name, *players, "--strategy", "clever"], "error: unknown strategy 'clever'"),
         ([name, *players, "--seat-strategy", "0=clever"], "error: unknown strategy 'clever'"),
+        ([name, *players, "--seat-strategy", f"{game.min_players}=random"],
+         f"error: --seat-strategy: there is no seat {game.min_players} with {game.min_players} "
+         f"players (seats are 0–{game.min_players - 1})"),
         ([name, *players, "--set", "no_such.rule=1"], "error: unknown rule 'no_such"),
         ([name, *players, "--set", "no_equals_sign"], "error: --set"),
         ([name, *players, "--seed", "-1"], "error: --seed must be between 0 and 2**64-1, got -1"),
@@ -37,13 +40,15 @@ def bad_inputs(name: str) -> list[tuple[list[str], str]]:
          f"error: {name} cannot forbid 'teleport'; it can forbid: {forbiddable}"),
         ([name, *players, "--config", "missing.toml"], "missing.toml"),
         (["trace", name, "--players", str(above)], refused(above)),
+        (["trace", name, "--players", str(below)], refused(below)),
         (["trace", name, *players, "--strategy", "clever"], "error: unknown strategy 'clever'"),
         (["trace", name, *players, "--forbid", "teleport"],
          f"error: {name} cannot forbid 'teleport'"),
         (["trace", name, *players, "--seed", "-1"], "error: --seed must be between 0 and 2**64-1"),
         (["bench", name, *bench_players, "--strategies", "clever"],
          "error: unknown strategy 'clever'"),
-    ] + ([(["bench", name, "--players", str(above)], refused(above))] if bench_players else [])
+    ] + ([(["bench", name, "--players", str(n)], refused(n)) for n in (above, below)]
+         if bench_players else [])
 
 
 CASES = [(args, says) for name in games.names() for args, says in bad_inputs(name)]
