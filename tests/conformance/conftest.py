@@ -16,22 +16,3 @@ def pool_for_any_run(monkeypatch):
     from sim import runner
 
     monkeypatch.setattr(runner, "POOL_AFTER", 0.0)
-
-
-@pytest.fixture
-def simulate(monkeypatch, capsys, tmp_path):
-    """Gives a function running `simulate ARGS...` in-process from an empty folder, and giving
-    (exit code, stdout, stderr)."""
-    from sim import cli
-
-    monkeypatch.chdir(tmp_path)
-
-    def run(*args):
-        monkeypatch.setattr(sys, "argv", ["simulate", *args])
-        with pytest.raises(SystemExit) as exit:
-            cli.main()
-            sys.exit(0)
-        out, err = capsys.readouterr()
-        return exit.value.code or 0, out, err
-
-    return run

@@ -10,6 +10,8 @@ def bad_inputs(name: str) -> list[tuple[list[str], str]]:
     """Gives (arguments, what the one line says) for bad input every game refuses alike."""
     game = games.get(name)
     forbiddable = ", ".join(game.bots.forbiddable(game.load_rules(None, [])))
+    unknown = (f"error: unknown strategy 'clever'; known strategies: "
+               f"{', '.join(game.strategy_names())} (or a Python bot: path/to/file.py:ClassName)")
     players = ["--players", str(game.min_players)]
     bench_players = players if game.min_players < game.max_players else []  # two-player games
 
@@ -26,8 +28,8 @@ def bad_inputs(name: str) -> list[tuple[list[str], str]]:
         ([name, "--players", span], refused(span if not bench_players else above)),
         ([name, "--players", "four"], "error: --players takes a number (7), a list (5,7) or a "
                                       "range (3-10), got 'four'"),
-        ([name, *players, "--strategy", "clever"], "error: unknown strategy 'clever'"),
-        ([name, *players, "--seat-strategy", "0=clever"], "error: unknown strategy 'clever'"),
+        ([name, *players, "--strategy", "clever"], unknown),
+        ([name, *players, "--seat-strategy", "0=clever"], unknown),
         ([name, *players, "--seat-strategy", f"{game.min_players}=random"],
          f"error: --seat-strategy: there is no seat {game.min_players} with {game.min_players} "
          f"players (seats are 0–{game.min_players - 1})"),
@@ -41,12 +43,12 @@ def bad_inputs(name: str) -> list[tuple[list[str], str]]:
         ([name, *players, "--config", "missing.toml"], "missing.toml"),
         (["trace", name, "--players", str(above)], refused(above)),
         (["trace", name, "--players", str(below)], refused(below)),
-        (["trace", name, *players, "--strategy", "clever"], "error: unknown strategy 'clever'"),
+        (["trace", name, *players, "--strategy", "clever"], unknown),
         (["trace", name, *players, "--forbid", "teleport"],
          f"error: {name} cannot forbid 'teleport'"),
         (["trace", name, *players, "--seed", "-1"], "error: --seed must be between 0 and 2**64-1"),
         (["bench", name, *bench_players, "--strategies", "clever"],
-         "error: unknown strategy 'clever'"),
+         unknown),
     ] + ([(["bench", name, "--players", str(n)], refused(n)) for n in (above, below)]
          if bench_players else [])
 

@@ -2,7 +2,6 @@
 on stderr, exit code 2."""
 
 import json
-import sys
 from pathlib import Path
 
 import polars as pl
@@ -41,22 +40,10 @@ y = 0
 """
 
 
-@pytest.fixture
-def simulate(monkeypatch, capsys, tmp_path):
-    """Gives a function running `simulate ARGS...` in-process from an empty folder, giving
-    (exit code, stdout, stderr)."""
-    monkeypatch.chdir(tmp_path)
+@pytest.fixture(autouse=True)
+def no_summary(monkeypatch):
+    """Leaves a run's summary unprinted: these tests read the run folder."""
     monkeypatch.setattr(cli, "_print_summary", lambda run: None)
-
-    def run(*args):
-        monkeypatch.setattr(sys, "argv", ["simulate", *args])
-        with pytest.raises(SystemExit) as exit:
-            cli.main()
-            sys.exit(0)
-        out, err = capsys.readouterr()
-        return exit.value.code or 0, out, err
-
-    return run
 
 
 def test_a_run_on_a_board_of_ones_own_records_the_board_itself(simulate, tmp_path):

@@ -2,31 +2,15 @@
 what they run, and one line with exit code 2 for bad input."""
 
 import json
-import sys
 from pathlib import Path
 
 import polars as pl
 import pytest
 
-from sim import cli
 
-
-@pytest.fixture
-def simulate(monkeypatch, capsys, tmp_path):
-    """Gives a function running `simulate ARGS...` in-process from an empty folder, and giving
-    (exit code, stdout, stderr)."""
-    monkeypatch.chdir(tmp_path)
+@pytest.fixture(autouse=True)
+def wide_terminal(monkeypatch):
     monkeypatch.setenv("COLUMNS", "200")  # the summary's columns unwrapped
-
-    def run(*args):
-        monkeypatch.setattr(sys, "argv", ["simulate", *args])
-        with pytest.raises(SystemExit) as exit:
-            cli.main()
-            sys.exit(0)
-        out, err = capsys.readouterr()
-        return exit.value.code or 0, out, err
-
-    return run
 
 
 def test_a_run_over_player_counts_prints_the_first_players_win_rate(simulate, tmp_path):

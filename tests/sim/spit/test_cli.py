@@ -2,29 +2,9 @@
 and one line with exit code 2 for bad input."""
 
 import json
-import sys
 from pathlib import Path
 
 import pytest
-
-from sim import cli
-
-
-@pytest.fixture
-def simulate(monkeypatch, capsys, tmp_path):
-    """Gives a function running `simulate ARGS...` in-process from an empty folder, and giving
-    (exit code, stdout, stderr)."""
-    monkeypatch.chdir(tmp_path)
-
-    def run(*args):
-        monkeypatch.setattr(sys, "argv", ["simulate", *args])
-        with pytest.raises(SystemExit) as exit:
-            cli.main()
-            sys.exit(0)
-        out, err = capsys.readouterr()
-        return exit.value.code or 0, out, err
-
-    return run
 
 
 def test_a_reaction_sweep_plays_one_configuration_per_value(simulate, tmp_path):
