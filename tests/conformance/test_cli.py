@@ -13,10 +13,10 @@ def bad_inputs(name: str) -> list[tuple[list[str], str]]:
     unknown = (f"error: unknown strategy 'clever'; known strategies: "
                f"{', '.join(game.strategy_names())} (or a Python bot: path/to/file.py:ClassName)")
     players = ["--players", str(game.min_players)]
-    bench_players = players if game.min_players < game.max_players else []  # two-player games
+    two_player = game.min_players == game.max_players  # `bench` takes no --players then
 
     def refused(n):
-        if game.min_players == game.max_players:
+        if two_player:
             return f"error: {name} is a game for two players: --players takes only 2, got {n}"
         return f"error: {name} takes {game.min_players}–{game.max_players} players, got {n}"
 
@@ -25,7 +25,7 @@ def bad_inputs(name: str) -> list[tuple[list[str], str]]:
     return [
         ([name, "--players", str(above)], refused(above)),
         ([name, "--players", str(below)], refused(below)),
-        ([name, "--players", span], refused(span if not bench_players else above)),
+        ([name, "--players", span], refused(span if two_player else above)),
         ([name, "--players", "four"], "error: --players takes a number (7), a list (5,7) or a "
                                       "range (3-10), got 'four'"),
         ([name, *players, "--strategy", "clever"], unknown),
@@ -47,10 +47,9 @@ def bad_inputs(name: str) -> list[tuple[list[str], str]]:
         (["trace", name, *players, "--forbid", "teleport"],
          f"error: {name} cannot forbid 'teleport'"),
         (["trace", name, *players, "--seed", "-1"], "error: --seed must be between 0 and 2**64-1"),
-        (["bench", name, *bench_players, "--strategies", "clever"],
-         unknown),
-    ] + ([(["bench", name, "--players", str(n)], refused(n)) for n in (above, below)]
-         if bench_players else [])
+        (["bench", name, *([] if two_player else players), "--strategies", "clever"], unknown),
+    ] + ([] if two_player else [(["bench", name, "--players", str(n)], refused(n))
+                                for n in (above, below)])
 
 
 CASES = [(args, says) for name in games.names() for args, says in bad_inputs(name)]

@@ -18,7 +18,8 @@ from sim.game import Setup
 from strategies import python_bots, seats
 
 GAMES = 3
-CASES = [(name, strategy) for name in games.names() for strategy in games.get(name).strategy_names()]
+CASES = [(name, strategy) for name in games.names()
+         for strategy in games.get(name).strategy_names()]
 
 
 def moves_traced(game, rules, setup, seed, index) -> list[str]:

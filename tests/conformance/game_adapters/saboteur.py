@@ -14,8 +14,8 @@ class Saboteur:
     strategies = strategies
     setups = (Setup(6, ("default", "random", "covert-saboteurs") * 2),
               Setup(4, ("naive-miners", "default", "random", "default"), (("saboteurs", 1),)))
-    variants = ((), ("options.round_end=all_pass",), ("options.next_round_starter=after_round_ender",),
-                ("options.gold_pass=clockwise",))
+    variants = ((), ("options.round_end=all_pass",),
+                ("options.next_round_starter=after_round_ender",), ("options.gold_pass=clockwise",))
     players = (5, 8)
     example = ("saboteur_digger.py:Digger", None)
     common = {"path", "rockfall", "map", "break", "repair"}
