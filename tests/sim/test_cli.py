@@ -10,23 +10,12 @@ from sim import cli, runner
 
 
 @pytest.fixture
-def simulate(fake_game, monkeypatch, capsys, tmp_path):
-    """Gives a function running `simulate ARGS...` in-process (the test game stands in for
-    saboteur) from an empty folder, and giving (exit code, stdout, stderr)."""
-    monkeypatch.chdir(tmp_path)
-    summaries = []
-    monkeypatch.setattr(cli, "_print_summary", summaries.append)
-
-    def run(*args):
-        monkeypatch.setattr(sys, "argv", ["simulate", *args])
-        with pytest.raises(SystemExit) as exit:
-            cli.main()
-            sys.exit(0)  # typer exits by itself; this only makes a missing exit visible
-        out, err = capsys.readouterr()
-        return exit.value.code or 0, out, err
-
-    run.summaries = summaries
-    return run
+def simulate(fake_game, simulate, monkeypatch):
+    """Gives `simulate` (tests/conftest.py) with the test game standing in for saboteur, the
+    summaries it would print kept in `simulate.summaries`."""
+    simulate.summaries = []
+    monkeypatch.setattr(cli, "_print_summary", simulate.summaries.append)
+    return simulate
 
 
 def test_a_run_plays_every_configuration_and_prints_its_summary(simulate, tmp_path):

@@ -1,12 +1,10 @@
-"""Saboteur bots: the random family's pick, the names a seat's strategy may have, and how the
-command line refuses an unknown one."""
-
-import sys
+"""Saboteur bots: the random family's pick and the names a seat's strategy may have. (How the
+command line refuses an unknown one: tests/conformance/test_cli.py.)"""
 
 import numpy as np
 import pytest
 
-from sim import cli, rng
+from sim import rng
 from sim.saboteur import GAME, cards, engine, maze, play
 from sim.saboteur.state import MINERS_WON, ORIGIN, ROUND_OVER, TURN_SEAT, new_state
 from strategies import presets
@@ -93,28 +91,3 @@ def test_a_default_saboteur_who_knows_the_gold_does_not_reach_it():
     for _ in range(20):
         bots.choose(s, rs, 0, family, params, move)
         assert move.tolist() != [engine.PLACE, 0, ORIGIN + 7, ORIGIN, cards.E | cards.W]
-
-
-def run_cli(monkeypatch, capsys, *args):
-    monkeypatch.setattr(sys, "argv", ["simulate", *args])
-    with pytest.raises(SystemExit) as exit:
-        cli.main()
-        sys.exit(0)
-    out, err = capsys.readouterr()
-    return exit.value.code or 0, out, err
-
-
-@pytest.mark.parametrize("args", [
-    ("saboteur", "--players", "4", "--games", "1", "--strategy", "clever"),
-    ("saboteur", "--players", "4", "--games", "1", "--seat-strategy", "2=clever"),
-    ("trace", "saboteur", "--players", "4", "--strategy", "clever"),
-])
-def test_an_unknown_strategy_on_the_command_line_exits_2_naming_the_known_ones(monkeypatch, capsys,
-                                                                               tmp_path, args):
-    monkeypatch.chdir(tmp_path)
-    code, out, err = run_cli(monkeypatch, capsys, *args)
-    assert code == 2
-    lines = err.strip().splitlines()
-    assert len(lines) == 1 and "'clever'" in lines[0]
-    assert all(name in lines[0] for name in bots.strategy_names())
-    assert not list(tmp_path.iterdir()), "no run folder is made"

@@ -1,21 +1,14 @@
 """Invariants of whole Deep Space games, whatever the seed, player count, bots and rule options:
-recruits, dogs and cards are conserved, only legal moves happen, combat always leaves one
-colour on a planet, nobody stands on another's home or a covered planet, and every game ends."""
+a dog stays with a recruit, combat always leaves one colour on a planet, nobody stands on
+another's home or a covered planet, and every turn ends. (Recruits, dogs and cards are
+conserved, and only legal moves happen: tests/conformance.)"""
 
 import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from sim.deep_space import GAME, engine, play
-from sim.deep_space.state import (
-    DISCARDS,
-    DOGS_LEFT,
-    DRAW_AT,
-    OVER,
-    PLAYERS,
-    TURN_SEAT,
-    TURNS,
-)
+from sim.deep_space import GAME, engine
+from sim.deep_space.state import OVER, PLAYERS, TURN_SEAT, TURNS
 from sim.game import Setup
 from strategies import deep_space as bots
 
@@ -23,17 +16,10 @@ OPTIONS = [[], ["options.mining=fixed"], ["options.redraw=always"],
            ["options.redraw=never"], ["supply.gems=6", "supply.ore=6"], ["turn_cap=40"]]
 
 
-def assert_conserved(s, rs):
+def assert_board_holds(s, rs):
     p = int(s.g[PLAYERS])
-    recruits = int(rs.numbers[engine.N_RECRUITS])
     assert (s.units >= 0).all() and (s.supply >= 0).all()
-    assert (s.units.sum(axis=1) + s.supply == recruits).all(), "recruits are conserved"
-    assert s.g[DOGS_LEFT] + s.dogs.sum() == rs.numbers[engine.DOGS], "dogs are conserved"
     assert ((s.dogs == 0) | (s.units > 0)).all(), "a dog stays with a recruit"
-    hands = [int(c) for seat in range(p) for c in s.hand[seat, :s.hand_n[seat]]]
-    pile = s.deck[s.g[DRAW_AT]:].tolist()
-    discard = s.discard[:s.g[DISCARDS]].tolist()
-    assert sorted(hands + pile + discard) == list(range(s.deck.shape[0])), "cards are conserved"
     assert ((s.units > 0).sum(axis=0) <= 1).all(), "combat leaves one colour on a planet"
     for seat in range(p):
         for q in np.flatnonzero(s.units[seat]):
@@ -44,12 +30,11 @@ def assert_conserved(s, rs):
 
 def play_checked(rules, strategies, seed, game):
     """Plays one game in a Python loop over the engine and the jitted bots, checking the
-    invariants at every move; gives its result arrays."""
+    invariants at every move."""
     players = len(strategies)
-    rs, planets, _, families, params, s = GAME.prepare(rules, Setup(players, tuple(strategies)))
-    out = play.new_results(1, players, len(planets))
+    rs, _, _, families, params, s = GAME.prepare(rules, Setup(players, tuple(strategies)))
     engine.start_game(s, rs, seed, game)
-    assert_conserved(s, rs)
+    assert_board_holds(s, rs)
     decisions = 0
     while not s.g[OVER]:
         seat = int(s.g[TURN_SEAT])
@@ -59,12 +44,10 @@ def play_checked(rules, strategies, seed, game):
         bots.choose(s, rs, seat, families[seat], params[seat], s.move)
         assert tuple(s.move.tolist()) in listed
         engine.apply_move(s, rs, seat, s.move)
-        assert_conserved(s, rs)
+        assert_board_holds(s, rs)
         decisions += 1
         assert decisions < 200 * (int(s.g[TURNS]) + 1), "every turn ends"
     assert s.g[TURNS] <= rs.numbers[engine.TURN_CAP], "every game ends"
-    play.record_game(s, out, 0)
-    return out
 
 
 games = st.fixed_dictionaries({
@@ -78,21 +61,8 @@ games = st.fixed_dictionaries({
 
 @settings(max_examples=25, deadline=None)
 @given(games)
-def test_recruits_dogs_and_cards_are_conserved_only_legal_moves_happen_every_game_ends(g):
+def test_the_board_holds_its_rules_move_by_move_and_every_turn_ends(g):
     play_checked(GAME.load_rules(None, g["sets"]), g["strategies"], g["seed"], g["game"])
-
-
-@settings(max_examples=15, deadline=None)
-@given(games)
-def test_the_checked_python_loop_plays_the_same_game_as_the_jitted_loop(g):
-    rules = GAME.load_rules(None, g["sets"])
-    checked = play_checked(rules, g["strategies"], g["seed"], g["game"])
-    players = len(g["strategies"])
-    rs, planets, _, families, params, s = GAME.prepare(rules, Setup(players, tuple(g["strategies"])))
-    jitted = play.new_results(1, players, len(planets))
-    play.play_games(s, rs, families, params, g["seed"], g["game"], g["game"] + 1, jitted)
-    for field in play.Results._fields:
-        assert np.array_equal(getattr(checked, field), getattr(jitted, field)), field
 
 
 @settings(max_examples=10, deadline=None)

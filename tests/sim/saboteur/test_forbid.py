@@ -1,16 +1,11 @@
-"""Restricted play (--forbid): a seat never plays what it is forbidden, whoever chooses its
-moves; the other seats and unrestricted games are untouched."""
+"""Restricted play (--forbid) in Saboteur, position by position: what each name takes away, and
+from that seat only. (Whole games under restrictions: tests/conformance/test_forbid.py.)"""
 
-import numpy as np
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
 
-from sim.game import Setup
-from sim.saboteur import GAME, engine, forbid, play
+from sim.saboteur import GAME, engine, forbid
 from sim.saboteur.cards import BREAK, MAP, REPAIR, ROCKFALL
 from sim.saboteur.engine import DISCARD, PLACE
-from strategies import seats
 
 
 @pytest.fixture(scope="module")
@@ -70,44 +65,6 @@ def test_the_random_bot_counts_the_moves_a_restriction_leaves(table):
     assert total == engine.legal_moves(table.s, table.rs, 0)
 
 
-@pytest.mark.parametrize("strategy", ["random", "default", "covert-saboteurs"])
-def test_restricted_bots_never_play_what_they_are_forbidden(rules, strategy):
-    restricted = seats.canonical(GAME, f"{strategy}-no-rockfall-no-map", rules)
-    setup = Setup(5, (restricted, strategy, restricted, strategy, strategy))
-    rs, _, families, params, s, fixed = GAME.prepare(rules, setup)
-    played = {seat: set() for seat in range(5)}
-
-    def watch(event, *args):
-        if event == "move":
-            played[args[0]].add(int(args[1][0]))
-
-    for game in range(6):
-        play.play_python(s, rs, families, params, 3, game, fixed,
-                         play.new_results(1, 5, 3), watch=watch)
-    assert not played[0] & {ROCKFALL, MAP} and not played[2] & {ROCKFALL, MAP}
-    assert played[1] | played[3] | played[4] >= {ROCKFALL, MAP}
-
-
-def test_a_restricted_run_records_the_restriction_and_plays_other_games(rules):
-    free = GAME.play(rules, Setup(4, ("default",) * 4), 8, 0, 30, 0)
-    setup = Setup(4, ("default-no-rockfall",) * 4)
-    bound = GAME.play(rules, setup, 8, 0, 30, 0)
-    assert bound["seats"]["strategy"].unique().to_list() == ["default-no-rockfall"]
-    assert not free["games"]["turns"].equals(bound["games"]["turns"])
-    assert setup.label() == "4p forbid=rockfall default"
-
-
-def test_the_jitted_loop_and_the_python_driver_agree_under_restrictions(rules):
-    setup = Setup(4, ("default-no-pass", "random-no-path", "default", "naive-miners-no-break"))
-    jitted = GAME.play(rules, setup, 21, 0, 4, 0)
-    rs, _, families, params, s, fixed = GAME.prepare(rules, setup)
-    out = play.new_results(4, 4, 3)
-    for game in range(4):
-        play.play_python(s, rs, families, params, 21, game, fixed, out, game)
-    assert np.array_equal(out.gold, jitted["seats"]["gold"].to_numpy().reshape(4, 4))
-    assert np.array_equal(out.turns, jitted["games"]["turns"].to_numpy())
-
-
 def test_every_card_and_action_name_is_forbiddable(rules):
     names = forbid.names(rules)
     assert {"rockfall", "map", "break", "repair", "pass", "path", "dead_end"} <= set(names)
@@ -118,35 +75,3 @@ def test_a_seat_still_has_a_move_when_everything_is_forbidden(table):
     table.give(0, "map", "rockfall")
     restrict(table, 0, *forbid.names(table.rules))
     assert {m[0] for m in table.moves(0)} == {DISCARD}
-
-
-NAMES = sorted(forbid.names(GAME.load_rules(None, [])))
-KIND_NAMES = {PLACE: "path", BREAK: "break", REPAIR: "repair", MAP: "map", ROCKFALL: "rockfall"}
-
-
-@settings(max_examples=15, deadline=None)
-@given(st.integers(3, 10), st.integers(0, 2**32), st.data())
-def test_no_seat_ever_plays_a_card_or_action_it_is_forbidden(players, seed, data):
-    rules = GAME.load_rules(None, [])
-    strategies = [data.draw(st.sampled_from(["random", "default", "covert-saboteurs"]))
-                  for _ in range(players)]
-    forbidden = [data.draw(st.lists(st.sampled_from(NAMES), max_size=4, unique=True))
-                 for _ in range(players)]
-    setup = Setup(players, tuple(seats.compose(s, f) for s, f in zip(strategies, forbidden)))
-    rs, names, families, params, s, fixed = GAME.prepare(rules, setup)
-    moves = []
-
-    def watch(event, *args):
-        if event == "move":
-            moves.append((args[0], int(args[1][0]), args[2]))
-
-    play.play_python(s, rs, families, params, seed, 0, fixed, play.new_results(1, players, 3),
-                     watch=watch)
-    assert moves, "the game was played"
-    for seat, action, card in moves:
-        if action == DISCARD:
-            continue
-        played = {names[card], KIND_NAMES[action]}
-        if action == PLACE and not rs.through[card]:
-            played.add("dead_end")
-        assert not played & set(forbidden[seat]), (seat, played, forbidden[seat])

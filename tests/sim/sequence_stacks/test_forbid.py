@@ -1,15 +1,12 @@
-"""Restricted play (--forbid): a seat never plays what it is forbidden, whoever chooses its
-moves; the other seats and unrestricted games are untouched."""
+"""Restricted play (--forbid) in Sequence Stacks, position by position: what each name takes away, and
+from that seat only. (Whole games under restrictions: tests/conformance/test_forbid.py.)"""
 
 import pytest
-from test_python_driver import assert_same_games
 
-from sim.game import Setup
-from sim.sequence_stacks import GAME, cards, forbid, play
+from sim.sequence_stacks import GAME, cards, forbid
 from sim.sequence_stacks.cards import FIRST_ACTION, TYPES, WILD, name, value_of
 from sim.sequence_stacks.engine import ACT, BLOCK_IT, DISCARD, PASS, PLAY, TOP, WINDOW
 from sim.sequence_stacks.state import TURN_SEAT
-from strategies import python_bots
 
 
 @pytest.fixture(scope="module")
@@ -84,41 +81,3 @@ def test_the_names_cover_every_action_card_of_the_rules(rules):
     for t in range(FIRST_ACTION, TYPES):
         assert covered >> t & 1, name(t)
     assert {"skip", "reverse", "steal_card", "steal_chip", "block", "wild"} <= set(names)
-
-
-RESTRICTED = ("default-no-steal_chip-no-block-no-wild", "random-no-skip-no-reverse-no-from_discard",
-              "chip-thieves-no-steal_card", "default")
-
-
-def test_the_jitted_bots_never_play_what_they_are_forbidden(rules):
-    setup = Setup(4, RESTRICTED)
-    rs, families, params, s = GAME.prepare(rules, setup)
-    seen: set = set()
-
-    def watch(event, *args):
-        if event == "move":
-            seat, move = args[0], args[1].tolist()
-            for name_ in RESTRICTED[seat].split("-no-")[1:]:
-                assert not played(name_, move), (seat, name_, move)
-            seen.update((seat, n) for n in forbid.KINDS if played(n, move))
-
-    for game in range(6):
-        play.play_python(s, rs, families, params, 2, game, play.new_results(1, 4), 0, {}, watch)
-    assert {(3, "steal_chip"), (3, "block"), (3, "wild"), (3, "skip"), (2, "steal_chip")} <= seen, \
-        "unrestricted seats do play them"
-
-
-def test_restricted_games_are_the_same_through_the_python_driver(rules):
-    assert_same_games(rules, Setup(4, RESTRICTED), 13)
-
-
-def test_a_python_bot_is_offered_only_allowed_moves(rules, tmp_path):
-    file = tmp_path / "greedy.py"
-    file.write_text("class Greedy:\n    def choose(self, view, legal_moves, rng):\n"
-                    "        assert not any(m.card == 'skip' and m.action == 'action' for m in legal_moves)\n"
-                    "        return legal_moves[0]\n")
-    bot = f"{file}:Greedy-no-skip"
-    tables = GAME.play(rules, Setup(3, (bot, "default", "default")), 1, 0, 3, 0)
-    assert python_bots.python_classes((bot,))
-    seat0 = tables["seats"].filter(tables["seats"]["seat"] == 0)
-    assert seat0["skips_played"].sum() == 0 and seat0["strategy"][0] == "greedy.py:Greedy-no-skip"

@@ -2,29 +2,9 @@
 and one line with exit code 2 for bad input."""
 
 import json
-import sys
 from pathlib import Path
 
 import pytest
-
-from sim import cli
-
-
-@pytest.fixture
-def simulate(monkeypatch, capsys, tmp_path):
-    """Gives a function running `simulate ARGS...` in-process from an empty folder, and giving
-    (exit code, stdout, stderr)."""
-    monkeypatch.chdir(tmp_path)
-
-    def run(*args):
-        monkeypatch.setattr(sys, "argv", ["simulate", *args])
-        with pytest.raises(SystemExit) as exit:
-            cli.main()
-            sys.exit(0)
-        out, err = capsys.readouterr()
-        return exit.value.code or 0, out, err
-
-    return run
 
 
 def test_a_reaction_sweep_plays_one_configuration_per_value(simulate, tmp_path):
@@ -40,14 +20,11 @@ def test_a_reaction_sweep_plays_one_configuration_per_value(simulate, tmp_path):
 
 
 @pytest.mark.parametrize("args, message", [
-    (["spit", "--players", "3"], "error: spit is a game for two players: --players takes only 2, got 3"),
     (["speed", "--players", "2,3"], "error: speed is a game for two players"),
     (["spit", "--reaction", "1=-0.5"], "error: --reaction: the mean reaction time must be a positive"),
-    (["trace", "spit", "--players", "4"], "error: spit is a game for two players"),
     (["trace", "speed", "--reaction", "0=-1"], "error: --reaction: the mean reaction time"),
     (["trace", "spit", "--reaction", "0=0.5,0.6"], "error: one reaction setting per seat here"),
     (["spit", "--set", "options.smaller_pile=grab"], "error: options.smaller_pile must be one of"),
-    (["speed", "--strategy", "blocker"], "error: unknown strategy 'blocker'"),
 ])
 def test_bad_input_is_one_line_and_exit_code_2(simulate, args, message):
     code, _, err = simulate(*args)
@@ -100,17 +77,6 @@ def test_trace_speed_with_a_python_bot(simulate):
     assert code == 0, err
     assert out.startswith("Speed, seed 3, game 0; seats: 0:default-no-play_up (reaction 0.9 s")
     assert "1:speed_pairs.py:Pairs (reaction" in out and "Final: " in out
-
-
-@pytest.mark.parametrize("args, message", [
-    (["spit", "--forbid", "fill"], ("error: spit cannot forbid 'fill'; it can forbid: play_up, "
-                                   "play_down, fill_space, stack_equal, uncover")),
-    (["trace", "speed", "--forbid", "uncover"], ("error: speed cannot forbid 'uncover'; it can "
-                                                "forbid: play_up, play_down")),
-])
-def test_an_unknown_restriction_lists_the_valid_names(simulate, args, message):
-    code, _, err = simulate(*args)
-    assert code == 2 and err == message + "\n"
 
 
 def test_simulate_strategies_lists_families_parameters_presets_and_restrictions(simulate):

@@ -1,14 +1,11 @@
-"""Restricted play (--forbid) in Spit and Speed: a seat never makes a move of a forbidden kind,
-whoever chooses its moves; the other seat is untouched."""
+"""Restricted play (--forbid) in Spit and Speed, position by position: what each name takes
+away, and from that seat only. (Whole games under restrictions: tests/conformance/test_forbid.py.)"""
 
 import pytest
 
 from sim import speed, spit
-from sim.game import Setup
 from sim.spit import engine, forbid
-from sim.spit.deck import DOWN, UP
-from sim.spit.state import PLAY, SHIFT, STACK, TURN
-from strategies import seats
+from sim.spit.state import PLAY, SHIFT, STACK
 
 
 def restrict(table, seat, *names):
@@ -56,33 +53,3 @@ def test_every_name_is_listed_with_its_meaning_and_speed_takes_the_directions():
                                                       "stack_equal", "uncover"}
     assert set(speed.GAME.bots.forbiddable(speed.GAME.load_rules(None, []))) == {"play_up",
                                                                                  "play_down"}
-
-
-@pytest.mark.parametrize("game, strategy", [(spit.GAME, "default-no-play_up-no-uncover"),
-                                            (spit.GAME, "random-no-play_down"),
-                                            (speed.GAME, "greedy-no-play_down")])
-def test_restricted_bots_never_play_what_they_are_forbidden(game, strategy):
-    rules = game.load_rules(None, [])
-    bound = seats.parse(strategy)
-    setup = Setup(2, (seats.canonical(game, strategy, rules), bound.base))
-    rs, _, families, params, s, c, _, _ = game.prepare(rules, setup)
-    made = {0: set(), 1: set()}
-
-    def watch(event, *args):
-        if event == "land" and args[1] != 0:  # not dropped
-            seat = args[0]
-            kind, _, b = c.plan[seat].tolist()
-            if kind == PLAY:
-                under = s.centre[b, s.centre_n[b] - 2]
-                made[seat].add("play_up" if rs.fits[args[2], under] & UP else "play_down")
-                assert rs.fits[args[2], under] & (UP | DOWN)
-            elif kind != TURN:
-                made[seat].add("fill_space" if kind == SHIFT else "stack_equal")
-
-    for index in range(3):
-        game.loop.play_python(s, rs, c, families, params, 6, index, game.loop.new_results(1),
-                              watch=watch)
-    forbidden = {"uncover": {"fill_space", "stack_equal"}}
-    banned = set().union(*(forbidden.get(n, {n}) for n in bound.forbidden))
-    assert made[0] and not made[0] & banned
-    assert made[1] & banned, "the other seat is free"

@@ -1,6 +1,7 @@
 """Invariants of whole Spit and Speed games, whatever the seed, bots, reaction times and rule
-options: the 52 cards are conserved, only legal moves land, the clock never runs backwards,
-and every game ends (a game that cannot end is capped and recorded as stalled)."""
+options: bots plan only legal moves, only fitting cards land, the clock never runs backwards,
+and every game ends (a game that cannot end is capped and recorded as stalled). (The 52 cards
+are conserved: tests/conformance.)"""
 
 import numpy as np
 from hypothesis import given, settings
@@ -21,21 +22,10 @@ REACTIONS = st.sampled_from(["novice", "club", "expert", "0.5:0", "0.3:1.2"])
 STRATEGIES = st.sampled_from(["random", "default", "greedy", "blocker", "turner"])
 
 
-def spit_cards(s):
-    found = []
-    for seat in range(2):
-        for p in range(s.stock_n.shape[1]):
-            found += s.stock[seat, p, :s.stock_n[seat, p]].tolist()
-        found += s.spit[seat, :s.spit_n[seat]].tolist()
-        found += s.hold[seat, :s.hold_n[seat]].tolist()
-        found += s.centre[seat, :s.centre_n[seat]].tolist()
-    return sorted(found)
-
-
 @settings(max_examples=10, deadline=None)
 @given(seed=st.integers(0, 2**64 - 1), game=st.integers(0, 10**6), options=st.sampled_from(SPIT_OPTIONS),
        seats=st.tuples(STRATEGIES, STRATEGIES), reaction=st.tuples(REACTIONS, REACTIONS))
-def test_spit_conserves_cards_lands_only_legal_moves_and_ends(seed, game, options, seats, reaction):
+def test_spit_lands_only_legal_moves_its_clock_runs_forward_and_it_ends(seed, game, options, seats, reaction):
     rules = GAME.load_rules(None, options)
     setup = Setup(2, seats, (("reaction_0", reaction[0]), ("reaction_1", reaction[1])))
     rs, _, families, params, s, c, _, _ = GAME.prepare(rules, setup)
@@ -45,7 +35,6 @@ def test_spit_conserves_cards_lands_only_legal_moves_and_ends(seed, game, option
     before = {}
 
     def watch(event, *args):
-        assert spit_cards(s) == cards, event
         assert c.now[0] >= clock[0], "the clock never runs backwards"
         clock[0] = c.now[0]
         if event == "plan":
@@ -74,19 +63,13 @@ def test_spit_conserves_cards_lands_only_legal_moves_and_ends(seed, game, option
        seats=st.tuples(st.sampled_from(["random", "default", "greedy"]),
                        st.sampled_from(["random", "default", "greedy"])),
        reaction=st.tuples(REACTIONS, REACTIONS))
-def test_speed_conserves_cards_lands_only_legal_moves_and_ends(seed, game, options, seats, reaction):
+def test_speed_lands_only_legal_moves_and_ends(seed, game, options, seats, reaction):
     rules = speed.GAME.load_rules(None, options)
     setup = Setup(2, seats, (("reaction_0", reaction[0]), ("reaction_1", reaction[1])))
     rs, _, families, params, s, c, _, _ = speed.GAME.prepare(rules, setup)
     out = speed.play.new_results(1)
-    cards = list(range(rs.fits.shape[0]))
 
     def watch(event, *args):
-        found = [int(x) for x in s.hand.ravel() if x >= 0]
-        for side in range(2):
-            found += s.draw[side, :s.draw_n[side]].tolist() + s.side[side, :s.side_n[side]].tolist()
-            found += s.centre[side, :s.centre_n[side]].tolist()
-        assert sorted(found) == cards, event
         if event == "land" and args[1] != speed.engine.DROPPED:
             seat, _, card = args
             pile = c.plan[seat, 2]
