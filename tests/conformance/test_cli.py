@@ -35,8 +35,8 @@ def bad_inputs(name: str) -> list[tuple[list[str], str]]:
          f"players (seats are 0–{game.min_players - 1})"),
         ([name, *players, "--set", "no_such.rule=1"], "error: unknown rule 'no_such"),
         ([name, *players, "--set", "no_equals_sign"], "error: --set"),
-        ([name, *players, "--seed", "-1"], "error: --seed must be between 0 and 2**64-1, got -1"),
-        ([name, *players, "--seed", str(2**64)], "error: --seed must be between 0 and 2**64-1"),
+        ([name, *players, "--seed", "-1"], "error: --seed must be between 0 and 2**63-1, got -1"),
+        ([name, *players, "--seed", str(2**63)], "error: --seed must be between 0 and 2**63-1"),
         ([name, *players, "--games", "0"], "error: --games must be at least 1, got 0"),
         ([name, *players, "--forbid", "teleport"],
          f"error: {name} cannot forbid 'teleport'; it can forbid: {forbiddable}"),
@@ -46,7 +46,7 @@ def bad_inputs(name: str) -> list[tuple[list[str], str]]:
         (["trace", name, *players, "--strategy", "clever"], unknown),
         (["trace", name, *players, "--forbid", "teleport"],
          f"error: {name} cannot forbid 'teleport'"),
-        (["trace", name, *players, "--seed", "-1"], "error: --seed must be between 0 and 2**64-1"),
+        (["trace", name, *players, "--seed", "-1"], "error: --seed must be between 0 and 2**63-1"),
         (["bench", name, *([] if two_player else players), "--strategies", "clever"], unknown),
     ] + ([] if two_player else [(["bench", name, "--players", str(n)], refused(n))
                                 for n in (above, below)])

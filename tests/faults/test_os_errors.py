@@ -80,8 +80,9 @@ def test_a_read_only_file_system_is_named(simulate, small_disk):
 def test_an_os_error_writing_a_shard_is_named(simulate, monkeypatch, number, cause):
     from sim import store
 
-    def refuse(path, shards, setup, start):
-        raise OSError(number, "refused", str(path / "games" / store.shard_name(setup, start)))
+    def refuse(path, played, shards):
+        name = store.shard_name(played.chunk.setup, played.chunk.start)
+        raise OSError(number, "refused", str(path / "games" / name))
 
     monkeypatch.setattr(store, "write_chunk", refuse)
     code, _, err = simulate("saboteur", "--players", "3", "--games", "20", "--workers", "1",
