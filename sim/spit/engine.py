@@ -18,6 +18,7 @@ without a move waits, as any seat without a move does: no escape is needed.
 from sim import rng
 from sim.jit import rule, small_rule
 from sim.spit import race
+from sim.spit.race import CAPPED, DROPPED, OUT, PLAYED
 from sim.spit.cards import (
     BOTH_OUT,
     CAP_DEALS,
@@ -54,7 +55,6 @@ from sim.spit.state import (
 )
 
 BOT_STREAM, DEAL_STREAM = 200, 10_000
-DROPPED, PLAYED, OUT, CAPPED = 0, 1, 2, 3  # what landing a planned move did
 
 
 @rule

@@ -3,9 +3,9 @@
 import pytest
 
 from sim.game import Setup
-from sim.speed import GAME, engine, play
+from sim.speed import GAME, engine
 from sim.speed.state import HAND_NO, PLAY, STALLED, WINNER
-from sim.spit import race
+from sim.spit import loop, race
 
 FAST, SLOW = "0.2:0", "1:0"
 
@@ -35,7 +35,7 @@ class Table:
 
     def step(self):
         s, rs, c = self.s, self.rs, self.c
-        play.plan_moves(s, rs, c, self.families, self.params)
+        loop.plan_moves(s, rs, c, self.families, self.params)
         seat = race.next_due(c)
         if seat < 0:
             return -1, int(engine.stall(s, rs, c))
