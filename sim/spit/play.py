@@ -17,28 +17,28 @@ from strategies import spit as bots
 
 @small_rule
 def resolve_stall(s, rs, c, families, params):
-    """Handles a stall: recycles spit cards if need be, lets a lone spitter choose its pile,
-    spits. Gives whether the game ended as stalled."""
-    if engine.stall(s, rs, c):
-        return True
-    seat = engine.lone_spitter(s)
-    if seat >= 0:
-        s.g[LONE_PILE] = bots.choose_pile(s, rs, seat, families[seat], params[seat])
-    engine.spit(s, rs)
-    return False
+    """Handles a stall: deals a new layout or recycles spit cards if need be, lets a lone
+    spitter choose its pile, spits. Gives whether the game ended as stalled."""
+    status = engine.stall(s, rs, c)
+    if status == engine.SPIT_NEXT:
+        seat = engine.lone_spitter(s)
+        if seat >= 0:
+            s.g[LONE_PILE] = bots.choose_pile(s, rs, seat, families[seat], params[seat])
+        engine.spit(s, rs)
+    return status == engine.ENDED
 
 
 def _resolve_stall_python(s, rs, c, families, params, python_seats):
     """resolve_stall, asking a lone spitter that a Python strategy plays for its pile."""
-    if engine.stall(s, rs, c):
-        return True
-    seat = engine.lone_spitter(s)
-    if seat >= 0:
-        player = python_seats.get(seat)
-        s.g[LONE_PILE] = (bots.choose_pile(s, rs, seat, families[seat], params[seat])
-                          if player is None else player.pile(seat))
-    engine.spit(s, rs)
-    return False
+    status = engine.stall(s, rs, c)
+    if status == engine.SPIT_NEXT:
+        seat = engine.lone_spitter(s)
+        if seat >= 0:
+            player = python_seats.get(seat)
+            s.g[LONE_PILE] = (bots.choose_pile(s, rs, seat, families[seat], params[seat])
+                              if player is None else player.pile(seat))
+        engine.spit(s, rs)
+    return status == engine.ENDED
 
 
 def _moving_card(s, c, seat) -> int:
