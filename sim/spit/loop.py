@@ -13,6 +13,8 @@ functions inlined, and that loop is cached on disk like any rule, since its key 
 types. Passing the functions as arguments instead compiles too, but numba keys a cached function
 by its arguments' types, and a function's type names the function object of one process: every
 new process would compile the loop again (measured with numba 0.68, NUMBA_DEBUG_CACHE=1).
+As with any cached rule, numba checks the compiled loop against this file only: after editing a
+game's rules, delete the __pycache__ folders (README) so that the loop is compiled again.
 """
 
 from collections import namedtuple
