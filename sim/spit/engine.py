@@ -18,7 +18,6 @@ without a move waits, as any seat without a move does: no escape is needed.
 from sim import rng
 from sim.jit import rule, small_rule
 from sim.spit import race
-from sim.spit.race import CAPPED, DROPPED, OUT, PLAYED
 from sim.spit.cards import (
     BOTH_OUT,
     CAP_DEALS,
@@ -34,6 +33,7 @@ from sim.spit.cards import (
     STACKING,
     WIN,
 )
+from sim.spit.race import CAPPED, DROPPED, OUT, PLAYED
 from sim.spit.state import (
     DEAL,
     DEAL_MOVES,
