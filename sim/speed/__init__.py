@@ -14,7 +14,7 @@ from sim.spit.tables import columns
 from strategies import speed as bots
 
 OPTION_COLUMNS = (
-    Column("cards_each", "cards dealt to each player (20; option: 15)"),
+    Column("cards_each", "cards dealt to each player (15, the source's deal; variant: 20)"),
     Column("scoring", "'one_hand' (one hand decides) or 'points' (play to a target score)"),
     Column("target", "the target score of 'points' scoring"),
 )

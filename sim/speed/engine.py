@@ -35,9 +35,9 @@ from sim.speed.state import (
     WINNER,
 )
 from sim.spit import race
+from sim.spit.race import CAPPED, DROPPED, OUT, PLAYED
 
 BOT_STREAM, DEAL_STREAM = 200, 10_000
-DROPPED, PLAYED, OUT, CAPPED = 0, 1, 2, 3  # what landing a planned move did
 
 
 @rule

@@ -1,7 +1,5 @@
-"""Playing whole Speed games: the race step by step, the jitted loop for many games, the results.
-
-The steps are Spit's (sim/spit/play.py): seats without a planned move plan one, the earliest
-lands; when nobody can play, the table stalls and side-pile cards are turned up.
+"""Playing whole Speed games: Speed's part of the real-time loop (sim/spit/loop.py), and the
+results. A stall here turns up side-pile cards; nobody chooses anything.
 """
 
 from collections import namedtuple
@@ -10,23 +8,25 @@ import numpy as np
 
 from sim.jit import rule, small_rule
 from sim.speed import engine
-from sim.speed.state import HAND_NO, MOVES, OVER, STALLED, STALLS, WINNER
-from sim.spit import race
-from sim.spit.play import _unwatched
+from sim.speed.state import HAND_NO, MOVES, OVER, STALLED, STALLS, WINNER, State
+from sim.spit import loop
+from sim.spit.loop import play_games, play_python  # noqa: F401  (the game's loop: RealTimeGame.loop)
 from strategies import speed as bots
 
 
 @small_rule
-def plan_moves(s, rs, c, families, params):
-    """Lets every seat without a planned move plan one, due after its reaction time; a seat
-    that finds none is idle until a centre pile changes."""
-    idle = s.idle
-    for seat in range(2):
-        if not c.pending[seat] and not idle[seat]:
-            if bots.choose(s, rs, seat, families[seat], params[seat], c.plan[seat]):
-                race.schedule(c, seat)
-            else:
-                idle[seat] = 1
+def resolve_stall(s, rs, c, families, params):
+    """Handles a stall (side-pile cards turned up); gives whether the game ended as stalled."""
+    return engine.stall(s, rs, c)
+
+
+def _resolve_stall_python(s, rs, c, families, params, python_seats):
+    return engine.stall(s, rs, c)
+
+
+def _moving_card(s, c, seat) -> int:
+    """Gives the card in the hand slot `seat`'s planned play takes."""
+    return int(s.hand[seat, c.plan[seat, 1]])
 
 
 @rule
@@ -45,20 +45,10 @@ def record_game(s, c, out, row):
         out.score[row, seat] = s.score[seat]
 
 
-@rule
-def play_games(s, rs, c, families, params, seed, start, stop, out):
-    """Plays games [start, stop) with the jitted bots and fills `out` (row = game - start)."""
-    g = s.g
-    for game in range(start, stop):
-        engine.start_game(s, rs, c, seed, game)
-        while not g[OVER]:
-            plan_moves(s, rs, c, families, params)
-            seat = race.next_due(c)
-            if seat < 0:
-                engine.stall(s, rs, c)
-            elif engine.land(s, rs, c, seat) == engine.OUT:
-                engine.end_hand(s, rs, c)
-        record_game(s, c, out, game - start)
+@small_rule
+def over(s):
+    """Gives whether the game has ended."""
+    return s.g[OVER] != 0
 
 
 Results = namedtuple("Results", ["winner", "stalled", "hands", "stalls", "moves", "seconds",
@@ -75,43 +65,7 @@ def new_results(games: int) -> Results:
         score=np.zeros((games, 2), np.int64))
 
 
-def play_python(s, rs, c, families, params, seed, game, out, row=0, python_seats=None,
-                watch=None):
-    """Plays one game in a Python loop over the same jitted rules and bots as `play_games`,
-    filling row `row` of `out`: the Python driver, used by trace and by Python strategies.
-
-    python_seats: {seat: player} for the seats Python strategies play (sim/speed/view.py):
-    player(seat) -> bool plans the seat's play into c.plan[seat] (False: it has none). The
-    other seats play their jitted bots; the clock alone decides when a planned play lands.
-    watch(event, ...), if given, is called at each step: ("deal",) when a hand is dealt;
-    ("plan", seat); ("land", seat, status, card) (status: engine.DROPPED, PLAYED, OUT, CAPPED);
-    ("stall", over); ("hand_end", over).
-    """
-    python_seats = python_seats or {}
-    watch = watch or _unwatched
-    g = s.g
-    engine.start_game(s, rs, c, race.seed_bits(seed), game)
-    watch("deal")
-    while not g[OVER]:
-        for seat in range(2):
-            if not c.pending[seat] and not s.idle[seat]:
-                player = python_seats.get(seat)
-                if (bots.choose(s, rs, seat, families[seat], params[seat], c.plan[seat])
-                        if player is None else player(seat)):
-                    race.schedule(c, seat)
-                    watch("plan", seat)
-                else:
-                    s.idle[seat] = 1
-        seat = race.next_due(c)
-        if seat < 0:
-            watch("stall", engine.stall(s, rs, c))
-            continue
-        card = int(s.hand[seat, c.plan[seat, 1]])
-        status = engine.land(s, rs, c, seat)
-        watch("land", seat, status, card)
-        if status == engine.OUT:
-            over = engine.end_hand(s, rs, c)
-            watch("hand_end", over)
-            if not over:
-                watch("deal")
-    record_game(s, c, out, row)
+RULES = loop.register(State, loop.Rules(
+    start_game=engine.start_game, bots=bots, land=engine.land, stall=resolve_stall,
+    end_round=engine.end_hand, record_game=record_game, over=over,
+    stall_python=_resolve_stall_python, moving_card=_moving_card, round_end="hand_end"))

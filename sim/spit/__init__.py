@@ -20,7 +20,10 @@ OPTION_COLUMNS = (
     Column("smaller_pile", "who takes the smaller spit pile: 'slap' or 'out_player_chooses'"),
     Column("alternating_colours", "variant: plays on a spit pile must change colour"),
     Column("stack_equal_ranks", "variant: equal ranks may be stacked to uncover cards"),
-    Column("both_out_of_spit_cards", "'take_back_started_pile' or 'split_both_piles'"),
+    Column("both_out_of_spit_cards", "both out of spit cards and stalled: 'new_layout', "
+                                     "'take_back_started_pile' or 'split_both_piles'"),
+    Column("win", "who wins: 'no_cards_left' or 'spit_and_layout_played' (at once, with no "
+                  "spit cards left)"),
 )
 
 
@@ -46,7 +49,8 @@ class Spit(RealTimeGame):
     def options(self, rules: dict) -> dict:
         return {"stock_piles": rules["layout"]["stock_piles"],
                 **{k: rules["options"][k] for k in ("smaller_pile", "alternating_colours",
-                                                    "stack_equal_ranks", "both_out_of_spit_cards")}}
+                                                    "stack_equal_ranks", "both_out_of_spit_cards",
+                                                    "win")}}
 
 
 GAME = Spit()

@@ -9,10 +9,12 @@ from sim.spit import deck, reaction
 
 OPTION_VALUES = {
     "smaller_pile": ("slap", "out_player_chooses"),
-    "both_out_of_spit_cards": ("take_back_started_pile", "split_both_piles"),
+    "both_out_of_spit_cards": ("new_layout", "take_back_started_pile", "split_both_piles"),
+    "win": ("no_cards_left", "spit_and_layout_played"),
 }
 SLAP, OUT_PLAYER_CHOOSES = 0, 1
-TAKE_BACK, SPLIT_BOTH = 0, 1
+NEW_LAYOUT, TAKE_BACK, SPLIT_BOTH = 0, 1, 2
+NO_CARDS_LEFT, SPIT_AND_LAYOUT_PLAYED = 0, 1
 MAX_PILES = 8
 
 RuleSet = namedtuple("RuleSet", [
@@ -21,8 +23,8 @@ RuleSet = namedtuple("RuleSet", [
     "fits",     # int8[card, top]: 1 where the card may be played on that top (deck.fits)
     "numbers",  # int64[...]: indexed by RANKS, PILES, ... below
 ])
-(RANKS, CARDS, PILES, LAYOUT, SMALLER, COLOURS, STACKING, BOTH_OUT, CAP_DEALS, CAP_MOVES,
- CAP_STALLS, N_NUMBERS) = range(12)
+(RANKS, CARDS, PILES, LAYOUT, SMALLER, COLOURS, STACKING, BOTH_OUT, WIN, CAP_DEALS, CAP_MOVES,
+ CAP_STALLS, N_NUMBERS) = range(13)
 
 
 def whole_number(value, where: str, low: int, high: int) -> int:
@@ -61,6 +63,7 @@ def build(rules: dict) -> tuple[RuleSet, list[str]]:
                         f"{numbers[LAYOUT]} cards and a spit card each")
     numbers[SMALLER] = _choice(rules, "smaller_pile")
     numbers[BOTH_OUT] = _choice(rules, "both_out_of_spit_cards")
+    numbers[WIN] = _choice(rules, "win")
     numbers[COLOURS] = _flag(rules["options"]["alternating_colours"], "options.alternating_colours")
     numbers[STACKING] = _flag(rules["options"]["stack_equal_ranks"], "options.stack_equal_ranks")
     caps = rules["caps"]

@@ -24,12 +24,16 @@ from sim.spit.cards import (
     CAP_MOVES,
     CAP_STALLS,
     CARDS,
+    NEW_LAYOUT,
     OUT_PLAYER_CHOOSES,
     PILES,
     SMALLER,
+    SPIT_AND_LAYOUT_PLAYED,
     SPLIT_BOTH,
     STACKING,
+    WIN,
 )
+from sim.spit.race import CAPPED, DROPPED, OUT, PLAYED
 from sim.spit.state import (
     DEAL,
     DEAL_MOVES,
@@ -54,7 +58,7 @@ from sim.spit.state import (
 )
 
 BOT_STREAM, DEAL_STREAM = 200, 10_000
-DROPPED, PLAYED, OUT, CAPPED = 0, 1, 2, 3  # what landing a planned move did
+SPIT_NEXT, DEALT_AGAIN, ENDED = 0, 1, 2  # what a stall leads to (stall())
 
 
 @rule
@@ -277,16 +281,24 @@ def _stalled(s):
 
 @rule
 def stall(s, rs, c):
-    """Handles a stall (neither seat can move): counts it, ends a game that cannot resolve,
-    gives seats out of spit cards new ones when both are out, and lets both react. Gives
-    whether the game is over (stalled); if not, spit() comes next."""
+    """Handles a stall (neither seat can move): counts it, ends a game that cannot resolve, and
+    lets both react. When both seats are out of spit cards it deals a new layout (default) or
+    gives them spit cards again from the spit piles. Gives SPIT_NEXT (spit() comes next),
+    DEALT_AGAIN (a new layout is dealt and spat) or ENDED (the game ended as stalled)."""
     g, spit_n = s.g, s.spit_n
     g[STALLS] += 1
     g[DEAL_STALLS] += 1
     if g[DEAL_STALLS] > rs.numbers[CAP_STALLS]:
         _stalled(s)
-        return True
+        return ENDED
     if spit_n[0] == 0 and spit_n[1] == 0:
+        if rs.numbers[BOTH_OUT] == NEW_LAYOUT:
+            race.both_react(c)
+            # Each gathers the spit pile it started and its stock, as at the end of a deal.
+            for pile in range(2):
+                if s.centre_n[pile] > 0:
+                    _take(s, s.starter[pile], pile)
+            return ENDED if _deal_again(s, rs, c) else DEALT_AGAIN
         if rs.numbers[BOTH_OUT] == SPLIT_BOTH:
             _split_both(s)
         else:
@@ -294,10 +306,10 @@ def stall(s, rs, c):
                 _take_back(s, seat)
         if spit_n[0] == 0 and spit_n[1] == 0:  # nothing under the tops: no spit can help
             _stalled(s)
-            return True
+            return ENDED
     race.both_react(c)
     race.drop_plans(c)
-    return False
+    return SPIT_NEXT
 
 
 @small_rule
@@ -368,10 +380,17 @@ def spit(s, rs):
 def end_deal(s, rs, c):
     """Ends the deal g[OUT_SEAT] went out of: the spit piles are taken (a slap race for the
     smaller, or the out-player takes it), every seat gathers its cards; a seat left without
-    cards wins. Otherwise deals again. Gives whether the game is over."""
-    g, centre_n, hold, hold_n = s.g, s.centre_n, s.hold, s.hold_n
+    cards wins (option "spit_and_layout_played": so does the out-player if it has no spit cards
+    left, at once). Otherwise deals again. Gives whether the game is over."""
+    g, centre_n = s.g, s.centre_n
     out = g[OUT_SEAT]
     race.drop_plans(c)
+    if rs.numbers[WIN] == SPIT_AND_LAYOUT_PLAYED and s.spit_n[out] == 0:
+        g[SLAP_SEAT] = -1
+        g[TAKEN_PILE] = -1
+        g[WINNER] = out
+        g[OVER] = 1
+        return True
     if centre_n[0] > 0 and centre_n[1] > 0:
         taker = out if rs.numbers[SMALLER] == OUT_PLAYER_CHOOSES else race.race(c)
         g[SLAP_SEAT] = taker
@@ -387,6 +406,14 @@ def end_deal(s, rs, c):
         g[SLAP_SEAT] = -1
         g[TAKEN_PILE] = 0 if centre_n[0] > 0 else 1
         _take(s, 1 - out, g[TAKEN_PILE])
+    return _deal_again(s, rs, c)
+
+
+@rule
+def _deal_again(s, rs, c):
+    """Lets every seat gather its stock and spit cards to what it took; a seat left without
+    cards wins. Otherwise deals the next deal. Gives whether the game is over."""
+    g, hold, hold_n = s.g, s.hold, s.hold_n
     for seat in range(2):
         for p in range(s.stock_n.shape[1]):
             for i in range(s.stock_n[seat, p]):

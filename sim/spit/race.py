@@ -25,6 +25,8 @@ from sim.jit import small_rule
 
 TIME_STREAM, COIN_STREAM = 300, 400
 PLAN_FIELDS = 3  # a planned move: (kind, a, b); its meaning is the game's
+DROPPED, PLAYED, OUT, CAPPED = 0, 1, 2, 3  # what landing a planned move did (the seat went OUT:
+# it has played its last card; CAPPED: the game hit its move cap)
 QUANTILES = 4096
 
 Clock = namedtuple("Clock", [

@@ -73,6 +73,7 @@ class Tracer(RaceTracer):
 
     def _deal(self) -> None:
         s = self.s
+        self.shown_deal = int(s.g[DEAL])
         print(f"\n=== Deal {int(s.g[DEAL]) + 1}: "
               f"{'two spit piles' if s.centre_n[0] and s.centre_n[1] else 'one spit pile'}",
               file=self.out)
@@ -102,6 +103,11 @@ class Tracer(RaceTracer):
         if over:
             self._print("stall that spitting cannot resolve: the game is recorded as stalled")
             return
+        if int(s.g[DEAL]) != self.shown_deal:
+            self._print("stall with both players out of spit cards: each gathers the spit pile "
+                        "it started and its stock, and deals a new layout")
+            self._deal()
+            return
         lone = int(s.g[LONE_PILE])
         note = f" (the lone spitter spits onto pile {lone})" if lone >= 0 else ""
         self._print(f"stall: nobody can move; spit!{note} {self._piles()}; spit cards "
@@ -112,6 +118,9 @@ class Tracer(RaceTracer):
         out = int(s.g[OUT_SEAT])
         slap = int(s.g[SLAP_SEAT])
         text = f"seat {out} has played every stock card"
+        if s.g[TAKEN_PILE] < 0:
+            self._print(text + " and has no spit cards left: it wins the game")
+            return
         if slap >= 0:
             text += (f"; seat {slap} takes the smaller spit pile (pile {int(s.g[TAKEN_PILE])}), "
                      f"seat {1 - slap} the other")

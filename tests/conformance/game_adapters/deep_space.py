@@ -12,7 +12,7 @@ class DeepSpace:
     strategies = strategies
     setups = (Setup(4, ("default", "random", "raider", "turtle")),
               Setup(3, ("rush", "default", "random")))
-    variants = ((), ("options.defender_order=largest_first",), ("options.redraw=always",),
+    variants = ((), ("options.mining=fixed",), ("options.redraw=always",),
                 ("options.redraw=never",), ("supply.gems=6", "supply.ore=6"), ("turn_cap=40",))
     players = (2, 3, 4)
     example = ("deep_space_settler.py:Settler", "bases")

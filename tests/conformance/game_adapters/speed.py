@@ -9,8 +9,8 @@ from sim.game import Setup
 class Speed(RealTime):
     setups = (Setup(2, ("default", "random"), (("reaction_0", "expert"), ("reaction_1", "novice"))),
               Setup(2, ("greedy", "default"), (("reaction_0", "0.7:0.2"), ("reaction_1", "club"))))
-    variants = ((), ("deal.cards_each=15",),
-                ("options.scoring=points", "options.target=5", "deal.cards_each=15"),
+    variants = ((), ("deal.cards_each=20",),
+                ("options.scoring=points", "options.target=5", "deal.cards_each=20"),
                 ("options.scoring=points",))
     common = {"play_up", "play_down"}
     example = ("speed_pairs.py:Pairs", None)

@@ -14,6 +14,8 @@ class Spit(RealTime):
               Setup(2, ("greedy", "blocker"), (("reaction_0", "0.7:0.2"), ("reaction_1", "club"))))
     variants = ((), ("layout.stock_piles=4",), ("options.alternating_colours=true",),
                 ("options.both_out_of_spit_cards=split_both_piles",),
+                ("options.both_out_of_spit_cards=take_back_started_pile",),
+                ("options.win=spit_and_layout_played",),
                 ("options.alternating_colours=true", "options.stack_equal_ranks=true",
                  "layout.stock_piles=4"),
                 ("options.stack_equal_ranks=true", "options.smaller_pile=out_player_chooses"))

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from sim.game import Setup
-from sim.spit import GAME, engine, play, race
+from sim.spit import GAME, engine, loop, play, race
 from sim.spit.state import LONE_PILE
 
 
@@ -92,7 +92,7 @@ class Table:
         """Takes one step of the race as the play loop does: seats without a plan plan one,
         the earliest lands. Gives (seat, what landing did), or (-1, stalled?) after a stall."""
         s, rs, c = self.s, self.rs, self.c
-        play.plan_moves(s, rs, c, self.families, self.params)
+        loop.plan_moves(s, rs, c, self.families, self.params)
         seat = race.next_due(c)
         if seat < 0:
             return -1, int(play.resolve_stall(s, rs, c, self.families, self.params))

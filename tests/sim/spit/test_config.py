@@ -13,13 +13,16 @@ def test_the_default_rules_are_the_rules_file():
     rules = GAME.load_rules(None, [])
     assert rules["layout"]["stock_piles"] == 5
     assert rules["options"] == {"smaller_pile": "slap", "alternating_colours": False,
-                                "stack_equal_ranks": False,
-                                "both_out_of_spit_cards": "take_back_started_pile"}
-    assert SPEED.load_rules(None, [])["deal"] == {"cards_each": 20, "hand": 5}
+                                "stack_equal_ranks": False, "both_out_of_spit_cards": "new_layout",
+                                "win": "no_cards_left"}
+    assert SPEED.load_rules(None, [])["deal"] == {"cards_each": 15, "hand": 5}
 
 
 @pytest.mark.parametrize("game, sets, message", [
     (GAME, ["options.smaller_pile=grab"], "options.smaller_pile must be one of slap, out_player_chooses"),
+    (GAME, ["options.win=first_out"], "options.win must be one of no_cards_left, spit_and_layout_played"),
+    (GAME, ["options.both_out_of_spit_cards=reshuffle"],
+     "must be one of new_layout, take_back_started_pile, split_both_piles"),
     (GAME, ["layout.stock_piles=0"], "layout.stock_piles must be a whole number from 1 to 8"),
     (GAME, ["layout.stock_piles=7"], "cannot deal two layouts of 28 cards"),
     (GAME, ["deck.ranks=2"], "deck.ranks must be a whole number from 3 to 13"),
@@ -72,6 +75,7 @@ def test_the_tables_record_reactions_and_rule_options():
     tables = GAME.play(rules, setup, 1, 0, 4, 0)
     games, seats = tables["games"], tables["seats"]
     assert games["alternating_colours"].all() and (games["smaller_pile"] == "slap").all()
+    assert (games["win"] == "no_cards_left").all()
     assert games["reaction_ratio"].to_list() == [pytest.approx(0.6 / 0.9)] * 4
     assert seats.filter(seats["seat"] == 1)["reaction_spread"].to_list() == [0.1] * 4
     assert seats["strategy"].to_list() == ["default", "random"] * 4

@@ -58,8 +58,8 @@ def test_spit_lands_only_legal_moves_its_clock_runs_forward_and_it_ends(seed, ga
 
 @settings(max_examples=15, deadline=None)
 @given(seed=st.integers(0, 2**64 - 1), game=st.integers(0, 10**6),
-       options=st.sampled_from([[], ["deal.cards_each=15"], ["options.scoring=points"],
-                                ["options.scoring=points", "options.target=5", "deal.cards_each=15"]]),
+       options=st.sampled_from([[], ["deal.cards_each=20"], ["options.scoring=points"],
+                                ["options.scoring=points", "options.target=5", "deal.cards_each=20"]]),
        seats=st.tuples(st.sampled_from(["random", "default", "greedy"]),
                        st.sampled_from(["random", "default", "greedy"])),
        reaction=st.tuples(REACTIONS, REACTIONS))

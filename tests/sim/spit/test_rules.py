@@ -173,7 +173,25 @@ def test_no_stall_while_a_player_can_still_turn_up_a_card(table):
     assert table.s.spit_n.tolist() == [0, 0]
 
 
-def test_a_stall_with_both_out_of_spit_cards_takes_back_the_started_piles(table):
+def test_a_stall_with_both_out_of_spit_cards_deals_a_new_layout(table):
+    table.centre(0, "9c", "2c", "5h")
+    table.centre(1, "Jd", "5c")
+    table.layout(0, "Jc")
+    table.layout(1, "Qs", "Qh Qd", "Kc Kd Kh", "Js Jh Ts 9s", "7c 7d 7h 8s 8h")
+    cards = table.cards_everywhere()
+    assert table.step() == (-1, 0)
+    # Seat 0 gathered its pile (3) and its stock (1): a partial layout of piles 1-3, no spit
+    # cards; seat 1 gathered 2 + 15: a full layout, one spit card spat, one left.
+    s = table.s
+    assert s.g[DEAL] == 1
+    assert s.stock_n[0].tolist() == [1, 2, 1, 0, 0] and s.stock_n[1].tolist() == [1, 2, 3, 4, 5]
+    assert s.spit_n.tolist() == [0, 1] and s.centre_n.tolist() == [0, 1]
+    assert s.g[LONE_PILE] == 1
+    assert table.cards_everywhere() == cards
+
+
+def test_both_out_of_spit_cards_may_take_back_the_started_piles_instead(new_table):
+    table = new_table(["options.both_out_of_spit_cards=take_back_started_pile"])
     table.centre(0, "9c", "2c", "5h")
     table.centre(1, "Jd", "5c")
     table.layout(0, "Jc")
@@ -198,21 +216,23 @@ def test_both_out_of_spit_cards_may_split_both_piles_instead(new_table):
     assert t.s.centre_n.tolist() == [2, 2]
 
 
-def test_a_stall_nothing_can_resolve_is_recorded_as_stalled(table):
-    table.centre(0, "5h")
-    table.centre(1, "5c")
-    table.layout(0, "Jc")
-    table.layout(1, "Qs")
+def locked(t):
+    """Gives table t with both spit piles on a 5 and layouts that fit neither: nobody can move."""
+    t.centre(0, "5h")
+    t.centre(1, "5c")
+    t.layout(0, "Jc")
+    t.layout(1, "Qs")
+    return t
+
+
+def test_a_stall_that_taking_back_the_piles_cannot_resolve_is_recorded_as_stalled(new_table):
+    table = locked(new_table(["options.both_out_of_spit_cards=take_back_started_pile"]))
     assert table.step() == (-1, 1)
     assert table.s.g[STALLED] == 1 and table.s.g[OVER] == 1 and table.s.g[WINNER] == -1
 
 
 def test_stalls_beyond_the_cap_end_the_game_as_stalled(new_table):
-    t = new_table(["caps.stalls_per_deal=2"])
-    t.centre(0, "5h")
-    t.centre(1, "5c")
-    t.layout(0, "Jc")
-    t.layout(1, "Qs")
+    t = locked(new_table(["caps.stalls_per_deal=2"]))
     t.spit_cards(0, "8c", "8d", "8s")
     t.spit_cards(1, "8h", "9d", "9s")
     assert [t.step() for _ in range(3)] == [(-1, 0), (-1, 0), (-1, 1)]
@@ -310,3 +330,24 @@ def test_with_one_spit_pile_the_spitter_going_out_first_keeps_its_spit_cards(tab
     assert not engine.end_deal(table.s, table.rs, table.c)
     # Seat 0 took the pile (3 cards) and its own 2; seat 1 kept only its 2 spit cards.
     assert [engine.cards_held(table.s, seat) for seat in (0, 1)] == [5, 2]
+
+
+def test_a_player_without_spit_cards_clearing_the_layout_wins_at_once_with_that_option(new_table):
+    for win, over in (("no_cards_left", False), ("spit_and_layout_played", True)):
+        t = new_table([f"options.win={win}"])
+        t.centre(0, "9c", "5h")
+        t.centre(1, "Jd", "2d", "5c")
+        t.layout(0, "6s")
+        t.layout(1, "-2h Ks")
+        t.spit_cards(1, "3s")
+        t.plan(0, PLAY, 0, 0)
+        assert engine.land(t.s, t.rs, t.c, 0) == engine.OUT
+        assert engine.end_deal(t.s, t.rs, t.c) == over
+        if over:  # no slap: seat 0 has played all its spit and layout cards
+            assert t.s.g[WINNER] == 0 and engine.cards_held(t.s, 0) == 0
+        else:  # seat 0 took a spit pile and deals again
+            assert t.s.g[WINNER] == -1 and t.s.g[DEAL] == 1 and engine.cards_held(t.s, 0) > 0
+    still_spitting = new_table(["options.win=spit_and_layout_played"])
+    out_position(still_spitting)  # seat 0 clears its layout with a spit card left
+    assert engine.land(still_spitting.s, still_spitting.rs, still_spitting.c, 0) == engine.OUT
+    assert not engine.end_deal(still_spitting.s, still_spitting.rs, still_spitting.c)

@@ -3,9 +3,9 @@
 import pytest
 
 from sim.game import Setup
-from sim.speed import GAME, engine, play
+from sim.speed import GAME, engine
 from sim.speed.state import HAND_NO, PLAY, STALLED, WINNER
-from sim.spit import race
+from sim.spit import loop, race
 
 FAST, SLOW = "0.2:0", "1:0"
 
@@ -35,16 +35,17 @@ class Table:
 
     def step(self):
         s, rs, c = self.s, self.rs, self.c
-        play.plan_moves(s, rs, c, self.families, self.params)
+        loop.plan_moves(s, rs, c, self.families, self.params)
         seat = race.next_due(c)
         if seat < 0:
             return -1, int(engine.stall(s, rs, c))
         return seat, int(engine.land(s, rs, c, seat))
 
 
-@pytest.mark.parametrize("each, draw, side", [(20, 15, 5), (15, 10, 10)])
-def test_the_deal_gives_hands_of_5_draw_piles_side_piles_and_two_centre_cards(each, draw, side):
-    t = Table([f"deal.cards_each={each}"])
+@pytest.mark.parametrize("sets, draw, side", [([], 10, 10), (["deal.cards_each=20"], 15, 5)])
+def test_the_deal_gives_hands_of_5_draw_piles_side_piles_and_two_centre_cards(sets, draw, side):
+    """By default the source's deal, 15 cards each; its variant deals 20."""
+    t = Table(sets)
     s = t.s
     assert (s.hand >= 0).sum(axis=1).tolist() == [5, 5]
     assert s.draw_n.tolist() == [draw, draw] and s.side_n.tolist() == [side, side]
@@ -62,7 +63,7 @@ def test_a_play_goes_one_rank_up_or_down_and_the_hand_refills_from_the_draw_pile
     t.c.plan[0] = [PLAY, 0, 0]
     assert engine.land(t.s, t.rs, t.c, 0) == engine.PLAYED
     assert t.s.centre[0, 1] == t.card("Ac") and t.s.hand[0, 0] == next_draw
-    assert t.s.draw_n[0] == 14
+    assert t.s.draw_n[0] == 9
 
 
 def test_a_faster_player_wins_a_race_for_the_same_pile():
@@ -72,6 +73,7 @@ def test_a_faster_player_wins_a_race_for_the_same_pile():
         t.centre(1, "Jc")
         t.hand(0, "6s", "9c", "9d", "9h", "9s")
         t.hand(1, "4s", "2c", "2d", "2h", "2s")
+        t.s.draw_n[:] = 0  # no refill: the faster seat has nothing more to play
         assert t.step() == (fast, engine.PLAYED)
         seat, status = t.step()
         assert (seat, status) == (1 - fast, engine.DROPPED)
@@ -86,7 +88,7 @@ def test_a_stall_turns_up_a_side_pile_card_onto_each_centre_pile():
     tops = [int(t.s.side[p, t.s.side_n[p] - 1]) for p in range(2)]
     assert t.step() == (-1, 0)
     assert [int(t.s.centre[p, 1]) for p in range(2)] == tops
-    assert t.s.side_n.tolist() == [4, 4]
+    assert t.s.side_n.tolist() == [9, 9]
 
 
 def test_used_up_side_piles_are_made_anew_from_the_centre_piles_but_their_tops():
@@ -126,13 +128,13 @@ def test_the_first_to_empty_hand_and_draw_pile_wins():
 
 def test_with_points_the_winner_scores_the_cards_the_other_holds_and_plays_to_the_target():
     t = Table(["options.scoring=points", "options.target=25"])
-    win_hand(t, 0)  # 5 in hand + 15 to draw: 20 points, short of 25
-    assert t.s.score.tolist() == [20, 0] and t.s.g[HAND_NO] == 1
-    assert t.s.draw_n.tolist() == [15, 15]  # dealt again
+    win_hand(t, 0)  # 5 in hand + 10 to draw: 15 points, short of 25
+    assert t.s.score.tolist() == [15, 0] and t.s.g[HAND_NO] == 1
+    assert t.s.draw_n.tolist() == [10, 10]  # dealt again
     win_hand(t, 1)
-    assert t.s.score.tolist() == [20, 20] and t.s.g[WINNER] == -1
+    assert t.s.score.tolist() == [15, 15] and t.s.g[WINNER] == -1
     win_hand(t, 0, over=True)
-    assert t.s.score.tolist() == [40, 20] and t.s.g[WINNER] == 0
+    assert t.s.score.tolist() == [30, 15] and t.s.g[WINNER] == 0
 
 
 def win_hand(t, seat, over=False):

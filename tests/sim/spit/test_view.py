@@ -53,8 +53,8 @@ def test_the_speed_view_and_moves():
     s.hand[0, 2] = -1
     v = speed.view.view(s, c, names, 0)
     assert v.hand[2] is None and v.hand[0] == names[s.hand[0, 0]]
-    assert v.other_hand == 5 and v.draw_pile == v.other_draw_pile == 15
-    assert v.side_piles == (5, 5) and v.score == (0, 0) and v.hand_no == 1
+    assert v.other_hand == 5 and v.draw_pile == v.other_draw_pile == 10
+    assert v.side_piles == (10, 10) and v.score == (0, 0) and v.hand_no == 1
     assert [p.cards for p in v.centre] == [1, 1]
     rows, moves = speed.view.moves(s, names, 0, rs)
     assert [(m.slot, m.pile) for m in moves] == [(slot, pile) for _, slot, pile in rows]

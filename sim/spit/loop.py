@@ -1,0 +1,216 @@
+"""The play loop of the real-time games (Spit, Speed), written once: the race step by step, the
+jitted loop for many games, and the Python driver over the same jitted functions.
+
+One step of the race: every seat without a planned move lets its bot plan one (which move) and
+the clock schedule it (when); then the earliest planned move lands. When nobody can move, the
+table stalls. When a move was a seat's last card, the deal (Spit) or hand (Speed) ends.
+`play_games` and `play_python` take exactly these steps.
+
+A game plugs in by registering its `Rules` (its own few functions) under its State class. The
+jitted loop calls them through the hooks below, which numba resolves from the state's type when
+it compiles the loop (numba.extending.overload): each game gets its own compiled loop with its
+functions inlined, and that loop is cached on disk like any rule, since its key is made of plain
+types. Passing the functions as arguments instead compiles too, but numba keys a cached function
+by its arguments' types, and a function's type names the function object of one process: every
+new process would compile the loop again (measured with numba 0.68, NUMBA_DEBUG_CACHE=1).
+numba checks a cached function against its own file only; `sim/jit.py` keys the whole cache by
+the engines' source, so a change to a game's rules compiles the loop again.
+"""
+
+from collections import namedtuple
+
+from numba.extending import overload
+
+from sim.jit import rule, small_rule
+from sim.spit import race
+
+Rules = namedtuple("Rules", [
+    # jitted, called by both loops
+    "start_game",   # (s, rs, c, seed, game): sets up a game and deals
+    "bots",         # the game's strategies module: choose(s, rs, seat, family, params, plan)
+                    # -> bool, the seat's bot plans a move (a module: it may still be importing)
+    "land",         # (s, rs, c, seat) -> race.DROPPED, PLAYED, OUT or CAPPED
+    "stall",        # (s, rs, c, families, params) -> bool: resolves a stall; True: game over
+    "end_round",    # (s, rs, c) -> bool: ends the deal or hand a seat went out of; True: over
+    "record_game",  # (s, c, out, row): copies a finished game into row `row` of the results
+    "over",         # (s) -> bool: the game has ended
+    # Python, for the Python driver
+    "stall_python",  # (s, rs, c, families, params, python_seats) -> bool: `stall`, asking
+                     # Python seats for the decisions a stall may need of them
+    "moving_card",   # (s, c, seat) -> int: the card the seat's planned move would move
+    "round_end",     # the name of the event reported when a deal or hand ends
+])
+
+_RULES = {}
+
+
+def register(state_class, rules: Rules) -> Rules:
+    """Makes `rules` what the loop plays games whose state is a `state_class`; gives them."""
+    _RULES[state_class] = rules
+    return rules
+
+
+def rules_of(s) -> Rules:
+    """Gives the Rules registered for the class of state `s`."""
+    return _RULES[type(s)]
+
+
+def _typed(state_type) -> Rules:
+    return _RULES[state_type.instance_class]
+
+
+# The hooks: in Python they call the state's Rules; in jitted code numba inlines the Rules'
+# function for the state's type.
+_HOOK = {"inline": "always", "jit_options": {"_nrt": False}}
+
+
+def start_game(s, rs, c, seed, game):
+    """Sets up game `game` of a run seeded `seed` (Rules.start_game)."""
+    return rules_of(s).start_game(s, rs, c, seed, game)
+
+
+@overload(start_game, **_HOOK)
+def _start_game(s, rs, c, seed, game):
+    f = _typed(s).start_game
+    return lambda s, rs, c, seed, game: f(s, rs, c, seed, game)
+
+
+def choose(s, rs, seat, family, params, plan):
+    """Lets `seat`'s bot write its move into plan; gives False when it has none (Rules.bots)."""
+    return rules_of(s).bots.choose(s, rs, seat, family, params, plan)
+
+
+@overload(choose, **_HOOK)
+def _choose(s, rs, seat, family, params, plan):
+    f = _typed(s).bots.choose
+    return lambda s, rs, seat, family, params, plan: f(s, rs, seat, family, params, plan)
+
+
+def land(s, rs, c, seat):
+    """Lands `seat`'s planned move; gives what that did (Rules.land)."""
+    return rules_of(s).land(s, rs, c, seat)
+
+
+@overload(land, **_HOOK)
+def _land(s, rs, c, seat):
+    f = _typed(s).land
+    return lambda s, rs, c, seat: f(s, rs, c, seat)
+
+
+def stall(s, rs, c, families, params):
+    """Resolves a stall; gives whether the game ended as stalled (Rules.stall)."""
+    return rules_of(s).stall(s, rs, c, families, params)
+
+
+@overload(stall, **_HOOK)
+def _stall(s, rs, c, families, params):
+    f = _typed(s).stall
+    return lambda s, rs, c, families, params: f(s, rs, c, families, params)
+
+
+def end_round(s, rs, c):
+    """Ends the deal or hand a seat went out of; gives whether the game is over (Rules.end_round)."""
+    return rules_of(s).end_round(s, rs, c)
+
+
+@overload(end_round, **_HOOK)
+def _end_round(s, rs, c):
+    f = _typed(s).end_round
+    return lambda s, rs, c: f(s, rs, c)
+
+
+def record_game(s, c, out, row):
+    """Copies a finished game's outcome into row `row` of the results (Rules.record_game)."""
+    return rules_of(s).record_game(s, c, out, row)
+
+
+@overload(record_game, **_HOOK)
+def _record_game(s, c, out, row):
+    f = _typed(s).record_game
+    return lambda s, c, out, row: f(s, c, out, row)
+
+
+def over(s):
+    """Gives whether the game has ended (Rules.over)."""
+    return rules_of(s).over(s)
+
+
+@overload(over, **_HOOK)
+def _over(s):
+    f = _typed(s).over
+    return lambda s: f(s)
+
+
+@small_rule
+def plan_moves(s, rs, c, families, params):
+    """Lets every seat without a planned move plan one, due after its reaction time; a seat
+    that finds none is idle until a centre pile changes."""
+    idle = s.idle
+    for seat in range(2):
+        if not c.pending[seat] and not idle[seat]:
+            if choose(s, rs, seat, families[seat], params[seat], c.plan[seat]):
+                race.schedule(c, seat)
+            else:
+                idle[seat] = 1
+
+
+@rule
+def play_games(s, rs, c, families, params, seed, start, stop, out):
+    """Plays games [start, stop) with the jitted bots and fills `out` (row = game - start)."""
+    for game in range(start, stop):
+        start_game(s, rs, c, seed, game)
+        while not over(s):
+            plan_moves(s, rs, c, families, params)
+            seat = race.next_due(c)
+            if seat < 0:
+                stall(s, rs, c, families, params)
+            elif land(s, rs, c, seat) == race.OUT:
+                end_round(s, rs, c)
+        record_game(s, c, out, game - start)
+
+
+def play_python(s, rs, c, families, params, seed, game, out, row=0, python_seats=None,
+                watch=None):
+    """Plays one game in a Python loop over the same jitted rules and bots as `play_games`,
+    filling row `row` of `out`: the Python driver, used by trace and by Python strategies.
+
+    python_seats: {seat: player} for the seats Python strategies play (the game's view.py):
+    player(seat) -> bool plans the seat's move into c.plan[seat] (False: it has none); the
+    other seats play their jitted bots. Either way the clock alone decides when a planned move
+    lands. watch(event, ...), if given, is called at each step: ("deal",) when cards are dealt;
+    ("plan", seat) when a seat plans a move; ("land", seat, status, card) when a planned move
+    lands (status: race.DROPPED, PLAYED, OUT, CAPPED; card: the card moved); ("stall", over)
+    after a stall is resolved; (Rules.round_end, over) after a deal or hand ends.
+    """
+    rules = rules_of(s)
+    python_seats = python_seats or {}
+    watch = watch or _unwatched
+    rules.start_game(s, rs, c, race.seed_bits(seed), game)
+    watch("deal")
+    while not rules.over(s):
+        for seat in range(2):
+            if not c.pending[seat] and not s.idle[seat]:
+                player = python_seats.get(seat)
+                if (rules.bots.choose(s, rs, seat, families[seat], params[seat], c.plan[seat])
+                        if player is None else player(seat)):
+                    race.schedule(c, seat)
+                    watch("plan", seat)
+                else:
+                    s.idle[seat] = 1
+        seat = race.next_due(c)
+        if seat < 0:
+            watch("stall", rules.stall_python(s, rs, c, families, params, python_seats))
+            continue
+        card = rules.moving_card(s, c, seat)
+        status = rules.land(s, rs, c, seat)
+        watch("land", seat, status, card)
+        if status == race.OUT:
+            over = rules.end_round(s, rs, c)
+            watch(rules.round_end, over)
+            if not over:
+                watch("deal")
+    rules.record_game(s, c, out, row)
+
+
+def _unwatched(event, *args):
+    pass
