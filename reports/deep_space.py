@@ -12,36 +12,34 @@ import polars as pl
 from reports import charts
 from reports.charts import plt
 from reports.sections import (
+    SEAT_TEST_NOTE,
     ReportContext,
     Section,
     Table,
     _n_caption,
     game_section,
     gap_tests,
+    seat_fairness,
     with_wilson,
 )
-from reports.stats import chi_square_equal, significance_level
+from reports.stats import significance_level
 
 
 @game_section("deep-space")
 def seat_advantage(ctx: ReportContext) -> Section:
     """Gives the game-win rate by turn order (0 = the player who rolled highest and started),
-    per player count, with a chi-square test against equal positions."""
-    frame = ctx.collect(
-        ctx.scan("seats", ["players", "turn_order", "won"])
-        .group_by("players", "turn_order")
-        .agg(pl.len().alias("n"), pl.col("won").cast(pl.Int64).sum().alias("wins")), "seats")
-    frame = with_wilson(frame).with_columns(
-        pl.col("players").cast(pl.Int64), pl.col("turn_order").cast(pl.Int64),
-        (1 / pl.col("players").cast(pl.Float64)).alias("fair share")).sort("players", "turn_order")
-    tests, series = [], {}
+    per player count, with permutation tests against equal positions."""
+    frame, tests = seat_fairness(ctx, "players", "turn_order")
+    frame = frame.with_columns(pl.col("players").cast(pl.Int64),
+                               (1 / pl.col("players").cast(pl.Float64)).alias("fair share"))
+    rows, series = [], {}
     for (players,), part in frame.group_by("players", maintain_order=True):
-        test = chi_square_equal(part["wins"].to_numpy())
-        tests.append((players, int(part["n"].max()), test.statistic, test.dof, test.p,
-                      significance_level(test.p)))
+        test = tests[players]
+        rows.append((players, int(part["n"].max()), test.q, part.height - 1, test.p,
+                     significance_level(test.p)))
         series[f"{players} players"] = (part["turn_order"], part["rate"], part["low"], part["high"])
-    fairness = pl.DataFrame(tests, orient="row", schema={
-        "players": pl.Int64, "games": pl.Int64, "chi2": pl.Float64, "dof": pl.Int64,
+    fairness = pl.DataFrame(rows, orient="row", schema={
+        "players": pl.Int64, "games": pl.Int64, "Q": pl.Float64, "dof": pl.Int64,
         "p": pl.Float64, "positions differ": pl.Utf8})
     games = int(fairness["games"].sum())
     path = charts.rate_lines(ctx.chart("deep_space_turn_order"), series,
@@ -50,12 +48,15 @@ def seat_advantage(ctx: ReportContext) -> Section:
                              caption=_n_caption(games))
     return Section("Seat advantage by player count", [
         Table("Game-win rate by turn order and player count", frame.select(
-            "players", "turn_order", "n", "wins", "rate", "low", "high", "fair share"),
-            ("rate", "low", "high", "fair share"), chart=path, chart_caption=_n_caption(games),
+            "players", "turn_order", "n", "wins", "rate", "low", "high", "fair share", "even",
+            "vs even", "p", "significance"), ("rate", "low", "high", "fair share", "even", "vs even"),
+            chart=path, chart_caption=_n_caption(games),
             note="n = seat-games; the starter is rolled for, so turn order, not the seat number, "
-                 "is what a seat's position means; stalled games count as lost for everyone"),
+                 "is what a seat's position means; stalled games count as lost for everyone; "
+                 + SEAT_TEST_NOTE.replace("seat", "position")),
         Table("Turn order balance", fairness,
-              note="chi2: wins by turn order against equal positions")])
+              note="Q: Cochran's Q of the wins by turn order; p: its permutation p-value "
+                   "(turn-order labels permuted within games): do the positions differ at all")])
 
 
 def _style(strategy: str) -> str:
