@@ -12,11 +12,11 @@ from rich.console import Console
 from reports import charts
 from reports import runs as runs_mod
 from reports.report import _writable, publish
-from reports.sections import (INTERVAL_NOTE, ReportContext, Section, Table, clustered_totals,
-                              compare_sections_for, holm_pairs, pairwise_p, rate_covariance,
+from reports.sections import (ADJUSTED, INTERVAL_NOTE, ReportContext, Section, Table,
+                              clustered_totals, compare_sections_for, rate_covariance,
                               with_wilson)
 from reports.stats import (bradley_terry, elo_from_strengths, holm, sign_test,
-                           significance_level, wilson_arrays)
+                           significance_level, simultaneous_p, wilson_arrays)
 from sim.errors import UserError
 
 
@@ -49,7 +49,7 @@ def head_to_head(ctx: ReportContext) -> pl.DataFrame:
     # (a, b) and (b, a) are one test: adjust over unordered pairs
     pairs = sorted({tuple(sorted(r)) for r in frame.select("strategy", "opponent").iter_rows()})
     rows = {(r["strategy"], r["opponent"]): r for r in frame.iter_rows(named=True)}
-    raw = [sign_test(rows[pair]["wins"], rows[pair]["losses"]) for pair in pairs]
+    raw = sign_test([rows[pair]["wins"] for pair in pairs], [rows[pair]["losses"] for pair in pairs])
     adjusted = dict(zip(pairs, holm(raw)))
     p = [adjusted[tuple(sorted(r))] for r in frame.select("strategy", "opponent").iter_rows()]
     return frame.with_columns(pl.Series("rate", points / frame["n"].to_numpy()),
@@ -63,16 +63,17 @@ def head_to_head(ctx: ReportContext) -> pl.DataFrame:
 def field_ranking(ctx: ReportContext) -> pl.DataFrame:
     """Gives each strategy's game-win rate against the field (seat-games), best first, with
     the significance of the gap to the next strategy: a z-test with games as clusters
-    (strategies at one table are dependent), Holm-adjusted over every pair of strategies (the
+    (strategies at one table are dependent), adjusted over every pair of strategies (the
     ranking picked which pairs are next to each other)."""
     totals = clustered_totals(ctx, "seats", ["strategy"], pl.col("won"))
     frame = with_wilson(totals).sort("rate", "strategy", descending=[True, False])
-    adjusted = holm_pairs(pairwise_p(frame, cov=rate_covariance(ctx, "seats", frame,
-                                                                ["strategy"], pl.col("won"))))
+    cov = rate_covariance(ctx, "seats", frame, ["strategy"], pl.col("won"))
+    k = frame.height
+    pairs = [(a, b) for a in range(k) for b in range(a + 1, k)]
+    adjusted = dict(zip(pairs, simultaneous_p(frame["rate"].to_numpy(), cov, pairs)))
     rate = frame["rate"].to_list()
-    k = len(rate)
     gaps = [rate[i] - rate[i + 1] if i + 1 < k else None for i in range(k)]
-    p = [adjusted[i, i + 1] if i + 1 < k else None for i in range(k)]
+    p = [adjusted[(i, i + 1)] if i + 1 < k else None for i in range(k)]
     return frame.with_columns(pl.Series("rank", range(1, k + 1)),
                               pl.Series("gap to next", gaps, dtype=pl.Float64),
                               pl.Series("p", p, dtype=pl.Float64),
@@ -150,8 +151,8 @@ def comparison_sections(run, charts_dir: Path) -> list[Section]:
                         ("rate", "low", "high", "gap to next"), chart=rank_chart,
                         chart_caption=f"n = {int(ranking['n'].sum()):,} seat-games",
                         note="n = seat-games; p: the gap to the next strategy, z-test with games "
-                             "as clusters (strategies at one table are dependent), Holm-adjusted "
-                             f"over every pair of strategies; {INTERVAL_NOTE}"))
+                             f"as clusters (strategies at one table are dependent), {ADJUSTED} "
+                             f"(every pair of strategies); {INTERVAL_NOTE}"))
     sections = [Section("Strategy comparison", tables, text=pairing_note(ctx))]
     sections += [s for fn in compare_sections_for(run.game) if (s := fn(ctx)) is not None]
     return sections

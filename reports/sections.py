@@ -19,8 +19,8 @@ from reports import charts
 from reports import runs as runs_mod
 from scipy.stats import t as t_dist
 
-from reports.stats import (PERMUTATIONS, balance, design_effect, holm, seat_test,
-                           significance_level, two_proportion, two_sided_p, wilson_arrays)
+from reports.stats import (PERMUTATIONS, balance, design_effect, seat_test, significance_level,
+                           simultaneous_p, two_sided_p, wilson_arrays)
 
 
 @dataclass
@@ -170,89 +170,79 @@ def rate_covariance(ctx: ReportContext, table: str, frame: pl.DataFrame, keys: l
     """
     index = frame.select(*keys, pl.int_range(pl.len()).alias("__row"), pl.col("rate"),
                          pl.col("n").cast(pl.Float64).alias("__n"))
-    k = frame.height
     lf = ctx.scan(table) if lf is None else lf
     residuals = (_per_game(lf, keys, successes, trials)
                  .join(index.lazy(), on=list(keys), how="inner")
-                 .with_columns(((pl.col("__s") - pl.col("rate") * pl.col("__t")) / pl.col("__n"))
-                               .alias("__e"))
-                 .group_by(*CLUSTER)
-                 .agg(*[pl.col("__e").filter(pl.col("__row") == r).sum().alias(f"e{r}")
-                        for r in range(k)]))
-    pairs = [(a, b) for a in range(k) for b in range(a, k)]
-    sums = ctx.collect(residuals.select(
-        pl.len().alias("games"),
-        *[(pl.col(f"e{a}") * pl.col(f"e{b}")).sum().alias(f"{a},{b}") for a, b in pairs]), table)
-    if sums["games"][0] < 2:
-        return np.full((k, k), np.nan)
-    cov = np.zeros((k, k))
-    for a, b in pairs:
-        cov[a, b] = cov[b, a] = sums[f"{a},{b}"][0]
+                 .select(*CLUSTER, "__row",
+                         ((pl.col("__s") - pl.col("rate") * pl.col("__t")) / pl.col("__n"))
+                         .alias("__e")))
+    # pairs of rows met in one game: a game holds a few rows, so the join stays small
+    sums = ctx.collect(
+        residuals.join(residuals, on=list(CLUSTER), suffix="_b")
+        .group_by("__row", "__row_b").agg((pl.col("__e") * pl.col("__e_b")).sum().alias("__ee")),
+        table)
+    cov = np.zeros((frame.height, frame.height))
+    cov[sums["__row"].to_numpy(), sums["__row_b"].to_numpy()] = sums["__ee"].to_numpy()
+    if "games" in frame.columns:  # one game says nothing about a rate's spread
+        alone = frame["games"].to_numpy() < 2
+        cov[alone, :] = np.nan
+        cov[:, alone] = np.nan
     return cov
 
 
-def pairwise_p(frame: pl.DataFrame, key: str = "wins", n: str = "n",
-               cov: np.ndarray | None = None) -> np.ndarray:
+def pairwise_p(frame: pl.DataFrame, cov: np.ndarray) -> np.ndarray:
     """Gives the unadjusted two-sided p-values of every pair of the frame's rates (a symmetric
-    matrix, nan on the diagonal).
-
-    Without `cov` the rows are independent samples (e.g. different player counts): pooled
-    two-proportion z-tests on the effective trials (`eff_n` when `with_wilson` gave it). With
-    `cov` (`rate_covariance`) rows may share games: z = difference / its cluster-robust
-    standard error.
-    """
-    rate = (frame[key] / frame[n]).to_numpy().astype(float)
-    k = len(rate)
-    if cov is None:
-        eff = frame["eff_n"].to_numpy() if "eff_n" in frame.columns else frame[n].to_numpy()
-        raw = np.full((k, k), np.nan)
-        for a in range(k):
-            for b in range(a + 1, k):
-                raw[a, b] = raw[b, a] = two_proportion(rate[a] * eff[a], eff[a],
-                                                       rate[b] * eff[b], eff[b]).p
-        return raw
+    matrix, nan on the diagonal): z = difference / its standard error from `cov`."""
+    rate = frame["rate"].to_numpy().astype(float)
     var = np.diag(cov)[:, None] + np.diag(cov)[None, :] - 2 * cov
     diff = rate[:, None] - rate[None, :]
     with np.errstate(divide="ignore", invalid="ignore"):
         z = np.where(var > 0, diff / np.sqrt(var), 0.0)
-    raw = np.where(np.isnan(diff), np.nan, two_sided_p(z))
+    raw = np.where(np.isnan(diff + var), np.nan, two_sided_p(z))
     np.fill_diagonal(raw, np.nan)
     return raw
 
 
-def holm_pairs(raw: np.ndarray) -> np.ndarray:
-    """Gives the matrix of pairwise p-values Holm-adjusted over every pair (the family to use
-    when the data picked which pairs are shown: the best, the next in rank)."""
-    k = len(raw)
-    upper = np.triu_indices(k, 1)
-    adjusted = np.full((k, k), np.nan)
-    adjusted[upper] = holm(raw[upper])
-    adjusted.T[upper] = adjusted[upper]
-    return adjusted
+def independent_covariance(frame: pl.DataFrame) -> np.ndarray:
+    """Gives the covariance of the frame's rates under equal rates when rows are independent
+    samples (e.g. different player counts): the pooled rate's binomial variance over each
+    row's effective trials (`eff_n` from `with_wilson`) on the diagonal, as a pooled
+    two-proportion z-test has it."""
+    eff = frame["eff_n"].to_numpy().astype(float)
+    rate = frame["rate"].to_numpy().astype(float)
+    known = np.isfinite(rate) & (eff > 0)
+    pooled = (rate[known] * eff[known]).sum() / eff[known].sum() if known.any() else np.nan
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.diag(np.where(known, pooled * (1 - pooled) / eff, np.nan))
 
 
-def gap_tests(frame: pl.DataFrame, against: int = 0, key: str = "wins", n: str = "n",
-              cov: np.ndarray | None = None) -> pl.DataFrame:
-    """Gives the frame with the difference of each row's rate to row `against` ("vs first"),
-    its Holm-adjusted two-sided p-value (`pairwise_p`) and significance level.
+def gap_tests(frame: pl.DataFrame, against: int = 0, cov: np.ndarray | None = None
+              ) -> pl.DataFrame:
+    """Gives the frame (from `with_wilson`) with the difference of each row's rate to row
+    `against` ("vs first"), its two-sided p-value adjusted for the table's comparisons, and
+    its significance level.
 
-    The family Holm controls is the rows' comparisons with row `against`; when that row has
-    the best or worst rate, which the data may have picked, it is every pair of rows (a larger
-    family, so valid either way).
+    `cov`: the rates' covariance when rows share games (`rate_covariance`); without it rows
+    are independent samples (`independent_covariance`). The adjustment is the single-step
+    max-|z| test (`stats.simultaneous_p`) over the rows' comparisons with row `against`, or
+    over every pair of rows when that row has the best or worst rate, which the data may
+    have picked (a larger family: valid either way).
     """
     if frame.is_empty():
         return frame.with_columns(pl.lit(None, pl.Float64).alias("vs first"),
                                   pl.lit(None, pl.Float64).alias("p"),
                                   pl.lit(None, pl.Utf8).alias("significance"))
-    rate = (frame[key] / frame[n]).to_numpy().astype(float)
-    raw = pairwise_p(frame, key, n, cov)
+    rate = frame["rate"].to_numpy().astype(float)
+    cov = independent_covariance(frame) if cov is None else cov
+    k = len(rate)
     finite = rate[~np.isnan(rate)]
-    if len(finite) and rate[against] in (finite.max(), finite.min()):
-        p = holm_pairs(raw)[:, against]
-    else:
-        p = np.full(len(rate), np.nan)
-        others = np.arange(len(rate)) != against
-        p[others] = holm(raw[others, against])
+    picked = len(finite) > 0 and rate[against] in (finite.max(), finite.min())
+    pairs = ([(a, b) for a in range(k) for b in range(a + 1, k)] if picked
+             else [(r, against) for r in range(k) if r != against])
+    p = np.full(k, np.nan)
+    for (a, b), value in zip(pairs, simultaneous_p(rate, cov, pairs)):
+        if against in (a, b):
+            p[b if a == against else a] = value
     return frame.with_columns(pl.Series("vs first", rate - rate[against]),
                               pl.Series("p", p, dtype=pl.Float64),
                               pl.Series("significance", [significance_level(x) for x in p]))
@@ -369,6 +359,8 @@ def headline_totals(ctx: ReportContext, by: str, *more: pl.Expr) -> pl.DataFrame
         .agg(*cluster_sums(pl.col("__s"), pl.col("__t")), *more), "games")
 
 
+ADJUSTED = ("adjusted for the table's comparisons (single-step max-|z|, so at most 5% of "
+            "tables of equal rates show one p<0.05)")
 INTERVAL_NOTE = ("low/high: 95% Wilson interval on the effective trials (n over the design effect "
                  "of trials clustered in games, at least 1)")
 
@@ -408,9 +400,8 @@ def by_player_count(ctx: ReportContext) -> Section:
             "players", "games", "n", "wins", "rate", "low", "high", "vs first", "p",
             "significance"), ("rate", "low", "high", "vs first"),
             chart=path, chart_caption=_n_caption(int(games["games"].sum())),
-            note=f"vs first: difference to the smallest player count; p: two-proportion z-test "
-                 f"on effective trials, Holm-adjusted over the table's comparisons; "
-                 f"{INTERVAL_NOTE}"),
+            note=f"vs first: difference to the smallest player count; p: z-test on effective "
+                 f"trials, {ADJUSTED}; {INTERVAL_NOTE}"),
         Table("Seat game-win rate by player count", seats.select(
             "players", "n", "wins", "rate", "low", "high", "fair share"),
             ("rate", "low", "high", "fair share"),
@@ -479,8 +470,8 @@ def by_strategy(ctx: ReportContext) -> Section:
         ("rate", "low", "high", "vs first"), chart=path,
         chart_caption=_n_caption(n, "seat-games"),
         note=f"n = seat-games; vs first: difference to the best strategy; p: z-test with games "
-             f"as clusters (strategies at one table are dependent), Holm-adjusted over every "
-             f"pair of strategies (the best was picked by the data); {INTERVAL_NOTE}")])
+             f"as clusters (strategies at one table are dependent), {ADJUSTED} (every pair of "
+             f"strategies: the data picked the best); {INTERVAL_NOTE}")])
 
 
 @common_section

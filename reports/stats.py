@@ -1,8 +1,8 @@
 """Statistics the reports quote: intervals, tests whose false-positive rate holds by construction,
 seat fairness by permutation, ratings.
 
-A thin layer over scipy and statsmodels (Wilson intervals, normal and binomial tests, Holm's
-correction, the Bradley–Terry fit); what is the project's own is how a balance question maps
+A thin layer over scipy and statsmodels (Wilson intervals, normal and binomial tests, the
+Bradley–Terry fit; Holm's correction as statsmodels computes it); what is the project's own is how a balance question maps
 onto them: games are the independent units (rounds and seats of one game are not), seat labels
 are permuted within games, and a table that tests many rows controls its family-wise error.
 tests/reports/test_calibration.py checks every test's false-positive rate and every interval's
@@ -18,7 +18,6 @@ from itertools import combinations
 
 import numpy as np
 from scipy import optimize, stats
-from statsmodels.stats.multitest import multipletests
 from statsmodels.stats.proportion import proportion_confint
 
 ALPHA = 0.05
@@ -70,20 +69,6 @@ def two_sided_p(z) -> np.ndarray:
     return 2 * stats.norm.sf(np.abs(np.asarray(z, dtype=float)))
 
 
-@dataclass(frozen=True)
-class Difference:
-    """A difference of two rates and its two-sided p-value."""
-
-    diff: float
-    z: float
-    p: float
-
-    @property
-    def level(self) -> str:
-        """Gives the strongest conventional level the difference passes ('n.s.' if none)."""
-        return significance_level(self.p)
-
-
 def significance_level(p: float) -> str:
     """Gives 'p<0.001', 'p<0.01', 'p<0.05', 'n.s.' (not significant at 5%) or 'n/a' (no test)."""
     if p is None or not p == p:
@@ -97,37 +82,71 @@ def significance_level(p: float) -> str:
     return "n.s."
 
 
-def two_proportion(s1: float, n1: float, s2: float, n2: float) -> Difference:
-    """Gives the two-sided pooled two-proportion z-test of rate1 − rate2 (independent samples;
-    with clustered trials pass effective counts: rate · n/deff and n/deff)."""
-    if n1 <= 0 or n2 <= 0:
-        return Difference(math.nan, math.nan, math.nan)
-    p1, p2 = s1 / n1, s2 / n2
-    pooled = (s1 + s2) / (n1 + n2)
-    se = math.sqrt(pooled * (1 - pooled) * (1 / n1 + 1 / n2))
-    if se == 0:
-        return Difference(p1 - p2, 0.0, 1.0)
-    z = (p1 - p2) / se
-    return Difference(p1 - p2, z, float(two_sided_p(z)))
-
-
 def holm(p) -> np.ndarray:
-    """Gives Holm-adjusted p-values (statsmodels multipletests); nan entries are left out of
-    the family and stay nan."""
+    """Gives Holm-adjusted p-values; nan entries are left out of the family and stay nan.
+
+    The step-down of statsmodels' multipletests(method="holm"), which test_stats checks this
+    equals: written out here because statsmodels runs gc.collect() on every Holm call (0.2 s
+    in a process holding polars and numba), and a report or a calibration calls it often.
+    """
     p = np.asarray(p, dtype=float)
     out = np.full(p.shape, np.nan)
-    tested = ~np.isnan(p)
-    if tested.any():
-        out[tested] = multipletests(p[tested], method="holm")[1]
+    tested = np.flatnonzero(~np.isnan(p))
+    order = tested[np.argsort(p[tested], kind="stable")]
+    steps = np.arange(len(order), 0, -1)
+    out[order] = np.minimum(1.0, np.maximum.accumulate(p[order] * steps))
     return out
 
 
-def sign_test(wins: int, losses: int) -> float:
+def sign_test(wins, losses) -> np.ndarray | float:
     """Gives the exact two-sided binomial p-value of wins against losses at 50% (ties dropped
-    beforehand); nan when there is nothing to test."""
-    if wins + losses == 0:
-        return math.nan
-    return float(stats.binomtest(int(wins), int(wins + losses), 0.5).pvalue)
+    beforehand), element-wise; nan when there is nothing to test.
+
+    At 50% the binomial is symmetric, so scipy's binomtest p-value is twice the smaller tail
+    (at most 1): written with the distribution's cdf so that many pairs cost one call.
+    """
+    w, l = np.asarray(wins, dtype=float), np.asarray(losses, dtype=float)
+    with np.errstate(invalid="ignore"):
+        p = np.minimum(1.0, 2 * stats.binom.cdf(np.minimum(w, l), w + l, 0.5))
+    p = np.where(w + l > 0, p, np.nan)
+    return float(p) if p.ndim == 0 else p
+
+
+MAX_T_DRAWS = 20_000
+
+
+def simultaneous_p(rates, cov, pairs: list[tuple[int, int]], draws: int = MAX_T_DRAWS,
+                   seed: int = SEED) -> np.ndarray:
+    """Gives the two-sided p-value of each difference rates[a] − rates[b] in `pairs`, adjusted
+    for testing all of them: a single-step max-|z| test (as multcomp's Tukey and Dunnett
+    contrasts), so that the family's false-positive rate is 5% at a nominal 5%.
+
+    `cov` is the covariance of the rates (the rates may be dependent). The null distribution
+    of max |z| over the pairs is drawn (seeded) from the normal the rates follow under
+    equal means; pairs whose difference has no spread get nan and stay out of the family.
+    """
+    r = np.asarray(rates, dtype=float)
+    cov = np.asarray(cov, dtype=float)
+    a = np.array([i for i, _ in pairs], dtype=int)
+    b = np.array([j for _, j in pairs], dtype=int)
+    out = np.full(len(pairs), np.nan)
+    if len(pairs) == 0:
+        return out
+    known = np.isfinite(np.diag(cov)) & np.isfinite(r)
+    cov = np.where(known[:, None] & known[None, :], cov, 0.0)
+    var = cov[a, a] + cov[b, b] - 2 * cov[a, b]
+    ok = (var > 0) & known[a] & known[b]
+    if not ok.any():
+        return out
+    a, b, sd = a[ok], b[ok], np.sqrt(var[ok])
+    observed = np.abs(r[a] - r[b]) / sd
+    values, vectors = np.linalg.eigh(cov)
+    root = vectors * np.sqrt(np.clip(values, 0, None))
+    x = np.random.default_rng(seed).standard_normal((draws, len(r))) @ root.T
+    largest = np.sort(np.abs((x[:, a] - x[:, b]) / sd).max(axis=1))
+    at_least = draws - np.searchsorted(largest, observed, side="left")
+    out[ok] = (1 + at_least) / (1 + draws)
+    return out
 
 
 # --- seat fairness: seat labels permuted within games ---------------------------------------
@@ -172,40 +191,52 @@ def seat_test(wins, winners_per_game, permutations: int = PERMUTATIONS,
     if spread == 0:  # every game won by all seats or none: nothing tells the seats apart
         return SeatTest(math.nan, math.nan, gap, math.nan, np.full(k, math.nan),
                         expected / games, 0)
-    null = _null_wins(m, permutations, seed)
+    null = _null_distribution(m, permutations, seed)
     # integer deviations k·W_j − ΣW: exact comparisons with the null draws
     dev = k * w - w.sum()
-    null_dev = k * null - null.sum(axis=1, keepdims=True)
-    ss, null_ss = (dev * dev).sum(), (null_dev * null_dev).sum(axis=1)
-    spread_w, null_range = w.max() - w.min(), null.max(axis=1) - null.min(axis=1)
-    null_max = np.abs(null_dev).max(axis=1)
-    at_least = lambda observed, drawn: (1 + int((drawn >= observed).sum())) / (permutations + 1)
-    q = (k - 1) * ss / k / k / spread
-    seat_p = np.sort(null_max)
-    seat_p = (1 + permutations - np.searchsorted(seat_p, np.abs(dev), side="left")) / (permutations + 1)
-    return SeatTest(float(q), at_least(ss, null_ss), float(gap), at_least(spread_w, null_range),
-                    seat_p, expected / games, permutations)
+    q = (k - 1) * int((dev * dev).sum()) / k / k / spread
+    return SeatTest(float(q), null.p_at_least("ss", int((dev * dev).sum())), float(gap),
+                    null.p_at_least("range", int(w.max() - w.min())),
+                    np.array([null.p_at_least("max_dev", int(abs(d))) for d in dev]),
+                    expected / games, permutations)
+
+
+@dataclass(frozen=True)
+class _Null:
+    """The sorted permutation distributions of the seat statistics."""
+
+    ss: np.ndarray        # Σ_j (k·W_j − ΣW)²: Cochran's Q up to a constant
+    range: np.ndarray     # max_j W_j − min_j W_j
+    max_dev: np.ndarray   # max_j |k·W_j − ΣW|
+
+    def p_at_least(self, statistic: str, observed: int) -> float:
+        """Gives (1 + draws at least `observed`) / (1 + draws): a valid permutation p-value."""
+        drawn = getattr(self, statistic)
+        return (1 + len(drawn) - int(np.searchsorted(drawn, observed, side="left"))) / (1 + len(drawn))
 
 
 @lru_cache(maxsize=64)
-def _null_wins(winners_per_game: tuple[int, ...], permutations: int, seed: int) -> np.ndarray:
-    """Gives `permutations` draws of every seat's wins under within-game permutation (rows)."""
+def _null_distribution(winners_per_game: tuple[int, ...], permutations: int, seed: int) -> _Null:
+    """Gives the seat statistics of `permutations` draws of every seat's wins under
+    within-game permutation (cached: a report asks again per table, the calibration per
+    sample)."""
     rng = np.random.default_rng(seed)
     k = len(winners_per_game) - 1
-    out = np.zeros((permutations, k), dtype=np.int64)
+    wins = np.zeros((permutations, k), dtype=np.int64)
     for c, games in enumerate(winners_per_game):
         if games == 0 or c == 0:
             continue
         if c == k:
-            out += games
+            wins += games
             continue
         subsets = np.zeros((math.comb(k, c), k), dtype=np.int64)
         for row, seats in enumerate(combinations(range(k), c)):
             subsets[row, list(seats)] = 1
         counts = rng.multinomial(games, np.full(len(subsets), 1 / len(subsets)), size=permutations)
-        out += counts @ subsets
-    out.setflags(write=False)
-    return out
+        wins += counts @ subsets
+    dev = k * wins - wins.sum(axis=1, keepdims=True)
+    return _Null(np.sort((dev * dev).sum(axis=1)), np.sort(wins.max(axis=1) - wins.min(axis=1)),
+                 np.sort(np.abs(dev).max(axis=1)))
 
 
 # --- ratings ----------------------------------------------------------------------------

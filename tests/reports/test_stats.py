@@ -5,11 +5,13 @@ import math
 import numpy as np
 import pytest
 
+from scipy.stats import binomtest, norm
 from statsmodels.stats.contingency_tables import cochrans_q
+from statsmodels.stats.multitest import multipletests
 
 from reports.stats import (balance, bradley_terry, design_effect, elo_from_strengths,
                            elo_ratings, holm, seat_test, sign_test, significance_level,
-                           two_proportion, wilson, wilson_arrays)
+                           simultaneous_p, wilson, wilson_arrays)
 
 
 def test_wilson_8_of_10_at_95_percent():
@@ -31,19 +33,10 @@ def test_wilson_arrays_agree_with_wilson():
         assert (low[i], high[i]) == pytest.approx(wilson(s, n))
 
 
-def test_two_proportion_60_vs_40_of_100():
-    d = two_proportion(60, 100, 40, 100)
-    # pooled 0.5: se = sqrt(0.25 * 0.02)
-    assert d.diff == pytest.approx(0.2)
-    assert d.z == pytest.approx(2.828427, abs=1e-6)
-    assert d.p == pytest.approx(0.004678, abs=1e-6)
-    assert d.level == "p<0.01"
-
-
-def test_equal_rates_are_not_significant():
-    assert two_proportion(50, 100, 50, 100).level == "n.s."
+def test_significance_levels():
     assert significance_level(0.0004) == "p<0.001"
     assert significance_level(0.04) == "p<0.05"
+    assert significance_level(0.5) == "n.s." and significance_level(math.nan) == "n/a"
 
 
 def test_design_effect_of_independent_trials_is_one():
@@ -70,10 +63,41 @@ def test_holm_adjusts_sorted_p_values_and_leaves_nan_out():
                                                                nan_ok=True)
 
 
-def test_sign_test_is_the_exact_binomial():
+def test_holm_equals_statsmodels():
+    p = np.random.default_rng(2).random(40) ** 3
+    assert holm(p) == pytest.approx(multipletests(p, method="holm")[1])
+
+
+def test_sign_test_is_scipys_exact_binomial():
     # 9 of 10: P(X >= 9) = 11/1024, doubled
     assert sign_test(9, 1) == pytest.approx(22 / 1024)
     assert math.isnan(sign_test(0, 0))
+    for w, l in [(40, 60), (400, 401), (3, 0), (0, 17)]:
+        assert sign_test(w, l) == pytest.approx(binomtest(w, w + l, 0.5).pvalue)
+
+
+def test_one_simultaneous_difference_is_the_z_test():
+    # one pair: max |z| over one pair is |z|, p = 2·P(Z > |z|) up to the draws' error
+    cov = np.diag([0.0004, 0.0005])
+    p = simultaneous_p([0.52, 0.47], cov, [(0, 1)])[0]
+    z = 0.05 / math.sqrt(0.0009)
+    assert p == pytest.approx(2 * norm.sf(z), abs=0.004)
+
+
+def test_simultaneous_p_values_pay_for_the_family():
+    # 6 independent rates: each pair's max-|z| p exceeds its own z-test's, under Bonferroni's
+    rates, cov = np.array([0.5, 0.5, 0.5, 0.5, 0.5, 0.56]), np.diag([0.0004] * 6)
+    pairs = [(a, b) for a in range(6) for b in range(a + 1, 6)]
+    p = simultaneous_p(rates, cov, pairs)
+    single = 2 * norm.sf(0.06 / math.sqrt(0.0008))
+    assert single < p[-1] < min(1.0, 15 * single)
+    assert p[0] == 1.0  # equal rates
+
+
+def test_a_row_without_spread_stays_out_of_the_family():
+    p = simultaneous_p([0.5, 0.4, 0.3], np.array([[0.001, 0, 0], [0, 0.001, 0], [0, 0, np.nan]]),
+                       [(0, 1), (0, 2), (1, 2)])
+    assert not math.isnan(p[0]) and math.isnan(p[1]) and math.isnan(p[2])
 
 
 def test_seat_q_is_cochrans_q():
