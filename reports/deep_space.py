@@ -12,13 +12,17 @@ import polars as pl
 from reports import charts
 from reports.charts import plt
 from reports.sections import (
+    ADJUSTED,
+    INTERVAL_NOTE,
     SEAT_TEST_NOTE,
     ReportContext,
     Section,
     Table,
     _n_caption,
+    clustered_totals,
     game_section,
     gap_tests,
+    rate_covariance,
     seat_fairness,
     with_wilson,
 )
@@ -73,17 +77,16 @@ def _style(strategy: str) -> str:
 @game_section("deep-space")
 def win_rate_by_style(ctx: ReportContext) -> Section:
     """Gives the game-win rate of each strategy (its style named) per player count."""
-    frame = ctx.collect(
-        ctx.scan("seats", ["players", "strategy", "won"])
-        .group_by("players", "strategy")
-        .agg(pl.len().alias("n"), pl.col("won").cast(pl.Int64).sum().alias("wins")), "seats")
+    keys = ["players", "strategy"]
+    frame = with_wilson(clustered_totals(ctx, "seats", keys, pl.col("won")))
     styles = {name: _style(name) for name in frame["strategy"].unique().to_list()}
-    frame = with_wilson(frame).with_columns(
+    parts = []
+    for _, part in frame.sort("players").group_by("players", maintain_order=True):
+        part = part.sort("rate", "strategy", descending=[True, False])
+        parts.append(gap_tests(part, cov=rate_covariance(ctx, "seats", part, keys, pl.col("won"))))
+    frame = pl.concat(parts).with_columns(
         pl.col("players").cast(pl.Int64),
         pl.col("strategy").replace_strict(styles, return_dtype=pl.String).alias("style"))
-    frame = pl.concat([gap_tests(part.sort("rate", "strategy", descending=[True, False]))
-                       for _, part in frame.sort("players").group_by("players",
-                                                                     maintain_order=True)])
     players = sorted(frame["players"].unique().to_list())
     series = {}
     for name in sorted(frame["strategy"].unique().to_list()):
@@ -100,8 +103,8 @@ def win_rate_by_style(ctx: ReportContext) -> Section:
             "players", "strategy", "style", "n", "wins", "rate", "low", "high", "vs first", "p",
             "significance"),
         ("rate", "low", "high", "vs first"), chart=path, chart_caption=_n_caption(n, "seat-games"),
-        note="n = seat-games; vs first: difference to the best strategy at that player count "
-             "(two-proportion z-test)")])
+        note="n = seat-games; vs first: difference to the best strategy at that player count; "
+             f"p: z-test with games as clusters, {ADJUSTED}; {INTERVAL_NOTE}")])
 
 
 @game_section("deep-space")

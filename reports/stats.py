@@ -142,11 +142,20 @@ def simultaneous_p(rates, cov, pairs: list[tuple[int, int]], draws: int = MAX_T_
     observed = np.abs(r[a] - r[b]) / sd
     values, vectors = np.linalg.eigh(cov)
     root = vectors * np.sqrt(np.clip(values, 0, None))
-    x = np.random.default_rng(seed).standard_normal((draws, len(r))) @ root.T
+    x = _standard_normal(draws, len(r), seed) @ root.T
     largest = np.sort(np.abs((x[:, a] - x[:, b]) / sd).max(axis=1))
     at_least = draws - np.searchsorted(largest, observed, side="left")
     out[ok] = (1 + at_least) / (1 + draws)
     return out
+
+
+@lru_cache(maxsize=16)
+def _standard_normal(draws: int, k: int, seed: int) -> np.ndarray:
+    """Gives the seeded standard normal draws of `simultaneous_p` (the same for every table of
+    k rows: cached)."""
+    z = np.random.default_rng(seed).standard_normal((draws, k))
+    z.setflags(write=False)
+    return z
 
 
 # --- seat fairness: seat labels permuted within games ---------------------------------------
