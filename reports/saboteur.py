@@ -15,14 +15,14 @@ from reports.sections import (ReportContext, Section, Table, _n_caption, compare
 def miners_by_player_count(ctx: ReportContext) -> Section:
     """Gives the miners' round-win rate by player count, per way of choosing saboteurs."""
     frame = ctx.collect(
-        ctx.scan("games", ["players", "miner_rounds", "saboteurs_fixed"])
+        ctx.scan("games", ["players", "rounds", "miner_rounds", "saboteurs_fixed"])
         .with_columns(pl.when(pl.col("saboteurs_fixed").is_null())
                       .then(pl.lit("role cards dealt"))
                       .otherwise(pl.col("saboteurs_fixed").cast(pl.Utf8) + " saboteurs fixed")
                       .alias("saboteurs"))
         .group_by("saboteurs", "players")
         .agg(pl.len().alias("games"), pl.col("miner_rounds").cast(pl.Int64).sum().alias("wins"),
-             (3 * pl.len()).cast(pl.Int64).alias("n")), "games")
+             pl.col("rounds").cast(pl.Int64).sum().alias("n")), "games")
     frame = pl.concat([gap_tests(part) for _, part in with_wilson(frame).with_columns(
         pl.col("players").cast(pl.Int64)).sort("saboteurs", "players").group_by(
         "saboteurs", maintain_order=True)])
@@ -38,8 +38,9 @@ def miners_by_player_count(ctx: ReportContext) -> Section:
             "saboteurs", "players", "games", "n", "wins", "rate", "low", "high", "vs first", "p",
             "significance"),
         ("rate", "low", "high", "vs first"), chart=path, chart_caption=_n_caption(n, "rounds"),
-        note="n = rounds (3 per game); vs first: difference to the smallest player count with "
-             "the same way of choosing saboteurs (two-proportion z-test)")])
+        note="n = rounds played (the rule `rounds` per game); vs first: difference to the "
+             "smallest player count with the same way of choosing saboteurs (two-proportion "
+             "z-test)")])
 
 
 def _round_rows(ctx: ReportContext, columns: list[str]) -> pl.LazyFrame:
@@ -109,7 +110,7 @@ SLAB = 250_000  # games per pass of the role-mix join: keeps its memory flat on 
 
 @game_section("saboteur")
 def win_by_role_mix(ctx: ReportContext) -> Section:
-    """Gives the final game-win rate by how many of its 3 rounds a seat was a saboteur."""
+    """Gives the final game-win rate by how many of its game's rounds a seat was a saboteur."""
     # one Int64 key per (run, game, seat) joins much faster than three columns
     key = ((pl.col("run").cast(pl.Int64) * (1 << 40) + pl.col("game_id")) * 16
            + pl.col("seat").cast(pl.Int64)).alias("key")
@@ -119,20 +120,24 @@ def win_by_role_mix(ctx: ReportContext) -> Section:
     for run, lo, hi in spans.iter_rows():
         for start in range(lo, hi + 1, SLAB):
             in_slab = (pl.col("run") == run) & pl.col("game_id").is_between(start, start + SLAB - 1)
-            saboteur_rounds = (ctx.scan("rounds", ["game_id", "seat", "role"])
-                               .filter(in_slab & (pl.col("role") == "saboteur"))
-                               .group_by(key).agg(pl.len().cast(pl.Int64).alias("saboteur rounds")))
+            roles = (ctx.scan("rounds", ["game_id", "seat", "role"])
+                     .filter(in_slab)
+                     .group_by(key).agg(pl.len().cast(pl.Int64).alias("rounds"),
+                                        (pl.col("role") == "saboteur").cast(pl.Int64).sum()
+                                        .alias("saboteur rounds")))
             parts.append(ctx.collect(
                 ctx.scan("seats", ["game_id", "seat", "won"]).filter(in_slab)
                 .select(key, "won")
-                .join(saboteur_rounds, on="key", how="left")
-                .group_by(pl.col("saboteur rounds").fill_null(0))
+                .join(roles, on="key", how="inner")
+                .group_by("rounds", "saboteur rounds")
                 .agg(pl.len().cast(pl.Int64).alias("n"),
                      pl.col("won").cast(pl.Int64).sum().alias("wins")), "rounds"))
-    frame = pl.concat(parts).group_by("saboteur rounds").agg(pl.col("n").sum(),
-                                                              pl.col("wins").sum())
-    frame = gap_tests(with_wilson(frame).sort("saboteur rounds"))
-    labels = [f"{k} of 3" for k in frame["saboteur rounds"]]
+    frame = pl.concat(parts).group_by("rounds", "saboteur rounds").agg(pl.col("n").sum(),
+                                                                        pl.col("wins").sum())
+    # games of different lengths are never pooled: each length is compared within itself
+    frame = pl.concat([gap_tests(part) for _, part in with_wilson(frame).sort(
+        "rounds", "saboteur rounds").group_by("rounds", maintain_order=True)])
+    labels = [f"{k} of {r}" for r, k in frame.select("rounds", "saboteur rounds").iter_rows()]
     n = int(frame["n"].sum())
     path = charts.rate_bars(ctx.chart("win_by_role_mix"), labels, frame["rate"], frame["low"],
                             frame["high"], title="Saboteur: game-win rate by role mix",
@@ -140,11 +145,12 @@ def win_by_role_mix(ctx: ReportContext) -> Section:
                             caption=_n_caption(n, "seat-games"))
     return Section("Final game-win rate by role mix", [Table(
         "Game-win rate by rounds played as a saboteur",
-        frame.select("saboteur rounds", "n", "wins", "rate", "low", "high", "vs first", "p",
-                     "significance"),
+        frame.select("rounds", "saboteur rounds", "n", "wins", "rate", "low", "high", "vs first",
+                     "p", "significance"),
         ("rate", "low", "high", "vs first"), chart=path,
         chart_caption=_n_caption(n, "seat-games"),
-        note="n = seat-games; vs first: difference to seats that were never a saboteur")])
+        note="n = seat-games; rounds: rounds per game; vs first: difference to seats of games "
+             "as long that were never a saboteur")])
 
 
 @compare_section("saboteur")

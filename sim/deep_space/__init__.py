@@ -7,7 +7,7 @@ import polars as pl
 
 from sim.deep_space import board as boards
 from sim.deep_space import deck as decks
-from sim.deep_space import forbid, play, ruleset
+from sim.deep_space import forbid, play, ruleset, sampler
 from sim.deep_space.engine import move_bound
 from sim.deep_space.state import new_state
 from sim.deep_space.tables import COLUMNS
@@ -44,6 +44,8 @@ class DeepSpace:
                         (pl.col("winner") == pl.col("first_seat")).fill_null(False), pl.lit(1))
     summary = (("avg rounds", pl.col("rounds").mean()),)
     bots = DeepSpaceBots()
+    # the information-set sampler (for search bots): sampler.resample(s, rs, seat, r)
+    sampler = sampler
 
     def strategy_names(self) -> list[str]:
         return bots.strategy_names()

@@ -14,6 +14,8 @@ from sim.errors import UserError
 MIN_PLAYERS, MAX_PLAYERS = 2, 4
 MAX_PLANETS = 64
 UNREACHABLE = 99
+# What a planet yields under fixed mining (`resource` in the board file); 0: none named.
+RESOURCES = {"gem": 1, "ore": 2}
 
 
 def read(path: str | Path) -> dict:
@@ -41,8 +43,15 @@ def check(board: dict, where: str) -> None:
                 isinstance(spec.get(k), (int, float)) and not isinstance(spec.get(k), bool)
                 for k in ("x", "y")):
             fail(f"planet {name!r} needs numbers x and y")
-        if set(spec) - {"x", "y", "home"} or not isinstance(spec.get("home", False), bool):
-            fail(f"planet {name!r} takes only x, y and home = true/false")
+        home = spec.get("home", False)
+        if set(spec) - {"x", "y", "home", "resource"} or not isinstance(home, bool):
+            fail(f"planet {name!r} takes only x, y, home = true/false and resource")
+        if "resource" in spec:
+            if spec["resource"] not in RESOURCES:
+                fail(f"planet {name!r}: resource must be \"gem\" or \"ore\", "
+                     f"got {spec['resource']!r}")
+            if home:
+                fail(f"home station {name!r} is never mined and takes no resource")
 
     def known(name, what: str) -> str:
         if name not in planets:
@@ -93,6 +102,17 @@ def check(board: dict, where: str) -> None:
     cut_off = [names[i] for i, d in enumerate(_distances(board, names, ())[0]) if d == UNREACHABLE]
     if cut_off:
         fail(f"the map is disconnected: {', '.join(cut_off)} cannot be reached from {names[0]}")
+    for n in range(MIN_PLAYERS, MAX_PLAYERS + 1):
+        # A seat that cannot reach every open planet is cut off from bases others can build:
+        # with both its neighbours covered it could never win.
+        covered = set(covers.get(str(n), []))
+        dist = _distances(board, names, covered)
+        open_planets = [i for i, name in enumerate(names) if name not in homes | covered]
+        for seat, home in enumerate(seats[str(n)]):
+            sealed = [names[i] for i in open_planets if dist[names.index(home), i] == UNREACHABLE]
+            if sealed:
+                fail(f"with {n} players the covers cut seat {seat}'s home {home} off from "
+                     f"{', '.join(sealed)}")
 
 
 def _distances(board: dict, names: list[str], covered) -> np.ndarray:
@@ -135,7 +155,8 @@ def _adjacency(board: dict, index: dict[str, int]) -> np.ndarray:
 def arrays(board: dict) -> dict[str, np.ndarray]:
     """Gives the board as engine arrays (planets numbered in file order):
     link int8[P, P] (by a link), warp int8[P], home int8[P], seat_home int64[5, 4] (player count,
-    seat -> home), covered int8[5, P], dist int64[5, P, P] (moves, per player count)."""
+    seat -> home), covered int8[5, P], resource int8[P] (RESOURCES, 0 for none), dist
+    int64[5, P, P] (moves, per player count)."""
     names = list(board["planets"])
     index = {name: i for i, name in enumerate(names)}
     p = len(names)
@@ -146,6 +167,8 @@ def arrays(board: dict) -> dict[str, np.ndarray]:
     for name in board.get("warp", {}).get("planets", []):
         warp[index[name]] = 1
     home = np.array([int(board["planets"][n].get("home", False)) for n in names], np.int8)
+    resource = np.array([RESOURCES.get(board["planets"][n].get("resource"), 0) for n in names],
+                        np.int8)
     seat_home = np.full((MAX_PLAYERS + 1, MAX_PLAYERS), -1, np.int64)
     covered = np.zeros((MAX_PLAYERS + 1, p), np.int8)
     dist = np.full((MAX_PLAYERS + 1, p, p), UNREACHABLE, np.int64)
@@ -157,4 +180,4 @@ def arrays(board: dict) -> dict[str, np.ndarray]:
             covered[n, index[name]] = 1
         dist[n] = _distances(board, names, set(cover))
     return {"link": link, "warp": warp, "home": home, "seat_home": seat_home,
-            "covered": covered, "dist": dist}
+            "covered": covered, "resource": resource, "dist": dist}

@@ -2,7 +2,8 @@
 moves, moves, combat, bases and the end of the game.
 
 A turn waits for its player's decisions in three phases (State.g[PHASE]): MINE (how many of the
-planets mined give a gem, the rest give ore), ACT (trade, recruit, move, build, play cards, in
+planets mined give a gem, the rest give ore; under fixed mining each planet gives its own
+resource and there is no MINE decision), ACT (trade, recruit, move, build, play cards, in
 any order, until END) and REDRAW (discard cards, until END). A move is a row of six integers
 (action, a, b, c, d, e):
   TAKE      a = gems taken (MINE phase)
@@ -16,6 +17,7 @@ any order, until END) and REDRAW (discard cards, until END). A move is a row of 
 """
 
 from sim import rng
+from sim.deep_space.board import RESOURCES
 from sim.deep_space.deck import EXTRA_MOVE, GEMS, METEOR_STORM, ORE, RECRUITS, SPACE_DOG
 from sim.deep_space.ruleset import (
     ALWAYS,
@@ -23,12 +25,12 @@ from sim.deep_space.ruleset import (
     BASE_RECRUITS,
     DIE,
     DOGS,
+    FIXED,
     HAND_SIZE,
-    LARGEST_FIRST,
     MINE_AT,
     MOVES,
     NEVER,
-    OPT_DEFENDERS,
+    OPT_MINING,
     OPT_REDRAW,
     RECRUIT_GEMS,
     REINFORCE,
@@ -75,6 +77,7 @@ TAKE, MOVE, RECRUIT, TRADE, BUILD, PLAY, DISCARD, END = range(8)
 ACTION_NAMES = ("take", "move", "recruit", "trade", "build", "play", "discard", "end")
 DEAL_STREAM, DICE_STREAM, BOT_STREAM = 1, 2, 100
 UNREACHABLE = 99
+GEM_PLANET, ORE_PLANET = RESOURCES["gem"], RESOURCES["ore"]
 
 
 # ---- setup ------------------------------------------------------------------------------------
@@ -324,24 +327,17 @@ def lose_one(s, seat, planet):
 
 @rule
 def combat(s, rs, attacker, planet):
-    """Fights out the attacker's entry onto a planet: each defender in turn (seat order, or the
-    largest first), dice until one side is gone there, the defender winning ties."""
-    units, order = s.units, s.order
-    p = s.g[PLAYERS]
+    """Fights out the attacker's entry onto a planet: dice until one side is gone there, the
+    defender winning ties.
+
+    Every combat ends with one colour on the planet and recruits arrive elsewhere only at home,
+    so a planet never holds two colours: there is exactly one defender (the source's rule for
+    several defenders, fought in seat order, can never apply)."""
+    units = s.units
     sides = rs.numbers[DIE]
-    n = 0
-    for seat in range(p):
-        if seat != attacker and units[seat, planet] > 0:
-            order[n] = seat
-            n += 1
-    if rs.numbers[OPT_DEFENDERS] == LARGEST_FIRST:
-        for i in range(1, n):  # insertion sort, largest army first, seat order on ties
-            j = i
-            while j > 0 and units[order[j], planet] > units[order[j - 1], planet]:
-                order[j], order[j - 1] = order[j - 1], order[j]
-                j -= 1
-    for i in range(n):
-        defender = order[i]
+    for defender in range(s.g[PLAYERS]):
+        if defender == attacker or units[defender, planet] == 0:
+            continue
         while units[attacker, planet] > 0 and units[defender, planet] > 0:
             if rng.below(s.dice_rng, sides) > rng.below(s.dice_rng, sides):
                 lose_one(s, defender, planet)
@@ -370,18 +366,38 @@ def mine_count(s, rs, seat):
     return n
 
 
+@small_rule
+def mine_fixed(s, rs, seat):
+    """Gives `seat` the resource of every planet it mines (the fixed reading of mining)."""
+    units, home, resource = s.units, rs.home, rs.resource
+    at = rs.numbers[MINE_AT]
+    gems, ore = 0, 0
+    for q in range(units.shape[1]):
+        if units[seat, q] >= at and not home[q]:
+            if resource[q] == GEM_PLANET:
+                gems += 1
+            elif resource[q] == ORE_PLANET:
+                ore += 1
+    gems, ore = gain(s, seat, gems, ore)
+    s.gems_mined[seat] += gems
+    s.ore_mined[seat] += ore
+
+
 @rule
 def begin_turn(s, rs):
-    """Starts the turn of TURN_SEAT: the MINE decision if it can mine, else the draw and ACT."""
+    """Starts the turn of TURN_SEAT: the MINE decision if it can mine (and chooses what), else
+    the mining of fixed resources, the draw and ACT."""
     g = s.g
     seat = g[TURN_SEAT]
     g[DISCARDED] = 0
     g[MOVES_LEFT] = rs.numbers[MOVES]
-    if mine_count(s, rs, seat) > 0:
+    if rs.numbers[OPT_MINING] == FIXED:
+        mine_fixed(s, rs, seat)
+    elif mine_count(s, rs, seat) > 0:
         g[PHASE] = MINE
-    else:
-        draw_up(s, rs, seat)
-        g[PHASE] = ACT
+        return
+    draw_up(s, rs, seat)
+    g[PHASE] = ACT
 
 
 @rule

@@ -16,16 +16,16 @@ DEFAULT_DECK = CONFIGS / "deck.toml"
 MAX_HAND = 8
 
 OPTION_VALUES = {
-    "defender_order": ("seat_order", "largest_first"),
+    "mining": ("choose", "fixed"),
     "redraw": ("after_discard", "always", "never"),
 }
-SEAT_ORDER, LARGEST_FIRST = 0, 1
+CHOOSE, FIXED = 0, 1
 AFTER_DISCARD, ALWAYS, NEVER = 0, 1, 2
 
 # Indices of RuleSet.numbers.
 (RECRUITS, START_RECRUITS, START_CARDS, HAND_SIZE, MOVES, DOGS, TURN_CAP, MINE_AT, REINFORCE,
  DIE, BASE_ORE, BASE_RECRUITS, WARP_GEMS, RECRUIT_GEMS, TRADE_CARDS, BANK_GEMS, BANK_ORE,
- OPT_DEFENDERS, OPT_REDRAW, N_NUMBERS) = range(20)
+ OPT_MINING, OPT_REDRAW, N_NUMBERS) = range(20)
 _NUMBERS = {  # slot: (key path, lowest value)
     RECRUITS: (("recruits_per_colour",), 1), START_RECRUITS: (("start_recruits",), 1),
     START_CARDS: (("start_cards",), 0), HAND_SIZE: (("hand_size",), 0),
@@ -43,6 +43,8 @@ RuleSet = namedtuple("RuleSet", [
     "home",            # int8[P]: 1 for a home station
     "seat_home",       # int64[5, 4]: per player count, each seat's home station
     "covered",         # int8[5, P]: per player count, 1 for a planet under a cover
+    "resource",        # int8[P]: what a planet yields under fixed mining (board.RESOURCES),
+                       # 0 where the board names none
     "dist",            # int64[5, P, P]: per player count, moves between planets
     "to_win",          # int64[5]: per player count, the bases that win
     "card_kind",       # int64[C]: each deck card's kind (index into the deck's names)
@@ -68,7 +70,7 @@ def build(rules: dict) -> tuple[RuleSet, list[str], list[str]]:
         raise UserError(f"hand_size and start_cards must be at most {MAX_HAND}")
     if numbers[START_RECRUITS] > numbers[RECRUITS]:
         raise UserError("start_recruits must be at most recruits_per_colour")
-    for slot, option in ((OPT_DEFENDERS, "defender_order"), (OPT_REDRAW, "redraw")):
+    for slot, option in ((OPT_MINING, "mining"), (OPT_REDRAW, "redraw")):
         value = rules["options"][option]
         if value not in OPTION_VALUES[option]:
             raise UserError(f"options.{option} must be one of {', '.join(OPTION_VALUES[option])},"
@@ -87,6 +89,12 @@ def build(rules: dict) -> tuple[RuleSet, list[str], list[str]]:
             raise UserError(f"board {rules['board']['name']!r}: with {n} players only "
                             f"{open_planets} planets can take a base, fewer than the "
                             f"{to_win[n]} bases that win (bases.to_win.{n})")
+    if numbers[OPT_MINING] == FIXED:
+        barren = [name for name, spec in rules["board"]["planets"].items()
+                  if not spec.get("home", False) and "resource" not in spec]
+        if barren:
+            raise UserError(f"board {rules['board']['name']!r}: options.mining = fixed needs a "
+                            f"resource (gem or ore) on every planet; none on {', '.join(barren)}")
     cards, kinds = decks.arrays(rules["deck"])
     if numbers[START_CARDS] * boards.MAX_PLAYERS > len(cards["card_kind"]):
         raise UserError(f"the deck's {len(cards['card_kind'])} cards cannot deal "

@@ -49,7 +49,7 @@ State = namedtuple("State", [
     "bot_rng",      # uint64[players, 1]: each seat's bot stream
     "moves",        # int64[max moves, MOVE_FIELDS]: scratch for listing legal moves
     "move",         # int64[MOVE_FIELDS]: the move being played
-    "order",        # int64[players]: scratch for the order defenders are fought in
+    "order",        # int64[players]: scratch for the starting roll (1 for a seat still rolling)
     "forbid",       # int64[players]: restricted play, FORBID_* bits of the actions a seat may
                     # not take (filled once per configuration, never reset by start_game)
     "forbid_card",  # int8[players, C]: 1 where the seat may not play that deck card

@@ -26,6 +26,7 @@ class Tracer:
         self.turn = -1
         self.before = None
         self.phase = ACT
+        self.mined = (s.gems_mined.copy(), s.ore_mined.copy())  # as last told
 
     def __call__(self, event: str, *args) -> None:
         getattr(self, "_" + event)(*args)
@@ -60,6 +61,9 @@ class Tracer:
             hand = ", ".join(self.kinds[self.rs.card_kind[c]] for c in s.hand[seat, :s.hand_n[seat]])
             self.say(f"-- turn {turn + 1}: seat {seat} ({self.seats[seat]}): {int(s.gems[seat])} gems,"
                      f" {int(s.ore[seat])} ore, {int(s.bases[seat])} bases, hand [{hand}]")
+            gems, ore = self._mined_since(seat)
+            if gems or ore:  # fixed mining happens as the turn begins, with no decision
+                self.say(f"   seat {seat} mined {gems} gem(s), {ore} ore as the turn began (fixed mining)")
         self.phase = int(s.g[PHASE])
         self.before = (s.units.copy(), s.dogs.copy(), int(s.hand_n[seat]),
                        s.hand[seat].copy(), int(mine_count(s, self.rs, seat)),
@@ -71,6 +75,7 @@ class Tracer:
         action, a, b, c, d, e = (int(x) for x in move)
         if action == TAKE:
             text = f"mines {mined} planet(s): {a} gem(s), {mined - a} ore"
+            self._mined_since(seat)
         elif action == MOVE:
             way = " through the warp" if e else ""
             text = f"moves {c}{' and ' + str(d) + ' dog(s)' if d else ''} from {names[a]}{way} to {names[b]}"
@@ -104,6 +109,13 @@ class Tracer:
         self.say(f"   seat {seat} {text}")
         if s.g[WINNER] >= 0:
             self.say(f"\nseat {int(s.g[WINNER])} wins with {int(s.bases[int(s.g[WINNER])])} bases")
+
+    def _mined_since(self, seat: int) -> tuple[int, int]:
+        """Gives the gems and ore `seat` mined since it was last told, and marks them told."""
+        s, (gems, ore) = self.s, self.mined
+        out = (int(s.gems_mined[seat] - gems[seat]), int(s.ore_mined[seat] - ore[seat]))
+        gems[seat], ore[seat] = s.gems_mined[seat], s.ore_mined[seat]
+        return out
 
     def _combat(self, seat, planet, units, dogs, moved, dogs_moved) -> str:
         """Gives the words for the combat a move started (empty when there was none)."""

@@ -1,4 +1,4 @@
-"""Saboteur: 3-10 players, hidden roles, three rounds of digging for gold."""
+"""Saboteur: 3-10 players, hidden roles, rounds of digging for gold (three by default)."""
 
 from typing import TextIO
 
@@ -7,7 +7,7 @@ import polars as pl
 
 from sim.errors import UserError
 from sim.game import Headline, Setup
-from sim.saboteur import cards, forbid, play
+from sim.saboteur import cards, forbid, play, sampler
 from sim.saboteur.state import new_state
 from sim.saboteur.tables import COLUMNS
 from sim.saboteur.tables import build as build_tables
@@ -36,9 +36,12 @@ class Saboteur:
     max_players = cards.MAX_PLAYERS
     tables = ("games", "seats", "rounds")
     columns = COLUMNS
-    headline = Headline("miners' round-win rate", pl.col("miner_rounds"), pl.lit(3))
-    summary = (("avg rounds won by saboteurs", (3 - pl.col("miner_rounds")).mean()),)
+    # `rounds` is a rule value (--set rounds=1): every rate counts the rounds each game played.
+    headline = Headline("miners' round-win rate", pl.col("miner_rounds"), pl.col("rounds"))
+    summary = (("avg rounds won by saboteurs", (pl.col("rounds") - pl.col("miner_rounds")).mean()),)
     bots = SaboteurBots()
+    # the information-set sampler (for search bots): sampler.resample(s, rs, seat, r)
+    sampler = sampler
 
     def strategy_names(self) -> list[str]:
         return bots.strategy_names()

@@ -23,10 +23,12 @@ OPTION_VALUES = {
     "next_round_starter": ("last_path_card", "after_round_ender"),
     "round_end": ("hands_empty", "all_pass"),
     "gold_pass": ("counter_clockwise", "clockwise"),
+    "gold_share": ("one_each", "cards_per_player"),
 }
 LAST_PATH_CARD, AFTER_ROUND_ENDER = 0, 1
 HANDS_EMPTY, ALL_PASS = 0, 1
 COUNTER_CLOCKWISE, CLOCKWISE = 0, 1
+ONE_EACH, CARDS_PER_PLAYER = 0, 1
 
 MIN_PLAYERS, MAX_PLAYERS = 3, 10
 
@@ -45,7 +47,7 @@ RuleSet = namedtuple("RuleSet", [
     "gold_exits",      # int64
     "numbers",         # int64[...]: rounds, miner_draw_cap and the options (indexed by ROUNDS, DRAW_CAP, OPT_*)
 ])
-ROUNDS, DRAW_CAP, OPT_STARTER, OPT_ROUND_END, OPT_GOLD_PASS = range(5)
+ROUNDS, DRAW_CAP, OPT_STARTER, OPT_ROUND_END, OPT_GOLD_PASS, OPT_GOLD_SHARE = range(6)
 
 
 def exits_mask(letters: str, where: str) -> int:
@@ -110,7 +112,7 @@ def build(rules: dict) -> tuple[RuleSet, list[str]]:
     coal = [exits_mask(c, "goals.coal_exits") for c in goals["coal_exits"]]
     if len(coal) != 2:
         raise UserError(f"goals.coal_exits must name 2 coal cards, got {len(coal)}")
-    numbers = np.zeros(5, np.int64)
+    numbers = np.zeros(6, np.int64)
     numbers[ROUNDS] = _count(rules["rounds"], "rounds")
     if numbers[ROUNDS] < 1:
         raise UserError("rounds must be at least 1")
@@ -118,7 +120,7 @@ def build(rules: dict) -> tuple[RuleSet, list[str]]:
     if numbers[DRAW_CAP] > MAX_SCRATCH:
         raise UserError(f"gold.miner_draw_cap must be at most {MAX_SCRATCH}")
     for slot, option in ((OPT_STARTER, "next_round_starter"), (OPT_ROUND_END, "round_end"),
-                         (OPT_GOLD_PASS, "gold_pass")):
+                         (OPT_GOLD_PASS, "gold_pass"), (OPT_GOLD_SHARE, "gold_share")):
         value = rules["options"][option]
         if value not in OPTION_VALUES[option]:
             raise UserError(f"options.{option} must be one of {', '.join(OPTION_VALUES[option])}, "

@@ -14,8 +14,9 @@ from sim.jit import rule, small_rule
 
 from sim import rng
 from sim.saboteur import maze
-from sim.saboteur.cards import (ALL_PASS, AFTER_ROUND_ENDER, BREAK, CLOCKWISE, DRAW_CAP, MAP,
-                                OPT_GOLD_PASS, OPT_ROUND_END, OPT_STARTER, PATH, REPAIR, ROCKFALL)
+from sim.saboteur.cards import (ALL_PASS, AFTER_ROUND_ENDER, BREAK, CARDS_PER_PLAYER, CLOCKWISE,
+                                DRAW_CAP, MAP, OPT_GOLD_PASS, OPT_GOLD_SHARE, OPT_ROUND_END,
+                                OPT_STARTER, PATH, REPAIR, ROCKFALL)
 from sim.saboteur.state import (STAMP, DRAW_AT, FINDER, FIXED_SABOTEURS, FORBID_PASS,
                                 FORBID_PLAY, GAME, GAME_TURNS, LAST_PATH_SEAT,
                                 LAST_SEAT, MINER_ROUNDS, MINERS_WON, N_FRONT, N_PLACED, PASSES,
@@ -350,7 +351,12 @@ def take_exactly(pile, target):
 
 @rule
 def pay_gold(s, rs):
-    """Pays the round's gold: gold cards passed among the miners, or the saboteurs' share."""
+    """Pays the round's gold: gold cards passed among the miners, or the saboteurs' share.
+
+    The miners' cards: by default (one_each, the source's reading) one per miner, so each
+    miner gets exactly one; under cards_per_player one per player, at most the draw cap, passed
+    around the miners until none are left. Either way the cards go largest first, from the
+    finder (or the nearest miner to a saboteur finder) on, in the passing direction."""
     g, role, round_gold, gold, pile, payout = s.g, s.role, s.round_gold, s.gold, s.gold_pile, rs.payout
     p = g[PLAYERS]
     step = 1 if rs.numbers[OPT_GOLD_PASS] == CLOCKWISE else p - 1
@@ -358,7 +364,9 @@ def pay_gold(s, rs):
     if g[MINERS_WON]:
         if g[SABOTEURS] == p:
             return
-        drawn = s.scratch[:min(p, draw_cap)]
+        miners = p - g[SABOTEURS]
+        count = min(p, draw_cap) if rs.numbers[OPT_GOLD_SHARE] == CARDS_PER_PLAYER else miners
+        drawn = s.scratch[:count]
         for i in range(drawn.shape[0]):
             drawn[i] = _draw_gold(s)
             j = i  # keep the cards drawn sorted, largest first
@@ -368,7 +376,7 @@ def pay_gold(s, rs):
         seat = g[FINDER]
         while role[seat] != MINER:  # a saboteur reached the gold: the nearest miner starts
             seat = (seat + step) % p
-        for v in drawn:  # each miner in turn takes the largest card left
+        for v in drawn:  # each miner in turn keeps the largest card left and passes the rest
             round_gold[seat] += v
             seat = (seat + step) % p
             while role[seat] != MINER:

@@ -7,7 +7,8 @@ from sim.game import Column
 
 COLUMNS = {
     "games": (
-        Column("miner_rounds", "rounds won by the miners (0-3)"),
+        Column("rounds", "rounds the game played (the rule `rounds`, 3 by default)"),
+        Column("miner_rounds", "rounds won by the miners (0 to `rounds`)"),
         Column("saboteurs_fixed", "the number of saboteurs fixed by --saboteurs (null: role cards dealt)"),
     ),
     "seats": (
@@ -15,7 +16,7 @@ COLUMNS = {
         Column("rank", "1 + how many seats have more nuggets (tied seats share a rank; rank 1 won)"),
     ),
     "rounds": (
-        Column("game_id, round, players", "one row per game, round (1-3) and seat"),
+        Column("game_id, round, players", "one row per game, round (1 to `rounds`) and seat"),
         Column("saboteurs", "saboteurs in play that round"),
         Column("seat, role", "the seat and its role: 'miner' or 'saboteur'"),
         Column("winner_team", "'miners' or 'saboteurs'"),
@@ -35,6 +36,7 @@ def build(results, ids: np.ndarray, players: int, seats: tuple[str, ...],
         "players": np.full(n, players, np.int8),
         "stalled": np.zeros(n, bool),
         "turns": results.turns.astype(np.int32),
+        "rounds": np.full(n, rounds, np.int16),
         "miner_rounds": results.miner_rounds.astype(np.int8),
         "saboteurs_fixed": pl.Series([fixed_saboteurs] * n, dtype=pl.Int8),
     })

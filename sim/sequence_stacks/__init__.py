@@ -7,7 +7,7 @@ import numpy as np
 import polars as pl
 
 from sim.game import Headline, Setup
-from sim.sequence_stacks import cards, forbid, play
+from sim.sequence_stacks import cards, forbid, play, sampler
 from sim.sequence_stacks.state import new_state, views
 from sim.sequence_stacks.tables import COLUMNS
 from sim.sequence_stacks.tables import build as build_tables
@@ -46,6 +46,8 @@ class SequenceStacks:
         ("blocks per game", pl.col("blocks").cast(pl.Float64).mean()),
     )
     bots = SequenceStacksBots()
+    # the information-set sampler (for search bots): sampler.resample(s, rs, seat, r)
+    sampler = sampler
 
     def strategy_names(self) -> list[str]:
         return bots.strategy_names()

@@ -6,7 +6,7 @@ Speed shares Spit's clock, deck, reaction settings, tables and game shape (sim/s
 import polars as pl
 
 from sim.game import Column
-from sim.speed import cards, forbid, play, view
+from sim.speed import cards, forbid, play, sampler, view
 from sim.speed.state import new_state
 from sim.speed.trace import Tracer
 from sim.spit.realtime import RealTimeBots, RealTimeGame
@@ -33,6 +33,9 @@ class Speed(RealTimeGame):
     )
     cards, loop, view, tracer = cards, play, view, Tracer
     bots = RealTimeBots(bots, forbid)
+    # the information-set sampler (for search bots): sampler.resample(s, rs, seat, r), and
+    # sampler.resample_clock(c, r) for the clock
+    sampler = sampler
 
     def new_state(self, ruleset):
         return new_state(int(ruleset.numbers[cards.HAND]), int(ruleset.numbers[cards.CARDS]))

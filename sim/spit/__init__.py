@@ -8,7 +8,7 @@ This package also holds what Speed (sim/speed) shares with Spit: the discrete-ev
 import polars as pl
 
 from sim.game import Column
-from sim.spit import cards, forbid, play, view
+from sim.spit import cards, forbid, play, sampler, view
 from sim.spit.realtime import RealTimeBots, RealTimeGame
 from sim.spit.state import new_state
 from sim.spit.tables import columns
@@ -36,6 +36,9 @@ class Spit(RealTimeGame):
     )
     cards, loop, view, tracer = cards, play, view, Tracer
     bots = RealTimeBots(bots, forbid)
+    # the information-set sampler (for search bots): sampler.resample(s, rs, seat, r), and
+    # sampler.resample_clock(c, r) for the clock
+    sampler = sampler
 
     def new_state(self, ruleset):
         return new_state(int(ruleset.numbers[cards.PILES]), int(ruleset.numbers[cards.CARDS]))

@@ -62,8 +62,8 @@ SABOTEUR_LIKE = types.SimpleNamespace(
     min_players=3,
     max_players=10,
     tables=("games", "seats", "rounds"),
-    headline=Headline("miners' round-win rate", pl.col("miner_rounds"), pl.lit(3)),
-    summary=(("avg rounds won by saboteurs", (3 - pl.col("miner_rounds")).mean()),
+    headline=Headline("miners' round-win rate", pl.col("miner_rounds"), pl.col("rounds")),
+    summary=(("avg rounds won by saboteurs", (pl.col("rounds") - pl.col("miner_rounds")).mean()),
              ("avg turns", pl.col("turns").mean())),
     strategy_names=lambda: ["default", "greedy", "careful"],
 )
@@ -126,7 +126,7 @@ def saboteur_tables(setups: list[Setup], games: int, seed: int = 1) -> dict[str,
                                    "miners" if miners_win else "saboteurs", gained, turns, finder))
             best = gold.max()
             ranks = np.array([1 + int((gold > g).sum()) for g in gold])
-            g_rows.append((gid, sid, n, stalled, total_turns, miner_rounds, fixed))
+            g_rows.append((gid, sid, n, stalled, total_turns, 3, miner_rounds, fixed))
             for seat in range(n):
                 s_rows.append((gid, sid, n, seat, setup.seats[seat],
                                bool(gold[seat] == best and not stalled), int(gold[seat]),
@@ -134,7 +134,7 @@ def saboteur_tables(setups: list[Setup], games: int, seed: int = 1) -> dict[str,
             gid += 1
     games_df = pl.DataFrame(g_rows, orient="row", schema={
         "game_id": pl.Int64, "setup": pl.Int16, "players": pl.Int8, "stalled": pl.Boolean,
-        "turns": pl.Int32, "miner_rounds": pl.Int8, "saboteurs_fixed": pl.Int8})
+        "turns": pl.Int32, "rounds": pl.Int16, "miner_rounds": pl.Int8, "saboteurs_fixed": pl.Int8})
     seats_df = pl.DataFrame(s_rows, orient="row", schema={
         "game_id": pl.Int64, "setup": pl.Int16, "players": pl.Int8, "seat": pl.Int8,
         "strategy": pl.Utf8, "won": pl.Boolean, "gold": pl.Int16, "rank": pl.Int8})

@@ -19,7 +19,7 @@ from sim.deep_space.state import (
 from sim.game import Setup
 from strategies import deep_space as bots
 
-OPTIONS = [[], ["options.defender_order=largest_first"], ["options.redraw=always"],
+OPTIONS = [[], ["options.mining=fixed"], ["options.redraw=always"],
            ["options.redraw=never"], ["supply.gems=6", "supply.ore=6"], ["turn_cap=40"]]
 
 

@@ -1,5 +1,9 @@
-"""One test per rule of Deep Space (../shared/rules/deep_space.md), each on the position the rule
-is about."""
+"""One test per rule of Deep Space (docs/rules/deep_space.md), each on the position the rule
+is about; and the board checks a rule depends on (resources, covers that seal a home)."""
+
+import re
+import sys
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -82,6 +86,31 @@ def test_a_planet_with_two_recruits_mines_one_gem_or_ore_and_a_home_none(table):
     assert (int(table.s.gems[0]), int(table.s.ore[0])) == (1, 1)
     assert (int(table.s.gems_mined[0]), int(table.s.ore_mined[0])) == (1, 1)
     assert table.s.g[PHASE] == ACT
+
+
+def test_under_fixed_mining_each_planet_gives_the_resource_its_board_names(new_table):
+    t = new_table(sets=["options.mining=fixed"])
+    t.put(0, "R0", 2)   # gem
+    t.put(0, "R1", 2)   # ore
+    t.put(0, "I0", 3)   # ore
+    t.put(0, "R2", 1)   # gem, but one recruit does not mine
+    t.put(0, "H0", 5)   # a home station is never mined
+    t.give(0, "prospector")
+    t.s.g[TURN_SEAT] = 0
+    engine.begin_turn(t.s, t.rs)
+    assert t.s.g[PHASE] == ACT and not t.kinds_of_moves(TAKE), "no mining decision"
+    assert (int(t.s.gems[0]), int(t.s.ore[0])) == (1, 2)
+    assert (int(t.s.gems_mined[0]), int(t.s.ore_mined[0])) == (1, 2)
+    assert t.s.hand_n[0] == 2, "then the draw"
+
+
+def test_by_default_the_player_chooses_gem_or_ore_per_planet(table):
+    table.put(0, "R1", 2)  # an ore planet under fixed mining
+    table.s.g[TURN_SEAT] = 0
+    engine.begin_turn(table.s, table.rs)
+    assert table.s.g[PHASE] == MINE
+    table.play(TAKE, 1)
+    assert (int(table.s.gems[0]), int(table.s.ore[0])) == (1, 0)
 
 
 def test_a_player_holding_0_or_1_cards_draws_up_to_2(table):
@@ -204,24 +233,33 @@ def test_combat_goes_on_until_one_side_remains(table):
     assert all(table.recruits_of(seat) == 20 for seat in range(4))
 
 
-def test_several_defenders_are_fought_in_seat_order(new_table):
-    t = new_table(sets=TIES)  # the attacker loses every roll: only the first defender fights
-    t.put(3, "R0", 2)
-    t.put(2, "R1", 1)
-    t.put(1, "R1", 1)
-    t.at(3)
-    t.move("R0", "R1", 2)
-    assert int(t.s.won_fights[1]) == 1 and int(t.s.won_fights[2]) == 0
+def test_a_planet_never_holds_two_colours_so_a_combat_has_one_defender(default_rules):
+    """The source's rule for several defenders (fought in seat order) can never apply: combat
+    goes on until one colour is left, and recruits arrive anywhere else only at home."""
+    from sim.deep_space import GAME, play
+    from sim.game import Setup
+
+    rs, planets, _, families, params, s = GAME.prepare(default_rules, Setup(4, ("raider",) * 4))
+    out = play.new_results(1, 4, len(planets))
+    combats = 0
+
+    def watch(event, *args):
+        nonlocal combats
+        if event == "after":
+            assert ((s.units > 0).sum(axis=0) <= 1).all(), "two colours on one planet"
+            combats = int(s.won_fights.sum())
+
+    for game in range(3):
+        play.play_python(s, rs, families, params, 2, game, out, watch=watch)
+    assert combats > 0, "the games fought"
 
 
-def test_the_largest_defender_is_fought_first_under_that_option(new_table):
-    t = new_table(sets=[*TIES, "options.defender_order=largest_first"])
-    t.put(3, "R0", 2)
-    t.put(1, "R1", 1)
-    t.put(2, "R1", 2)
-    t.at(3)
-    t.move("R0", "R1", 2)
-    assert int(t.s.won_fights[2]) == 1 and int(t.s.won_fights[1]) == 0
+def test_the_defender_order_option_is_gone():
+    from sim.deep_space import GAME
+    from sim.errors import UserError
+
+    with pytest.raises(UserError, match="unknown rule 'options.defender_order'"):
+        GAME.load_rules(None, ["options.defender_order=largest_first"])
 
 
 # ---- space dogs ----
@@ -396,3 +434,91 @@ def test_no_moves_are_listed_twice(table):
     rows = table.moves(0)
     assert len(rows) == len(set(rows))
     assert np.all(table.s.moves[:len(rows), 0] >= 0)
+
+
+# ---- boards the rules cannot be played on ----
+
+STAND_IN = Path(__file__).resolve().parents[3] / "configs" / "deep_space" / "board.toml"
+
+
+def board_file(tmp_path, *edits: tuple[str, str]) -> str:
+    """Writes the stand-in board with text replacements; gives its path."""
+    text = STAND_IN.read_text()
+    for old, new in edits:
+        assert old in text
+        text = text.replace(old, new)
+    path = tmp_path / "board.toml"
+    path.write_text(text)
+    return str(path)
+
+
+SEALED = ('2 = ["R4", "R10"]', '2 = ["R0", "R1"]')  # both of H0's neighbours covered
+
+
+def test_covers_that_seal_a_seats_home_are_refused(tmp_path):
+    from sim.deep_space import GAME
+    from sim.errors import UserError
+
+    with pytest.raises(UserError, match="with 2 players the covers cut seat 0's home H0 off "
+                                        "from R2, R3, R4,"):
+        GAME.load_rules(None, [f"board={board_file(tmp_path, SEALED)}"])
+
+
+def test_covers_that_seal_a_home_are_one_line_and_exit_2(tmp_path, monkeypatch, capsys):
+    from sim import cli
+
+    path = board_file(tmp_path, SEALED)
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(sys, "argv", ["simulate", "deep-space", "--players", "3", "--board", path])
+    with pytest.raises(SystemExit) as exit:
+        cli.main()
+    err = capsys.readouterr().err
+    assert exit.value.code == 2 and err.count("\n") == 1
+    assert err.startswith(f"error: board {path}: with 2 players the covers cut seat 0's home H0")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["board.toml"], "nothing was written"
+
+
+def test_covers_of_an_unused_home_are_accepted(tmp_path):
+    from sim.deep_space import GAME
+
+    # With 2 players H1 is nobody's home: covering both its neighbours seals nobody.
+    unused = board_file(tmp_path, ('2 = ["R4", "R10"]', '2 = ["R3", "R4"]'))
+    assert GAME.load_rules(None, [f"board={unused}"])["board"]["covers"]["2"] == ["R3", "R4"]
+
+
+@pytest.mark.parametrize("edit, message", [
+    (("R3 = { x = 6.0, y = 0.0, resource = \"gem\" }", "R3 = { x = 6.0, y = 0.0 }"),
+     "options.mining = fixed needs a resource (gem or ore) on every planet; none on R3"),
+    (("resource = \"gem\" }", "resource = \"wood\" }"), "resource must be \"gem\" or \"ore\""),
+    (("home = true }", "home = true, resource = \"ore\" }"), "is never mined and takes no resource"),
+], ids=["missing", "unknown", "on-a-home"])
+def test_a_board_for_fixed_mining_names_a_resource_for_every_planet(tmp_path, edit, message):
+    from sim.deep_space import GAME
+    from sim.errors import UserError
+
+    with pytest.raises(UserError, match=re.escape(message)):
+        GAME.load_rules(None, [f"board={board_file(tmp_path, edit)}", "options.mining=fixed"])
+
+
+def test_a_board_without_resources_is_fine_when_players_choose(tmp_path):
+    from sim.deep_space import GAME
+
+    edit = ("R3 = { x = 6.0, y = 0.0, resource = \"gem\" }", "R3 = { x = 6.0, y = 0.0 }")
+    rules = GAME.load_rules(None, [f"board={board_file(tmp_path, edit)}"])
+    assert "resource" not in rules["board"]["planets"]["R3"]
+
+
+def test_a_trace_under_fixed_mining_says_what_each_turn_mined():
+    import io
+
+    from sim.deep_space import GAME
+    from sim.game import Setup
+
+    out = io.StringIO()
+    tables = GAME.trace(GAME.load_rules(None, ["options.mining=fixed"]),
+                        Setup(2, ("default",) * 2), 7, 0, out)
+    told = [line.split()[3:6:2] for line in out.getvalue().splitlines() if " mined " in line]
+    gems = sum(int(g) for g, _ in told)
+    ore = sum(int(o) for _, o in told)
+    seats = tables["seats"]
+    assert (gems, ore) == (seats["gems_mined"].sum(), seats["ore_mined"].sum()) and ore > 0

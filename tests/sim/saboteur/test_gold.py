@@ -27,11 +27,64 @@ def saboteurs_win(table):
     return table.s.round_gold.tolist()
 
 
-# ---- the miners win ----------------------------------------------------------------------------
+# ---- the miners win: one card each (the source's reading, the default) ---------------------------
+
+@pytest.mark.parametrize("players, saboteurs, drawn", [
+    (3, (1,), 2), (5, (1, 2), 3), (9, (1,), 8), (10, (), 10), (10, (1, 2, 3, 4), 6)])
+def test_the_finder_draws_one_gold_card_per_miner(new_table, players, saboteurs, drawn):
+    table = new_table(players)
+    table.saboteurs(*saboteurs)
+    gains = miners_win(table, finder=0)
+    pile = table.s.gold_pile
+    assert 28 - pile[1:].sum() == drawn
+    assert sum(gains) == 44 - (pile * NUGGETS).sum()
+    assert table.s.gold.tolist() == gains
+
+
+def test_every_miner_gets_exactly_one_card_the_finder_first_then_counter_clockwise(new_table):
+    table = new_table(5)
+    table.saboteurs(3)
+    # Four miners draw the whole pile: 3, 2, 2, 1. Seat 1 reached the gold and keeps the 3,
+    # then seats 0, 4, (3 is a saboteur) 2 each keep one.
+    assert miners_win(table, finder=1, pile=(1, 2, 1)) == [2, 3, 1, 0, 2]
+
+
+def test_one_each_when_a_saboteur_reaches_the_gold_the_nearest_miner_counter_clockwise_starts(
+        new_table):
+    table = new_table(5)
+    table.saboteurs(3)
+    assert miners_win(table, finder=3, pile=(1, 2, 1)) == [2, 2, 3, 0, 1]
+
+
+def test_one_each_the_passing_skips_every_saboteur_on_the_way(new_table):
+    table = new_table(5)
+    table.saboteurs(2, 3)
+    assert miners_win(table, finder=3, pile=(1, 1, 1)) == [2, 3, 0, 0, 1]
+
+
+def test_one_each_under_the_clockwise_option_the_gold_passes_in_seat_order(new_table):
+    table = new_table(5, sets=["options.gold_pass=clockwise"])
+    table.saboteurs(3)
+    assert miners_win(table, finder=1, pile=(1, 2, 1)) == [1, 3, 2, 0, 2]
+
+
+def test_when_the_gold_pile_runs_short_the_last_miners_get_nothing(new_table):
+    table = new_table(5)
+    table.saboteurs(3)
+    assert miners_win(table, finder=1, pile=(0, 1, 1)) == [2, 3, 0, 0, 0]
+    assert table.s.gold_pile.tolist() == [0, 0, 0, 0]
+
+
+# ---- the miners win: cards per player (the other published reading) -------------------------------
+
+def per_player(new_table, players):
+    return new_table(players, sets=["options.gold_share=cards_per_player"])
+
 
 @pytest.mark.parametrize("players, drawn", [(3, 3), (5, 5), (9, 9), (10, 9)])
-def test_the_miners_draw_one_gold_card_per_player_but_at_most_nine(new_table, players, drawn):
-    table = new_table(players)
+def test_cards_per_player_the_miners_draw_one_gold_card_per_player_but_at_most_nine(
+        new_table, players, drawn):
+    table = per_player(new_table, players)
     table.saboteurs(1)
     gains = miners_win(table, finder=0)
     pile = table.s.gold_pile
@@ -40,34 +93,37 @@ def test_the_miners_draw_one_gold_card_per_player_but_at_most_nine(new_table, pl
     assert table.s.gold.tolist() == gains
 
 
-def test_the_finder_takes_the_largest_card_then_the_miners_counter_clockwise(new_table):
-    table = new_table(5)
+def test_cards_per_player_the_finder_takes_the_largest_card_then_the_miners_counter_clockwise(
+        new_table):
+    table = per_player(new_table, 5)
     table.saboteurs(3)
     # The five cards drawn are the whole pile: 3, 2, 2, 1, 1. Seat 1 reached the gold, then
     # seats 0, 4, (3 is a saboteur) 2, and seat 1 again.
     assert miners_win(table, finder=1, pile=(2, 2, 1)) == [2, 4, 1, 0, 2]
 
 
-def test_a_miner_may_get_several_gold_cards(new_table):
-    table = new_table(5)
+def test_cards_per_player_a_miner_may_get_several_gold_cards(new_table):
+    table = per_player(new_table, 5)
     table.saboteurs(1, 2, 3)
     assert miners_win(table, finder=0, pile=(2, 2, 1)) == [3 + 2 + 1, 0, 0, 0, 2 + 1]
 
 
-def test_when_a_saboteur_reaches_the_gold_the_nearest_miner_counter_clockwise_starts(new_table):
-    table = new_table(5)
+def test_cards_per_player_when_a_saboteur_reaches_the_gold_the_nearest_miner_counter_clockwise_starts(
+        new_table):
+    table = per_player(new_table, 5)
     table.saboteurs(3)
     assert miners_win(table, finder=3, pile=(2, 2, 1)) == [2, 2, 3 + 1, 0, 1]
 
 
-def test_the_nearest_miner_counter_clockwise_skips_every_saboteur_on_the_way(new_table):
-    table = new_table(5)
+def test_cards_per_player_the_nearest_miner_counter_clockwise_skips_every_saboteur_on_the_way(
+        new_table):
+    table = per_player(new_table, 5)
     table.saboteurs(2, 3)
     assert miners_win(table, finder=3, pile=(2, 2, 1)) == [2 + 1, 3 + 1, 0, 0, 2]
 
 
-def test_under_the_clockwise_option_the_gold_passes_in_seat_order(new_table):
-    table = new_table(5, sets=["options.gold_pass=clockwise"])
+def test_cards_per_player_under_the_clockwise_option_the_gold_passes_in_seat_order(new_table):
+    table = new_table(5, sets=["options.gold_share=cards_per_player", "options.gold_pass=clockwise"])
     table.saboteurs(3)
     assert miners_win(table, finder=1, pile=(2, 2, 1)) == [1, 3 + 1, 2, 0, 2]
 
@@ -132,5 +188,5 @@ def test_round_gold_adds_to_each_players_total(new_table):
     table = new_table(5)
     table.saboteurs(3)
     table.s.gold[:] = [1, 2, 3, 4, 5]
-    miners_win(table, finder=1, pile=(2, 2, 1))
-    assert table.s.gold.tolist() == [3, 6, 4, 4, 7]
+    miners_win(table, finder=1, pile=(1, 2, 1))
+    assert table.s.gold.tolist() == [3, 5, 4, 4, 7]

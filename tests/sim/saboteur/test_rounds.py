@@ -220,3 +220,21 @@ def test_a_number_of_saboteurs_out_of_range_is_refused(players, fixed):
 @pytest.mark.parametrize("players, fixed", [(3, 0), (3, 2), (10, 4)])
 def test_a_number_of_saboteurs_in_range_is_accepted(players, fixed):
     GAME.check(GAME.load_rules(None, []), Setup(players, ("random",) * players, (("saboteurs", fixed),)))
+
+
+# ---- how many rounds -----------------------------------------------------------------------------
+
+@pytest.mark.parametrize("rounds", [1, 2, 4])
+def test_a_game_plays_the_rounds_the_rules_give_and_its_rates_count_them(rounds):
+    rules = GAME.load_rules(None, [f"rounds={rounds}"])
+    tables = GAME.play(rules, Setup(4, ("default",) * 4), 11, 0, 30, 0)
+    games, per_round = tables["games"], tables["rounds"].filter(pl.col("seat") == 0)
+    assert games["rounds"].to_list() == [rounds] * 30
+    assert per_round.group_by("game_id").len()["len"].to_list() == [rounds] * 30
+    miners = int((per_round["winner_team"] == "miners").sum())
+    # The headline and the summary are what `simulate`'s summary and the report print.
+    successes, trials = games.select(*GAME.headline.per_game()).sum().row(0)
+    assert (successes, trials) == (miners, 30 * rounds)
+    (title, expr), = GAME.summary
+    assert title == "avg rounds won by saboteurs"
+    assert games.select(expr).item() == pytest.approx((30 * rounds - miners) / 30)

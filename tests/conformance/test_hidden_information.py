@@ -1,0 +1,137 @@
+"""No built-in bot reads hidden information (issue 19).
+
+Before every decision of every built-in bot, in games played through each registered game's
+Python driver, the game's information-set sampler (sim/<game>/sampler.py) re-deals what the
+deciding seat cannot know on copies of the state, and the bot, with the same stream of its own,
+must decide on each copy as it decides on the real state. A bot that peeks is caught by the
+same check. The samplers themselves keep what the seat knows and the hidden cards, and re-deal
+every hidden thing. Per-game adapters: hidden_positions.py.
+"""
+
+from collections import Counter
+
+import numpy as np
+import pytest
+
+from sim import games
+from sim.game import Setup
+
+from .hidden_positions import ADAPTERS, Checker
+
+SEED = 3
+SAMPLES = 3  # re-deals per decision
+
+
+SAMPLER_CASES = [(name, options) for name in sorted(ADAPTERS)
+                 for options in ADAPTERS[name].option_cases]
+SAMPLER_IDS = ["-".join([name] + [f"{k}={v}" for k, v in options])
+               for name, options in SAMPLER_CASES]
+
+
+@pytest.fixture(scope="module")
+def rules():
+    """Gives each game's default rules, by name."""
+    return {name: games.get(name).load_rules(None, []) for name in games.names()}
+
+
+def checked_games(name, rules, strategy, games=1, peek=None, inspect=None, options=()):
+    """Gives the Checker of `games` games of `name` played by `strategy` at every seat (by the
+    control bot peeking with `peek` instead, if given)."""
+    adapter = ADAPTERS[name]
+    table = adapter.prepare(rules[name], Setup(adapter.players, (strategy,) * adapter.players,
+                                               options))
+    checker = Checker(adapter, table.parts, table.rs, SAMPLES, inspect)
+    decide_for = (adapter.builtin(table.rs, table.families, table.params) if peek is None
+                  else adapter.peeking(table.rs, peek))
+    for game in range(games):
+        adapter.play(table, SEED, game, checker, decide_for)
+    return checker
+
+
+def same(a, b) -> bool:
+    """Gives whether two things the adapters describe (arrays, lists of them, numbers) are equal."""
+    if isinstance(a, list):
+        return len(a) == len(b) and all(same(x, y) for x, y in zip(a, b))
+    if isinstance(a, np.ndarray):
+        return a.shape == b.shape and bool(np.array_equal(a, b))
+    return a == b
+
+
+def test_every_registered_game_has_a_sampler_and_an_adapter():
+    assert sorted(ADAPTERS) == games.names()
+    for name in games.names():
+        assert callable(games.get(name).sampler.resample), name
+
+
+@pytest.mark.parametrize("name, strategy", [(name, strategy) for name in sorted(ADAPTERS)
+                                            for strategy in ADAPTERS[name].strategies()])
+def test_no_built_in_bot_reads_hidden_information(rules, name, strategy):
+    checker = checked_games(name, rules, strategy, games=2)
+    assert checker.decisions >= 20
+    assert checker.differing == [], (f"{len(checker.differing)} of {checker.decisions} decisions "
+                                     f"changed with what the seat cannot know; the first "
+                                     f"(decision, seat, real, re-dealt): {checker.differing[:3]}")
+
+
+@pytest.mark.parametrize("name, peek", [(name, peek) for name in sorted(ADAPTERS)
+                                        for peek in ADAPTERS[name].peeks])
+def test_a_bot_that_peeks_is_caught(rules, name, peek):
+    checker = checked_games(name, rules, "random", peek=ADAPTERS[name].peeks[peek])
+    assert checker.differing, f"a bot reading {peek} went unnoticed in {checker.decisions} " \
+                              "decisions"
+
+
+def test_the_same_control_reading_only_its_own_hand_passes(rules):
+    # What makes a control fail is what it reads, not the copying or the re-dealing itself.
+    checker = checked_games("saboteur", rules, "random",
+                            peek=lambda parts, seat: int(parts[0].hand[seat, 0]))
+    assert checker.decisions >= 20 and checker.differing == []
+
+
+@pytest.mark.parametrize("name, options", SAMPLER_CASES, ids=SAMPLER_IDS)
+def test_the_sampler_keeps_what_the_seat_knows_and_the_hidden_cards(rules, name, options):
+    adapter = ADAPTERS[name]
+    inspected = Counter()
+
+    def inspect(real, redealt, seat, _):
+        for part, other in zip(real, redealt):
+            for field in part._fields:
+                if field not in adapter.redealt:
+                    assert np.array_equal(getattr(part, field), getattr(other, field)), field
+        known, known_after = adapter.known(real, seat), adapter.known(redealt, seat)
+        for key in known:
+            assert same(known[key], known_after[key]), key
+        assert adapter.hidden_cards(real, seat) == adapter.hidden_cards(redealt, seat)
+        inspected[seat] += 1
+
+    checked_games(name, rules, "default", inspect=inspect, options=options)
+    assert sorted(inspected) == list(range(adapter.players))
+
+
+@pytest.mark.parametrize("name, options", SAMPLER_CASES, ids=SAMPLER_IDS)
+def test_the_sampler_re_deals_everything_the_seat_cannot_know(rules, name, options):
+    adapter = ADAPTERS[name]
+    changed, seen = Counter(), set()
+
+    def inspect(real, redealt, seat, _):
+        before, after = adapter.hidden(real, seat), adapter.hidden(redealt, seat)
+        seen.update(before)
+        changed.update(key for key in before if not same(before[key], after[key]))
+
+    checked_games(name, rules, "default", inspect=inspect, options=options)
+    assert seen and [key for key in sorted(seen) if not changed[key]] == []
+
+
+@pytest.mark.parametrize("name", sorted(ADAPTERS))
+def test_the_sampler_re_deals_the_same_way_from_the_same_stream(rules, name):
+    redeals = Counter()
+
+    def inspect(real, redealt, seat, redeal):
+        again = redeal()
+        for part, other in zip(redealt, again):
+            for field in part._fields:
+                assert np.array_equal(getattr(part, field), getattr(other, field)), field
+        redeals[seat] += 1
+
+    checked_games(name, rules, "random", inspect=inspect)
+    assert sorted(redeals) == list(range(ADAPTERS[name].players))
