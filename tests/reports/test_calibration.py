@@ -10,7 +10,7 @@ game, rounds of one game correlated) or one trial a game.
 Replicate counts: a test is run on 2,000 null samples, so a true 5% false-positive rate lands
 in [3%, 7%] with probability 1 − 4e-5 (± 4.1 standard errors) and a 2.0% or 50.8% one cannot;
 an interval is drawn 10,000 times, so a true 95% coverage clears 94% by 4.6 standard errors
-while the 83% of an interval that ignores clustering (deff 2) fails.
+while the 84% of an interval that ignores clustering (deff 2) fails.
 """
 
 from __future__ import annotations
