@@ -56,7 +56,8 @@ def summary_frame(run) -> pl.DataFrame:
             wide = wide.with_columns(pl.lit(None, pl.Float64).alias(c))
     wide = wide.select(pl.col("setup").cast(games["setup"].dtype), *seat_cols)
     s, t = games["successes"].to_numpy(), games["trials"].to_numpy()
-    effective = t / design_effect(s, t, *(games[c].to_numpy() for c in ("games", "__ss", "__tt", "__st")))
+    sums = (games[c].to_numpy() for c in ("games", "__ss", "__tt", "__st"))
+    effective = t / design_effect(s, t, *sums)
     low, high = wilson_arrays(s / t * effective, effective)
     labels = pl.DataFrame({
         "setup": pl.Series(range(len(run.setups)), dtype=games["setup"].dtype),
