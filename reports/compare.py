@@ -3,7 +3,6 @@ from a run whose configurations seat the strategies against each other on the sa
 
 from __future__ import annotations
 
-import math
 from pathlib import Path
 
 import numpy as np
@@ -13,10 +12,12 @@ from rich.console import Console
 from reports import charts
 from reports import runs as runs_mod
 from reports.report import _writable, publish
-from reports.sections import ReportContext, Section, Table, compare_sections_for, with_wilson
+from reports.sections import (ADJUSTED, INTERVAL_NOTE, ReportContext, Section, Table,
+                              clustered_totals, compare_sections_for, rate_covariance,
+                              with_wilson)
+from reports.stats import (bradley_terry, elo_from_strengths, holm, sign_test,
+                           significance_level, simultaneous_p, wilson_arrays)
 from sim.errors import UserError
-from reports.stats import (bradley_terry, elo_from_strengths, normal_sf, significance_level,
-                           two_proportion, wilson_arrays)
 
 
 def strategy_scores(ctx: ReportContext) -> pl.LazyFrame:
@@ -30,7 +31,8 @@ def head_to_head(ctx: ReportContext) -> pl.DataFrame:
     """Gives, per ordered pair (strategy, opponent) that met, the games where the strategy's
     seats did better (wins), as well (ties) or worse (losses), and its rate with ties as halves.
 
-    p: two-sided sign test of wins against losses (ties dropped) — is the gap to 50% real.
+    p: exact two-sided sign test of wins against losses (ties dropped) — is the gap to 50%
+    real — Holm-adjusted over the pairs of strategies.
     """
     scores = strategy_scores(ctx)
     frame = ctx.collect(
@@ -44,11 +46,15 @@ def head_to_head(ctx: ReportContext) -> pl.DataFrame:
     frame = frame.with_columns((pl.col("n") - pl.col("wins") - pl.col("ties")).alias("losses"))
     points = frame["wins"].to_numpy() + 0.5 * frame["ties"].to_numpy()
     low, high = wilson_arrays(points, frame["n"].to_numpy())
-    p = []
-    for w, l in zip(frame["wins"], frame["losses"]):
-        p.append(math.nan if w + l == 0 else 2 * normal_sf(abs(w - l) / math.sqrt(w + l)))
+    # (a, b) and (b, a) are one test: adjust over unordered pairs
+    pairs = sorted({tuple(sorted(r)) for r in frame.select("strategy", "opponent").iter_rows()})
+    rows = {(r["strategy"], r["opponent"]): r for r in frame.iter_rows(named=True)}
+    raw = sign_test([rows[pair]["wins"] for pair in pairs], [rows[pair]["losses"] for pair in pairs])
+    adjusted = dict(zip(pairs, holm(raw)))
+    p = [adjusted[tuple(sorted(r))] for r in frame.select("strategy", "opponent").iter_rows()]
     return frame.with_columns(pl.Series("rate", points / frame["n"].to_numpy()),
-                              pl.Series("low", low), pl.Series("high", high), pl.Series("p", p),
+                              pl.Series("low", low), pl.Series("high", high),
+                              pl.Series("p", p, dtype=pl.Float64),
                               pl.Series("significance", [significance_level(x) for x in p])
                               ).select("strategy", "opponent", "n", "wins", "ties", "losses",
                                        "rate", "low", "high", "p", "significance")
@@ -56,22 +62,26 @@ def head_to_head(ctx: ReportContext) -> pl.DataFrame:
 
 def field_ranking(ctx: ReportContext) -> pl.DataFrame:
     """Gives each strategy's game-win rate against the field (seat-games), best first, with
-    the significance of the gap to the next strategy."""
-    frame = ctx.collect(
-        ctx.scan("seats", ["strategy", "won"]).group_by("strategy")
-        .agg(pl.len().alias("n"), pl.col("won").cast(pl.Int64).sum().alias("wins")), "seats")
-    frame = with_wilson(frame).sort("rate", "strategy", descending=[True, False])
-    gaps, levels = [], []
-    rows = list(frame.iter_rows(named=True))
-    for a, b in zip(rows, rows[1:] + [None]):
-        d = two_proportion(a["wins"], a["n"], b["wins"], b["n"]) if b else None
-        gaps.append(d.diff if d else None)
-        levels.append(d.level if d else "")
-    return frame.with_columns(pl.Series("rank", range(1, len(rows) + 1)),
+    the significance of the gap to the next strategy: a z-test with games as clusters
+    (strategies at one table are dependent), adjusted over every pair of strategies (the
+    ranking picked which pairs are next to each other)."""
+    totals = clustered_totals(ctx, "seats", ["strategy"], pl.col("won"))
+    frame = with_wilson(totals).sort("rate", "strategy", descending=[True, False])
+    cov = rate_covariance(ctx, "seats", frame, ["strategy"], pl.col("won"))
+    k = frame.height
+    pairs = [(a, b) for a in range(k) for b in range(a + 1, k)]
+    adjusted = dict(zip(pairs, simultaneous_p(frame["rate"].to_numpy(), cov, pairs)))
+    rate = frame["rate"].to_list()
+    gaps = [rate[i] - rate[i + 1] if i + 1 < k else None for i in range(k)]
+    p = [adjusted[(i, i + 1)] if i + 1 < k else None for i in range(k)]
+    return frame.with_columns(pl.Series("rank", range(1, k + 1)),
                               pl.Series("gap to next", gaps, dtype=pl.Float64),
-                              pl.Series("gap significance", levels)
+                              pl.Series("p", p, dtype=pl.Float64),
+                              pl.Series("gap significance",
+                                        [significance_level(x) if x is not None else ""
+                                         for x in p])
                               ).select("rank", "strategy", "n", "wins", "rate", "low", "high",
-                                       "gap to next", "gap significance")
+                                       "gap to next", "p", "gap significance")
 
 
 def ratings(h2h: pl.DataFrame) -> pl.DataFrame:
@@ -124,11 +134,12 @@ def comparison_sections(run, charts_dir: Path) -> list[Section]:
     tables = [Table("Head-to-head", h2h, ("rate", "low", "high"), chart=path,
                     chart_caption=f"n up to {games:,} games per pair",
                     note="rate: share of shared games where the strategy's seats did better than "
-                         "the opponent's (ties half); p: sign test against 50%")]
+                         "the opponent's (ties half), 95% Wilson interval over games; p: exact "
+                         "sign test against 50% (ties dropped), Holm-adjusted over the pairs")]
     if players == 2:
         tables.append(Table("Ranking (Bradley–Terry / Elo)", ratings(h2h),
-                            note="strength: Bradley–Terry (geometric mean 1); elo: 400·log10 "
-                                 "scale, mean 1500"))
+                            note="strength: Bradley–Terry maximum-likelihood fit to the head-to-head "
+                                 "points (geometric mean 1); elo: 400·log10 scale, mean 1500"))
     ranking = field_ranking(ctx)
     rank_chart = charts.rate_bars(charts_dir / "ranking.png", ranking["strategy"].to_list(),
                                   ranking["rate"], ranking["low"], ranking["high"],
@@ -139,8 +150,9 @@ def comparison_sections(run, charts_dir: Path) -> list[Section]:
     tables.append(Table("Ranking: game-win rate against the field", ranking,
                         ("rate", "low", "high", "gap to next"), chart=rank_chart,
                         chart_caption=f"n = {int(ranking['n'].sum()):,} seat-games",
-                        note="n = seat-games; gap significance: two-proportion z-test against "
-                             "the next strategy"))
+                        note="n = seat-games; p: the gap to the next strategy, z-test with games "
+                             f"as clusters (strategies at one table are dependent), {ADJUSTED} "
+                             f"(every pair of strategies); {INTERVAL_NOTE}"))
     sections = [Section("Strategy comparison", tables, text=pairing_note(ctx))]
     sections += [s for fn in compare_sections_for(run.game) if (s := fn(ctx)) is not None]
     return sections

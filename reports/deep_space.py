@@ -12,36 +12,38 @@ import polars as pl
 from reports import charts
 from reports.charts import plt
 from reports.sections import (
+    ADJUSTED,
+    INTERVAL_NOTE,
+    SEAT_TEST_NOTE,
     ReportContext,
     Section,
     Table,
     _n_caption,
+    clustered_totals,
     game_section,
     gap_tests,
+    rate_covariance,
+    seat_fairness,
     with_wilson,
 )
-from reports.stats import chi_square_equal, significance_level
+from reports.stats import significance_level
 
 
 @game_section("deep-space")
 def seat_advantage(ctx: ReportContext) -> Section:
     """Gives the game-win rate by turn order (0 = the player who rolled highest and started),
-    per player count, with a chi-square test against equal positions."""
-    frame = ctx.collect(
-        ctx.scan("seats", ["players", "turn_order", "won"])
-        .group_by("players", "turn_order")
-        .agg(pl.len().alias("n"), pl.col("won").cast(pl.Int64).sum().alias("wins")), "seats")
-    frame = with_wilson(frame).with_columns(
-        pl.col("players").cast(pl.Int64), pl.col("turn_order").cast(pl.Int64),
-        (1 / pl.col("players").cast(pl.Float64)).alias("fair share")).sort("players", "turn_order")
-    tests, series = [], {}
+    per player count, with permutation tests against equal positions."""
+    frame, tests = seat_fairness(ctx, "players", "turn_order")
+    frame = frame.with_columns(pl.col("players").cast(pl.Int64),
+                               (1 / pl.col("players").cast(pl.Float64)).alias("fair share"))
+    rows, series = [], {}
     for (players,), part in frame.group_by("players", maintain_order=True):
-        test = chi_square_equal(part["wins"].to_numpy())
-        tests.append((players, int(part["n"].max()), test.statistic, test.dof, test.p,
-                      significance_level(test.p)))
+        test = tests[players]
+        rows.append((players, int(part["n"].max()), test.q, part.height - 1, test.p,
+                     significance_level(test.p)))
         series[f"{players} players"] = (part["turn_order"], part["rate"], part["low"], part["high"])
-    fairness = pl.DataFrame(tests, orient="row", schema={
-        "players": pl.Int64, "games": pl.Int64, "chi2": pl.Float64, "dof": pl.Int64,
+    fairness = pl.DataFrame(rows, orient="row", schema={
+        "players": pl.Int64, "games": pl.Int64, "Q": pl.Float64, "dof": pl.Int64,
         "p": pl.Float64, "positions differ": pl.Utf8})
     games = int(fairness["games"].sum())
     path = charts.rate_lines(ctx.chart("deep_space_turn_order"), series,
@@ -50,12 +52,15 @@ def seat_advantage(ctx: ReportContext) -> Section:
                              caption=_n_caption(games))
     return Section("Seat advantage by player count", [
         Table("Game-win rate by turn order and player count", frame.select(
-            "players", "turn_order", "n", "wins", "rate", "low", "high", "fair share"),
-            ("rate", "low", "high", "fair share"), chart=path, chart_caption=_n_caption(games),
+            "players", "turn_order", "n", "wins", "rate", "low", "high", "fair share", "even",
+            "vs even", "p", "significance"), ("rate", "low", "high", "fair share", "even", "vs even"),
+            chart=path, chart_caption=_n_caption(games),
             note="n = seat-games; the starter is rolled for, so turn order, not the seat number, "
-                 "is what a seat's position means; stalled games count as lost for everyone"),
+                 "is what a seat's position means; stalled games count as lost for everyone; "
+                 + SEAT_TEST_NOTE.replace("seat", "position")),
         Table("Turn order balance", fairness,
-              note="chi2: wins by turn order against equal positions")])
+              note="Q: Cochran's Q of the wins by turn order; p: its permutation p-value "
+                   "(turn-order labels permuted within games): do the positions differ at all")])
 
 
 def _style(strategy: str) -> str:
@@ -72,17 +77,16 @@ def _style(strategy: str) -> str:
 @game_section("deep-space")
 def win_rate_by_style(ctx: ReportContext) -> Section:
     """Gives the game-win rate of each strategy (its style named) per player count."""
-    frame = ctx.collect(
-        ctx.scan("seats", ["players", "strategy", "won"])
-        .group_by("players", "strategy")
-        .agg(pl.len().alias("n"), pl.col("won").cast(pl.Int64).sum().alias("wins")), "seats")
+    keys = ["players", "strategy"]
+    frame = with_wilson(clustered_totals(ctx, "seats", keys, pl.col("won")))
     styles = {name: _style(name) for name in frame["strategy"].unique().to_list()}
-    frame = with_wilson(frame).with_columns(
+    parts = []
+    for _, part in frame.sort("players").group_by("players", maintain_order=True):
+        part = part.sort("rate", "strategy", descending=[True, False])
+        parts.append(gap_tests(part, cov=rate_covariance(ctx, "seats", part, keys, pl.col("won"))))
+    frame = pl.concat(parts).with_columns(
         pl.col("players").cast(pl.Int64),
         pl.col("strategy").replace_strict(styles, return_dtype=pl.String).alias("style"))
-    frame = pl.concat([gap_tests(part.sort("rate", "strategy", descending=[True, False]))
-                       for _, part in frame.sort("players").group_by("players",
-                                                                     maintain_order=True)])
     players = sorted(frame["players"].unique().to_list())
     series = {}
     for name in sorted(frame["strategy"].unique().to_list()):
@@ -99,8 +103,8 @@ def win_rate_by_style(ctx: ReportContext) -> Section:
             "players", "strategy", "style", "n", "wins", "rate", "low", "high", "vs first", "p",
             "significance"),
         ("rate", "low", "high", "vs first"), chart=path, chart_caption=_n_caption(n, "seat-games"),
-        note="n = seat-games; vs first: difference to the best strategy at that player count "
-             "(two-proportion z-test)")])
+        note="n = seat-games; vs first: difference to the best strategy at that player count; "
+             f"p: z-test with games as clusters, {ADJUSTED}; {INTERVAL_NOTE}")])
 
 
 @game_section("deep-space")

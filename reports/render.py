@@ -23,7 +23,7 @@ def cell(value, column: str, percent: tuple[str, ...]) -> str:
         if column.startswith("vs ") or column.startswith("gap"):  # differences of rates
             return f"{100 * value:+.1f} pp"
         return f"{100 * value:.1f}%"
-    if column == "p":
+    if column == "p" or column.endswith(" p"):  # p-values, e.g. "gap p"
         return "<0.0001" if value < 1e-4 else f"{value:.2g}"
     if isinstance(value, int):
         return f"{value:,}"

@@ -7,8 +7,9 @@ import numpy as np
 import polars as pl
 
 from reports import charts
-from reports.sections import (ReportContext, Section, Table, _n_caption, compare_section, game_section,
-                              gap_tests, with_mean_interval, with_wilson)
+from reports.sections import (ADJUSTED, INTERVAL_NOTE, ReportContext, Section, Table, _n_caption,
+                              cluster_sums, compare_section, game_section, gap_tests,
+                              with_mean_interval, with_wilson)
 
 
 @game_section("saboteur")
@@ -21,8 +22,7 @@ def miners_by_player_count(ctx: ReportContext) -> Section:
                       .otherwise(pl.col("saboteurs_fixed").cast(pl.Utf8) + " saboteurs fixed")
                       .alias("saboteurs"))
         .group_by("saboteurs", "players")
-        .agg(pl.len().alias("games"), pl.col("miner_rounds").cast(pl.Int64).sum().alias("wins"),
-             pl.col("rounds").cast(pl.Int64).sum().alias("n")), "games")
+        .agg(*cluster_sums(pl.col("miner_rounds"), pl.col("rounds"))), "games")
     frame = pl.concat([gap_tests(part) for _, part in with_wilson(frame).with_columns(
         pl.col("players").cast(pl.Int64)).sort("saboteurs", "players").group_by(
         "saboteurs", maintain_order=True)])
@@ -39,8 +39,8 @@ def miners_by_player_count(ctx: ReportContext) -> Section:
             "significance"),
         ("rate", "low", "high", "vs first"), chart=path, chart_caption=_n_caption(n, "rounds"),
         note="n = rounds played (the rule `rounds` per game); vs first: difference to the "
-             "smallest player count with the same way of choosing saboteurs (two-proportion "
-             "z-test)")])
+             "smallest player count with the same way of choosing saboteurs; p: z-test on "
+             f"effective trials, {ADJUSTED}; {INTERVAL_NOTE}")])
 
 
 def _round_rows(ctx: ReportContext, columns: list[str]) -> pl.LazyFrame:

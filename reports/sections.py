@@ -17,8 +17,10 @@ import polars as pl
 
 from reports import charts
 from reports import runs as runs_mod
-from reports.stats import (balance, chi_square_equal, significance_level, two_proportion,
-                           wilson_arrays)
+from scipy.stats import t as t_dist
+
+from reports.stats import (PERMUTATIONS, balance, design_effect, seat_test, significance_level,
+                           simultaneous_p, two_sided_p, wilson_arrays)
 
 
 @dataclass
@@ -94,31 +96,197 @@ class ReportContext:
             self.order, list(range(len(self.order))), default=len(self.order))
 
 
+CLUSTER = ("run", "game_id")  # a game: the independent unit of every run
+
+
+def cluster_sums(successes: pl.Expr, trials: pl.Expr) -> list[pl.Expr]:
+    """Gives the aggregates `with_wilson` needs over rows that are one game each: games, wins,
+    n (trials) and the sums of squares and products the design effect is estimated from."""
+    s, t = successes.cast(pl.Float64), trials.cast(pl.Float64)
+    return [pl.len().alias("games"), s.sum().alias("wins"), t.sum().alias("n"),
+            (s * s).sum().alias("__ss"), (t * t).sum().alias("__tt"), (s * t).sum().alias("__st")]
+
+
+def clustered_totals(ctx: ReportContext, table: str, keys: list[str], successes: pl.Expr,
+                     trials: pl.Expr = pl.lit(1), lf: pl.LazyFrame | None = None) -> pl.DataFrame:
+    """Gives, per value of `keys`, games, wins, n and the cluster sums, from a table whose rows
+    several of one game may share (seats, rounds): each game's rows are summed first."""
+    lf = ctx.scan(table) if lf is None else lf
+    return ctx.collect(_per_game(lf, keys, successes, trials)
+                       .group_by(*keys).agg(*cluster_sums(pl.col("__s"), pl.col("__t"))), table)
+
+
+def _per_game(lf: pl.LazyFrame, keys: list[str], successes: pl.Expr,
+              trials: pl.Expr) -> pl.LazyFrame:
+    """Gives each game's successes `__s` and trials `__t` per value of `keys`."""
+    # columns first: a literal (pl.lit(1)) aggregated alone would count once per group
+    return (lf.with_columns(successes.cast(pl.Float64).alias("__s"),
+                            trials.cast(pl.Float64).alias("__t"))
+            .group_by(*keys, *CLUSTER).agg(pl.col("__s").sum(), pl.col("__t").sum()))
+
+
 def with_wilson(frame: pl.DataFrame, successes: str = "wins", n: str = "n") -> pl.DataFrame:
-    """Gives the frame with rate, low, high (95% Wilson) from a successes and a trials column."""
-    low, high = wilson_arrays(frame[successes].to_numpy(), frame[n].to_numpy())
+    """Gives the frame with rate, low, high (95% Wilson) and eff_n from a successes and a trials
+    column.
+
+    When the frame has the cluster sums (`cluster_sums`), trials of one game are not taken as
+    independent: the interval is Wilson's on the effective number of trials n / deff, deff the
+    design effect with games as clusters (`stats.design_effect`). eff_n is n otherwise.
+    """
+    s, t = frame[successes].to_numpy(), frame[n].to_numpy()
+    if "__ss" in frame.columns:
+        deff = design_effect(s, t, frame["games"].to_numpy(), frame["__ss"].to_numpy(),
+                             frame["__tt"].to_numpy(), frame["__st"].to_numpy())
+        frame = frame.drop("__ss", "__tt", "__st")
+    else:
+        deff = np.ones(len(frame))
+    eff = t / deff
+    with np.errstate(divide="ignore", invalid="ignore"):
+        low, high = wilson_arrays(s / t * eff, eff)
     return frame.with_columns((pl.col(successes) / pl.col(n)).alias("rate"),
-                              pl.Series("low", low), pl.Series("high", high))
+                              pl.Series("low", low), pl.Series("high", high),
+                              pl.Series("eff_n", eff, dtype=pl.Float64))
 
 
 def with_mean_interval(frame: pl.DataFrame, mean: str, sd: str, n: str = "n") -> pl.DataFrame:
-    """Gives the frame with low, high: the normal 95% interval of a mean."""
-    half = 1.96 * pl.col(sd).fill_null(0) / pl.col(n).cast(pl.Float64).sqrt()
-    return frame.with_columns((pl.col(mean) - half).alias("low"), (pl.col(mean) + half).alias("high"))
+    """Gives the frame with low, high: the 95% Student t interval of a mean (rows independent)."""
+    counts = frame[n].cast(pl.Float64).to_numpy()
+    spread = frame[sd].cast(pl.Float64).fill_null(0).to_numpy()
+    half = t_dist.ppf(0.975, np.maximum(counts - 1, 1)) * spread / np.sqrt(counts)
+    centre = frame[mean].cast(pl.Float64).to_numpy()
+    return frame.with_columns(pl.Series("low", centre - half), pl.Series("high", centre + half))
 
 
-def gap_tests(frame: pl.DataFrame, against: int = 0, key: str = "wins",
-              n: str = "n") -> pl.DataFrame:
-    """Gives the frame with the difference of each row's rate to row `against` and its p-value."""
+def rate_covariance(ctx: ReportContext, table: str, frame: pl.DataFrame, keys: list[str],
+                    successes: pl.Expr, trials: pl.Expr = pl.lit(1),
+                    lf: pl.LazyFrame | None = None) -> np.ndarray:
+    """Gives the covariance matrix of the rates of `frame`'s rows (in its order), with games as
+    clusters: rows that share games (strategies or roles at one table) are dependent. `lf`:
+    the rows to read when `keys` are not columns of `table` itself.
+
+    Linearisation of the ratio estimators: row r's residual in game i is
+    e_ir = (s_ir − p_r·t_ir) / T_r; the covariance is Σ_i e_i e_iᵀ over the games (the
+    variance `stats.design_effect` uses).
+    """
+    index = frame.select(*keys, pl.int_range(pl.len()).alias("__row"), pl.col("rate"),
+                         pl.col("n").cast(pl.Float64).alias("__n"))
+    lf = ctx.scan(table) if lf is None else lf
+    residuals = (_per_game(lf, keys, successes, trials)
+                 .join(index.lazy(), on=list(keys), how="inner")
+                 .select(*CLUSTER, "__row",
+                         ((pl.col("__s") - pl.col("rate") * pl.col("__t")) / pl.col("__n"))
+                         .alias("__e")))
+    # pairs of rows met in one game: a game holds a few rows, so the join stays small
+    sums = ctx.collect(
+        residuals.join(residuals, on=list(CLUSTER), suffix="_b")
+        .group_by("__row", "__row_b").agg((pl.col("__e") * pl.col("__e_b")).sum().alias("__ee")),
+        table)
+    cov = np.zeros((frame.height, frame.height))
+    cov[sums["__row"].to_numpy(), sums["__row_b"].to_numpy()] = sums["__ee"].to_numpy()
+    if "games" in frame.columns:  # one game says nothing about a rate's spread
+        alone = frame["games"].to_numpy() < 2
+        cov[alone, :] = np.nan
+        cov[:, alone] = np.nan
+    return cov
+
+
+def pairwise_p(frame: pl.DataFrame, cov: np.ndarray) -> np.ndarray:
+    """Gives the unadjusted two-sided p-values of every pair of the frame's rates (a symmetric
+    matrix, nan on the diagonal): z = difference / its standard error from `cov`."""
+    rate = frame["rate"].to_numpy().astype(float)
+    var = np.diag(cov)[:, None] + np.diag(cov)[None, :] - 2 * cov
+    diff = rate[:, None] - rate[None, :]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        z = np.where(var > 0, diff / np.sqrt(var), 0.0)
+    raw = np.where(np.isnan(diff + var), np.nan, two_sided_p(z))
+    np.fill_diagonal(raw, np.nan)
+    return raw
+
+
+def independent_covariance(frame: pl.DataFrame) -> np.ndarray:
+    """Gives the covariance of the frame's rates under equal rates when rows are independent
+    samples (e.g. different player counts): the pooled rate's binomial variance over each
+    row's effective trials (`eff_n` from `with_wilson`) on the diagonal, as a pooled
+    two-proportion z-test has it."""
+    eff = frame["eff_n"].to_numpy().astype(float)
+    rate = frame["rate"].to_numpy().astype(float)
+    known = np.isfinite(rate) & (eff > 0)
+    pooled = (rate[known] * eff[known]).sum() / eff[known].sum() if known.any() else np.nan
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.diag(np.where(known, pooled * (1 - pooled) / eff, np.nan))
+
+
+def gap_tests(frame: pl.DataFrame, against: int = 0, cov: np.ndarray | None = None
+              ) -> pl.DataFrame:
+    """Gives the frame (from `with_wilson`) with the difference of each row's rate to row
+    `against` ("vs first"), its two-sided p-value adjusted for the table's comparisons, and
+    its significance level.
+
+    `cov`: the rates' covariance when rows share games (`rate_covariance`); without it rows
+    are independent samples (`independent_covariance`). The adjustment is the single-step
+    max-|z| test (`stats.simultaneous_p`) over the rows' comparisons with row `against`, or
+    over every pair of rows when that row has the best or worst rate, which the data may
+    have picked (a larger family: valid either way).
+    """
     if frame.is_empty():
         return frame.with_columns(pl.lit(None, pl.Float64).alias("vs first"),
                                   pl.lit(None, pl.Float64).alias("p"),
                                   pl.lit(None, pl.Utf8).alias("significance"))
-    base = frame.row(against, named=True)
-    diffs = [two_proportion(r[key], r[n], base[key], base[n]) for r in frame.iter_rows(named=True)]
-    return frame.with_columns(pl.Series("vs first", [d.diff for d in diffs]),
-                              pl.Series("p", [d.p for d in diffs]),
-                              pl.Series("significance", [d.level for d in diffs]))
+    rate = frame["rate"].to_numpy().astype(float)
+    cov = independent_covariance(frame) if cov is None else cov
+    k = len(rate)
+    finite = rate[~np.isnan(rate)]
+    picked = len(finite) > 0 and rate[against] in (finite.max(), finite.min())
+    pairs = ([(a, b) for a in range(k) for b in range(a + 1, k)] if picked
+             else [(r, against) for r in range(k) if r != against])
+    p = np.full(k, np.nan)
+    for (a, b), value in zip(pairs, simultaneous_p(rate, cov, pairs)):
+        if against in (a, b):
+            p[b if a == against else a] = value
+    return frame.with_columns(pl.Series("vs first", rate - rate[against]),
+                              pl.Series("p", p, dtype=pl.Float64),
+                              pl.Series("significance", [significance_level(x) for x in p]))
+
+
+def seat_fairness(ctx: ReportContext, block: str, seat: str = "seat"
+                  ) -> tuple[pl.DataFrame, dict]:
+    """Gives each seat's game-win rate per `block` (a configuration or a player count), tested
+    against an even share by permuting seat labels within games, and each block's SeatTest.
+
+    Frame columns: block, seat, n, wins, rate, low, high (95% Wilson: a seat plays a game once),
+    even (a seat's rate if seats were exchangeable: winning seats per game / seats), vs even,
+    p (max-|deviation| permutation p over the block's seats), significance.
+    """
+    columns = [seat, "won", "game_id"] + ([block] if block != "configuration" else [])
+    frame = ctx.collect(
+        ctx.scan("seats", columns)
+        .group_by(block, seat)
+        .agg(pl.len().alias("n"), pl.col("won").cast(pl.Int64).sum().alias("wins")), "seats")
+    winners = ctx.collect(
+        ctx.scan("seats", columns)
+        .group_by(block, *CLUSTER).agg(pl.col("won").cast(pl.Int64).sum().alias("c"))
+        .group_by(block, "c").agg(pl.len().alias("games")), "seats")
+    frame = with_wilson(frame).with_columns(pl.col(seat).cast(pl.Int64)).sort(block, seat)
+    parts, tests = [], {}
+    for (value,), part in frame.group_by(block, maintain_order=True):
+        counts = winners.filter(pl.col(block) == value)
+        per_c = np.zeros(part.height + 1, dtype=np.int64)
+        for c, g in counts.select("c", "games").iter_rows():
+            per_c[min(c, part.height)] += g
+        test = tests[value] = seat_test(part["wins"].to_numpy(), per_c)
+        parts.append(part.with_columns(
+            pl.lit(test.expected, pl.Float64).alias("even"),
+            (pl.col("rate") - test.expected).alias("vs even"),
+            pl.Series("p", test.seat_p, dtype=pl.Float64),
+            pl.Series("significance", [significance_level(x) for x in test.seat_p])))
+    return pl.concat(parts), tests
+
+
+SEAT_TEST_NOTE = (f"tests permute seat labels within games ({PERMUTATIONS:,} seeded draws): "
+                  "exact when seats are exchangeable, ties and stalled games included; "
+                  "even = a seat's rate if seats were exchangeable (winning seats per game / "
+                  "seats); p: each seat against even, adjusted for testing every seat "
+                  "(max-statistic)")
 
 
 # --- the registry -------------------------------------------------------------------------
@@ -181,14 +349,20 @@ def _n_caption(n_games: int, unit: str = "games") -> str:
 
 def headline_totals(ctx: ReportContext, by: str, *more: pl.Expr) -> pl.DataFrame:
     """Gives, per value of `by`: games, the headline's successes (`wins`) and trials (`n`),
-    and any further aggregates over the `games` table."""
+    the cluster sums `with_wilson` takes (a game's trials are not independent when it has
+    several, e.g. Saboteur's rounds), and any further aggregates over the `games` table."""
     head = ctx.game.headline
     return ctx.collect(
         ctx.scan("games")
         .with_columns(*head.per_game())
         .group_by(by)
-        .agg(pl.len().alias("games"), pl.col("__s").sum().alias("wins"),
-             pl.col("__t").sum().alias("n"), *more), "games")
+        .agg(*cluster_sums(pl.col("__s"), pl.col("__t")), *more), "games")
+
+
+ADJUSTED = ("adjusted for the table's comparisons (single-step max-|z|, so at most 5% of "
+            "tables of equal rates show one p<0.05)")
+INTERVAL_NOTE = ("low/high: 95% Wilson interval on the effective trials (n over the design effect "
+                 "of trials clustered in games, at least 1)")
 
 
 @common_section
@@ -203,7 +377,7 @@ def overview(ctx: ReportContext) -> Section:
     runs = ", ".join(str(r.path) for r in ctx.runs)
     return Section("Overview", [Table(
         f"{head.title} by configuration", frame, ("rate", "low", "high"),
-        note=f"n = trials ({head.title}); runs: {runs}")])
+        note=f"n = trials ({head.title}); {INTERVAL_NOTE}; runs: {runs}")])
 
 
 @common_section
@@ -212,11 +386,8 @@ def by_player_count(ctx: ReportContext) -> Section:
     head = ctx.game.headline
     games = gap_tests(with_wilson(headline_totals(ctx, "players")).sort("players").with_columns(
         pl.col("players").cast(pl.Int64)))
-    seats = ctx.collect(
-        ctx.scan("seats", ["players", "won"])
-        .group_by("players")
-        .agg(pl.len().alias("n"), pl.col("won").cast(pl.Int64).sum().alias("wins")), "seats")
-    seats = with_wilson(seats).sort("players").with_columns(
+    seats = with_wilson(clustered_totals(ctx, "seats", ["players"], pl.col("won")))
+    seats = seats.sort("players").with_columns(
         pl.col("players").cast(pl.Int64), (1 / pl.col("players")).alias("fair share"))
     path = charts.rate_lines(
         ctx.chart("headline_by_players"),
@@ -229,37 +400,36 @@ def by_player_count(ctx: ReportContext) -> Section:
             "players", "games", "n", "wins", "rate", "low", "high", "vs first", "p",
             "significance"), ("rate", "low", "high", "vs first"),
             chart=path, chart_caption=_n_caption(int(games["games"].sum())),
-            note="vs first: difference to the smallest player count (two-proportion z-test)"),
+            note=f"vs first: difference to the smallest player count; p: z-test on effective "
+                 f"trials, {ADJUSTED}; {INTERVAL_NOTE}"),
         Table("Seat game-win rate by player count", seats.select(
             "players", "n", "wins", "rate", "low", "high", "fair share"),
             ("rate", "low", "high", "fair share"),
-            note="n = seat-games; tied seats all win, so rates may sum past 100%")])
+            note=f"n = seat-games; tied seats all win, so rates may sum past 100%; "
+                 f"{INTERVAL_NOTE}")])
 
 
 @common_section
 def by_seat(ctx: ReportContext) -> Section:
-    """Gives the game-win rate by seat per configuration, balance, and a chi-square test."""
-    frame = ctx.collect(
-        ctx.scan("seats", ["seat", "won"])
-        .group_by("configuration", "seat")
-        .agg(pl.len().alias("n"), pl.col("won").cast(pl.Int64).sum().alias("wins")), "seats")
-    frame = with_wilson(frame).with_columns(pl.col("seat").cast(pl.Int64)).sort(
-        ctx.config_rank(), "seat")
+    """Gives the game-win rate by seat per configuration, balance, and permutation tests that
+    seats differ and that the best and worst seat differ."""
+    frame, tests = seat_fairness(ctx, "configuration")
+    frame = frame.sort(ctx.config_rank(), "seat")
     rows, series = [], {}
     for (config,), part in frame.group_by("configuration", maintain_order=True):
-        test = chi_square_equal(part["wins"].to_numpy())
-        best = part.row(int(np.argmax(part["rate"].to_numpy())), named=True)
-        worst = part.row(int(np.argmin(part["rate"].to_numpy())), named=True)
-        gap = two_proportion(best["wins"], best["n"], worst["wins"], worst["n"])
+        test = tests[config]
+        rates = part["rate"].to_numpy()
         rows.append((config, int(part["n"].max()), balance(part["rate"].to_list()),
-                     best["seat"], worst["seat"], gap.diff, gap.level,
-                     test.statistic, test.dof, test.p, significance_level(test.p)))
+                     int(part["seat"][int(np.argmax(rates))]),
+                     int(part["seat"][int(np.argmin(rates))]), test.gap, test.gap_p,
+                     significance_level(test.gap_p), test.q, part.height - 1, test.p,
+                     significance_level(test.p)))
         if len(series) < 8:
             series[config] = (part["seat"], part["rate"], part["low"], part["high"])
     fairness = pl.DataFrame(rows, orient="row", schema={
         "configuration": pl.Utf8, "games": pl.Int64, "balance": pl.Float64,
-        "best seat": pl.Int64, "worst seat": pl.Int64, "gap": pl.Float64,
-        "gap significance": pl.Utf8, "chi2": pl.Float64, "dof": pl.Int64, "p": pl.Float64,
+        "best seat": pl.Int64, "worst seat": pl.Int64, "gap": pl.Float64, "gap p": pl.Float64,
+        "gap significance": pl.Utf8, "Q": pl.Float64, "dof": pl.Int64, "p": pl.Float64,
         "seats differ": pl.Utf8})
     games = int(fairness["games"].sum())
     shown = "" if len(series) == frame["configuration"].n_unique() else " (first 8 configurations)"
@@ -269,21 +439,25 @@ def by_seat(ctx: ReportContext) -> Section:
                              caption=_n_caption(games))
     return Section("Win rate by seat", [
         Table("Game-win rate by seat", frame.select(
-            "configuration", "seat", "n", "wins", "rate", "low", "high"), ("rate", "low", "high"),
-            chart=path, chart_caption=_n_caption(games)),
+            "configuration", "seat", "n", "wins", "rate", "low", "high", "even", "vs even", "p",
+            "significance"), ("rate", "low", "high", "even", "vs even"),
+            chart=path, chart_caption=_n_caption(games), note="n = games; " + SEAT_TEST_NOTE),
         Table("Seat balance", fairness, ("balance", "gap"),
-              note="balance = 1 − largest win-rate gap between seats; gap significance: "
-                   "two-proportion z-test best vs worst seat; chi2: wins against equal seats")])
+              note="balance = 1 − largest win-rate gap between seats. gap p: is the best seat "
+                   "ahead of the worst by more than equal seats would be — the range of the "
+                   "seats' wins against its distribution with seat labels permuted within "
+                   "games, so picking the best and worst is accounted for. Q: Cochran's Q of "
+                   f"the seats' wins; p: its permutation p-value (do the seats differ at all; "
+                   f"{PERMUTATIONS:,} seeded permutations)")])
 
 
 @common_section
 def by_strategy(ctx: ReportContext) -> Section:
     """Gives the game-win rate by strategy (seat-games), with each gap to the best tested."""
-    frame = ctx.collect(
-        ctx.scan("seats", ["strategy", "won"])
-        .group_by("strategy")
-        .agg(pl.len().alias("n"), pl.col("won").cast(pl.Int64).sum().alias("wins")), "seats")
-    frame = gap_tests(with_wilson(frame).sort("rate", "strategy", descending=[True, False]))
+    totals = clustered_totals(ctx, "seats", ["strategy"], pl.col("won"))
+    frame = with_wilson(totals).sort("rate", "strategy", descending=[True, False])
+    cov = rate_covariance(ctx, "seats", frame, ["strategy"], pl.col("won"))
+    frame = gap_tests(frame, cov=cov)
     n = int(frame["n"].sum())
     path = charts.rate_bars(ctx.chart("win_rate_by_strategy"), frame["strategy"].to_list(),
                             frame["rate"], frame["low"], frame["high"],
@@ -295,7 +469,9 @@ def by_strategy(ctx: ReportContext) -> Section:
                                                   "vs first", "p", "significance"),
         ("rate", "low", "high", "vs first"), chart=path,
         chart_caption=_n_caption(n, "seat-games"),
-        note="n = seat-games; vs first: difference to the best strategy (two-proportion z-test)")])
+        note=f"n = seat-games; vs first: difference to the best strategy; p: z-test with games "
+             f"as clusters (strategies at one table are dependent), {ADJUSTED} (every pair of "
+             f"strategies: the data picked the best); {INTERVAL_NOTE}")])
 
 
 @common_section

@@ -10,42 +10,31 @@ import polars as pl
 
 from reports import charts
 from reports.sections import (
+    SEAT_TEST_NOTE,
     ReportContext,
     Section,
     Table,
     _n_caption,
+    clustered_totals,
     game_section,
+    pairwise_p,
+    rate_covariance,
+    seat_fairness,
     with_mean_interval,
     with_wilson,
 )
-from reports.stats import normal_sf, significance_level, two_proportion
+from reports.stats import holm, significance_level
 from sim.sequence_stacks.tables import PLURALS
 
 GAME = "sequence-stacks"
 
 
-def _vs_share(wins: int, n: int, share: float) -> tuple[float, float]:
-    """Gives (rate - share, two-sided p) of a one-proportion z-test against a fair share."""
-    if n == 0:
-        return math.nan, math.nan
-    z = (wins / n - share) / math.sqrt(share * (1 - share) / n)
-    return wins / n - share, 2 * normal_sf(abs(z))
-
-
 @game_section(GAME)
 def seat_advantage(ctx: ReportContext) -> Section:
-    """Gives each seat's win rate by player count against the fair share 1/players."""
-    frame = ctx.collect(
-        ctx.scan("seats", ["players", "seat", "won"])
-        .group_by("players", "seat")
-        .agg(pl.len().alias("n"), pl.col("won").cast(pl.Int64).sum().alias("wins")), "seats")
-    frame = with_wilson(frame).with_columns(
-        pl.col("players").cast(pl.Int64), pl.col("seat").cast(pl.Int64),
-        (1 / pl.col("players").cast(pl.Float64)).alias("fair share")).sort("players", "seat")
-    tests = [_vs_share(r["wins"], r["n"], r["fair share"]) for r in frame.iter_rows(named=True)]
-    frame = frame.with_columns(pl.Series("vs fair share", [t[0] for t in tests]),
-                               pl.Series("p", [t[1] for t in tests]),
-                               pl.Series("significance", [significance_level(t[1]) for t in tests]))
+    """Gives each seat's win rate by player count against an even share (permutation tests)."""
+    frame, _ = seat_fairness(ctx, "players")
+    frame = frame.with_columns(pl.col("players").cast(pl.Int64),
+                               (1 / pl.col("players").cast(pl.Float64)).alias("fair share"))
     series = {f"{p} players": (part["seat"], part["rate"], part["low"], part["high"])
               for (p,), part in frame.group_by("players", maintain_order=True)}
     games = int(frame.filter(pl.col("seat") == 0)["n"].sum())
@@ -55,11 +44,11 @@ def seat_advantage(ctx: ReportContext) -> Section:
                              caption=_n_caption(games))
     return Section("Seat advantage by player count", [Table(
         "Win rate by seat and player count", frame.select(
-            "players", "seat", "n", "wins", "rate", "low", "high", "fair share", "vs fair share",
-            "p", "significance"), ("rate", "low", "high", "fair share", "vs fair share"),
+            "players", "seat", "n", "wins", "rate", "low", "high", "fair share", "even", "vs even",
+            "p", "significance"), ("rate", "low", "high", "fair share", "even", "vs even"),
         chart=path, chart_caption=_n_caption(games),
-        note="n = games; stalled games are lost by every seat; vs fair share: rate − 1/players "
-             "(one-proportion z-test)")])
+        note="n = games; stalled games are lost by every seat, so even = fair share × the "
+             "decided games' share; " + SEAT_TEST_NOTE)])
 
 
 @game_section(GAME)
@@ -88,27 +77,32 @@ def action_cards(ctx: ReportContext) -> Section:
                                xlabel="action card", ylabel="cards played per game",
                                caption=f"n = {games:,} games; whiskers: 95% interval of the mean")
 
-    played = [f"{c}_played" for c in PLURALS]
-    seats = ctx.collect(
-        ctx.scan("seats", ["players", "won", *played])
-        .group_by("players")
-        .agg(*[agg for c in played for agg in (
-            (pl.col(c) > 0).sum().alias(f"{c} n"),
-            ((pl.col(c) > 0) & pl.col("won")).sum().alias(f"{c} wins"),
-            (pl.col(c) == 0).sum().alias(f"{c} n0"),
-            ((pl.col(c) == 0) & pl.col("won")).sum().alias(f"{c} wins0"))]), "seats")
     rows = []
-    for r in seats.sort("players").iter_rows(named=True):
-        for card, c in zip(PLURALS, played):
-            n1, w1, n0, w0 = r[f"{c} n"], r[f"{c} wins"], r[f"{c} n0"], r[f"{c} wins0"]
-            gap = two_proportion(w1, n1, w0, n0)
-            rows.append((int(r["players"]), card, n1, w1 / n1 if n1 else math.nan, n0,
-                         w0 / n0 if n0 else math.nan, gap.diff, gap.p, significance_level(gap.p)))
+    for card in PLURALS:
+        seats = ctx.scan("seats", ["players", "game_id", "won", f"{card}_played"]).with_columns(
+            (pl.col(f"{card}_played") > 0).alias("played"))
+        keys = ["players", "played"]
+        frame = with_wilson(clustered_totals(ctx, "seats", keys, pl.col("won"), lf=seats)
+                            ).sort(keys)
+        raw = pairwise_p(frame, cov=rate_covariance(ctx, "seats", frame, keys, pl.col("won"),
+                                                    lf=seats))
+        index = {key: i for i, key in enumerate(frame.select(keys).iter_rows())}
+        for players in frame["players"].unique().sort():
+            one, none = index.get((players, True)), index.get((players, False))
+            n1, w1 = (frame["n"][one], frame["wins"][one]) if one is not None else (0, 0)
+            n0, w0 = (frame["n"][none], frame["wins"][none]) if none is not None else (0, 0)
+            p = raw[one, none] if one is not None and none is not None else math.nan
+            rows.append((int(players), card, int(n1), w1 / n1 if n1 else math.nan, int(n0),
+                         w0 / n0 if n0 else math.nan, p))
     effect = pl.DataFrame(rows, orient="row", schema={
         "players": pl.Int64, "card": pl.Utf8, "played": pl.Int64, "win rate (played)": pl.Float64,
-        "not played": pl.Int64, "win rate (not played)": pl.Float64, "difference": pl.Float64,
-        "p": pl.Float64,
-        "significance": pl.Utf8})
+        "not played": pl.Int64, "win rate (not played)": pl.Float64, "p": pl.Float64})
+    adjusted = holm(effect["p"].to_numpy())  # the family: every row of the table
+    effect = effect.with_columns(
+        (pl.col("win rate (played)") - pl.col("win rate (not played)")).alias("difference"),
+        pl.Series("p", adjusted), pl.Series("significance", [significance_level(x) for x in adjusted])
+    ).select("players", "card", "played", "win rate (played)", "not played",
+             "win rate (not played)", "difference", "p", "significance").sort("players", "card")
     return Section("Action cards: use and effect", [
         Table("Action cards played per game", long.select(
             "players", "card", pl.col("n").alias("games"), "per game", "sd", "low", "high"),
@@ -118,7 +112,9 @@ def action_cards(ctx: ReportContext) -> Section:
               ("win rate (played)", "win rate (not played)", "difference"),
               note="played / not played: seat-games in which the seat played at least one / "
                    "none of the card; an association, not a cause: seats that hold more cards "
-                   "(longer games, more turns) also play more action cards; two-proportion z-test"),
+                   "(longer games, more turns) also play more action cards; p: z-test of the "
+                   "difference with games as clusters (seats of a game are dependent), "
+                   "Holm-adjusted over every row of the table"),
     ])
 
 

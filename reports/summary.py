@@ -7,13 +7,14 @@ from rich.console import Console
 from rich.table import Table
 
 from reports import runs as runs_mod
-from reports.stats import wilson_arrays
+from reports.stats import design_effect, wilson_arrays
 from sim.errors import UserError
 
 
 def summary_frame(run) -> pl.DataFrame:
-    """Gives one row per configuration: games, headline rate with 95% Wilson bounds, the game's
-    summary aggregates (columns named by their titles), stalled rate and win rate by seat.
+    """Gives one row per configuration: games, headline rate with 95% Wilson bounds (on the
+    effective trials when a game has several: `stats.design_effect`), the game's summary
+    aggregates (columns named by their titles), stalled rate and win rate by seat.
 
     Columns: setup, configuration, players, games, stalled, successes, trials, rate, low, high,
     <summary titles...>, s0, s1, ... (a seat's game-win rate; null where a configuration has
@@ -30,6 +31,8 @@ def summary_frame(run) -> pl.DataFrame:
              pl.col("stalled").cast(pl.Float64).mean().alias("stalled"),
              pl.col("__s").sum().alias("successes"),
              pl.col("__t").sum().alias("trials"),
+             (pl.col("__s") ** 2).sum().alias("__ss"), (pl.col("__t") ** 2).sum().alias("__tt"),
+             (pl.col("__s") * pl.col("__t")).sum().alias("__st"),
              *extras)
         .sort("setup"),
         run, "games")
@@ -52,7 +55,10 @@ def summary_frame(run) -> pl.DataFrame:
         if c not in wide.columns:
             wide = wide.with_columns(pl.lit(None, pl.Float64).alias(c))
     wide = wide.select(pl.col("setup").cast(games["setup"].dtype), *seat_cols)
-    low, high = wilson_arrays(games["successes"].to_numpy(), games["trials"].to_numpy())
+    s, t = games["successes"].to_numpy(), games["trials"].to_numpy()
+    sums = (games[c].to_numpy() for c in ("games", "__ss", "__tt", "__st"))
+    effective = t / design_effect(s, t, *sums)
+    low, high = wilson_arrays(s / t * effective, effective)
     labels = pl.DataFrame({
         "setup": pl.Series(range(len(run.setups)), dtype=games["setup"].dtype),
         "configuration": [s.label() for s in run.setups],

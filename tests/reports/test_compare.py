@@ -1,5 +1,6 @@
 """`simulate compare`: the plan pairs deals and rotates seats; the comparison's numbers."""
 
+import types
 from collections import Counter
 from itertools import combinations
 
@@ -10,6 +11,7 @@ from rich.console import Console
 
 from reports.compare import comparison_sections, print_comparison
 from reports.runs import open_run
+from reports.sections import clustered_totals, rate_covariance, with_wilson
 from sim.compare import plan
 from sim.errors import UserError
 
@@ -164,3 +166,19 @@ def test_saboteur_comparison_adds_results_by_role(tmp_path, runkit):
     assert row["n"] == want.height
     assert row["wins"] == (want["winner_team"] == "saboteurs").sum()
     assert "Ranking (Bradley–Terry / Elo)" not in {t.title for s in sections for t in s.tables}
+
+
+def test_strategies_at_one_table_are_negatively_dependent():
+    # a duel: B wins exactly when A loses, so var(rate A − rate B) is 4·p(1 − p)/games, twice
+    # what independent samples would have
+    a_won = np.random.default_rng(8).random(500) < 0.6
+    seats = pl.DataFrame({"run": [0] * 1000, "game_id": np.repeat(np.arange(500), 2),
+                          "strategy": ["A", "B"] * 500,
+                          "won": np.column_stack([a_won, ~a_won]).reshape(-1)})
+    ctx = types.SimpleNamespace(scan=lambda table, columns=None: seats.lazy(),
+                                collect=lambda lf, table: lf.collect())
+    frame = with_wilson(clustered_totals(ctx, "seats", ["strategy"], pl.col("won"))).sort("strategy")
+    cov = rate_covariance(ctx, "seats", frame, ["strategy"], pl.col("won"))
+    p = a_won.mean()
+    v = p * (1 - p) / 500
+    assert cov == pytest.approx(np.array([[v, -v], [-v, v]]))

@@ -1,8 +1,10 @@
 """`simulate report`: its tables equal direct polars queries on the shards; its files are whole."""
 
+import numpy as np
 import polars as pl
 import pytest
 from rich.console import Console
+from statsmodels.stats.contingency_tables import cochrans_q
 
 from reports.report import build_sections, publish, write_report
 from reports.runs import open_run
@@ -51,6 +53,15 @@ def test_seat_balance_is_one_minus_the_largest_gap(report):
     row = report["Seat balance"].filter(pl.col("configuration") == "4p default").row(0, named=True)
     assert row["balance"] == pytest.approx(1 - (by_seat["rate"].max() - by_seat["rate"].min()))
     assert 0 <= row["p"] <= 1 and row["dof"] == 3
+
+
+def test_seat_balance_tests_the_games_as_played(shared_saboteur_run, report):
+    # Q from the shards: each game a block, each seat a treatment (ties: several winners)
+    seats = read(shared_saboteur_run, "seats").filter(pl.col("setup") == 0).sort("game_id", "seat")
+    won = seats["won"].cast(pl.Int64).to_numpy().reshape(-1, 4)
+    row = report["Seat balance"].filter(pl.col("configuration") == "4p default").row(0, named=True)
+    assert row["Q"] == pytest.approx(cochrans_q(won).statistic)
+    assert 0 < row["gap p"] <= 1 and row["gap"] == pytest.approx(np.ptp(won.mean(axis=0)))
 
 
 def test_miners_by_players_and_saboteurs_equals_direct_query(shared_saboteur_run, report):

@@ -1,0 +1,207 @@
+"""Calibration: at a nominal 5%, every test the reports print rejects 3–7% of true nulls, and
+every 95% interval covers its true value at least 94% of the time.
+
+Nulls are simulated two ways. Seats and strategies: the games of three small real runs
+(data/seat_outcomes.npz, see data/record_seat_outcomes.py) with the seat labels permuted within
+each game, so that seats are exchangeable while ties, stalled games and the dependence of one
+game's seats stay as played. Rates: games drawn with a known rate, Saboteur-like (3 rounds a
+game, rounds of one game correlated) or one trial a game.
+
+Replicate counts: a test is run on 2,000 null samples, so a true 5% false-positive rate lands
+in [3%, 7%] with probability 1 − 4e-5 (± 4.1 standard errors) and a 2.0% or 50.8% one cannot;
+an interval is drawn 10,000 times, so a true 95% coverage clears 94% by 4.6 standard errors
+while the 84% of an interval that ignores clustering (deff 2) fails.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Callable
+
+import numpy as np
+import polars as pl
+import pytest
+
+from reports.sections import (cluster_sums, clustered_totals, gap_tests, rate_covariance,
+                              with_mean_interval, with_wilson)
+from reports.stats import holm, seat_test, sign_test, simultaneous_p
+
+OUTCOMES = dict(np.load(Path(__file__).parent / "data" / "seat_outcomes.npz"))
+RECORDED = sorted(OUTCOMES)
+TESTS = 2_000       # null samples per test
+INTERVALS = 10_000  # draws per interval
+NOMINAL = 0.05
+
+
+def permuted(won: np.ndarray, samples: int, seed: int):
+    """Gives `samples` copies of a games × seats win matrix, each game's seats relabelled at
+    random: the null where seats are exchangeable."""
+    rng = np.random.default_rng(seed)
+    for _ in range(samples):
+        yield np.take_along_axis(won, rng.random(won.shape).argsort(axis=1), axis=1)
+
+
+def rejection_rates(won: np.ndarray, tests: Callable[[np.ndarray], dict[str, float]],
+                    samples: int = TESTS, seed: int = 1) -> dict[str, float]:
+    """Gives, per test `tests` returns a p-value for, the share of null samples with p < 5%."""
+    hits: dict[str, int] = {}
+    for sample in permuted(won, samples, seed):
+        for name, p in tests(sample).items():
+            hits[name] = hits.get(name, 0) + (p < NOMINAL)
+    return {name: count / samples for name, count in hits.items()}
+
+
+def seat_p_values(won: np.ndarray) -> dict[str, float]:
+    """Gives the p-values of the seat tests the reports print (Seat balance, by seat)."""
+    k = won.shape[1]
+    test = seat_test(won.sum(axis=0), np.bincount(won.sum(axis=1), minlength=k + 1))
+    return {"seats differ": test.p, "best vs worst": test.gap_p,
+            "some seat vs even": float(test.seat_p.min())}
+
+
+class Recorded:
+    """Stands in for a ReportContext over one in-memory seats table."""
+
+    def __init__(self, seats: pl.DataFrame):
+        self.seats = seats.lazy()
+
+    def scan(self, table: str, columns=None) -> pl.LazyFrame:
+        return self.seats
+
+    def collect(self, lf: pl.LazyFrame, table: str) -> pl.DataFrame:
+        return lf.collect()
+
+
+BATCH = 250  # null samples whose strategy tables are computed in one pass
+
+
+def strategy_rejections(won: np.ndarray, samples: int = TESTS, seed: int = 7) -> dict[str, float]:
+    """Gives the strategy tables' false-positive rates and their intervals' miss rate.
+
+    Seats play strategies A, B, C, A, ... in seat order, so strategies share games and some
+    have more seats. Under exchangeable seats every strategy's expected rate is the mean seat's.
+    The reports' code runs on BATCH samples at once: `sample` is a key, and the sample number
+    is the run, so that games of different samples are different clusters.
+    """
+    games, k = won.shape
+    strategy = np.tile(np.array(["A", "B", "C"])[np.arange(k) % 3], games)
+    draws = permuted(won, samples, seed)
+    vs_best = any_pair = misses = 0
+    for start in range(0, samples, BATCH):
+        batch = [next(draws) for _ in range(min(BATCH, samples - start))]
+        size = len(batch)
+        ctx = Recorded(pl.DataFrame({
+            "sample": np.repeat(np.arange(size), games * k),
+            "run": np.repeat(np.arange(size), games * k),
+            "game_id": np.tile(np.repeat(np.arange(games), k), size),
+            "strategy": np.tile(strategy, size),
+            "won": np.concatenate([b.reshape(-1) for b in batch]).astype(bool)}))
+        keys = ["sample", "strategy"]
+        frame = with_wilson(clustered_totals(ctx, "seats", keys, pl.col("won"))).sort(
+            "sample", "rate", "strategy", descending=[False, True, False])
+        cov = rate_covariance(ctx, "seats", frame, keys, pl.col("won"))
+        truth = np.repeat([b.mean() for b in batch], 3)
+        misses += int(((frame["low"].to_numpy() > truth) | (frame["high"].to_numpy() < truth)).sum())
+        for i in range(size):
+            rows = slice(3 * i, 3 * i + 3)
+            part, part_cov = frame[rows], cov[rows, rows]
+            vs_best += np.nanmin(gap_tests(part, cov=part_cov)["p"].to_numpy()) < NOMINAL
+            pairs = [(0, 1), (0, 2), (1, 2)]  # compare's ranking: each gap to the next
+            any_pair += np.nanmin(simultaneous_p(part["rate"].to_numpy(), part_cov, pairs)) < NOMINAL
+    return {"vs best": vs_best / samples, "any pair": any_pair / samples,
+            "interval misses": misses / (3 * samples)}
+
+
+@pytest.mark.parametrize("name", RECORDED)
+def test_seat_tests_reject_five_percent_of_exchangeable_seats(name):
+    rates = rejection_rates(OUTCOMES[name], seat_p_values)
+    assert all(0.03 <= rate <= 0.07 for rate in rates.values()), rates
+
+
+@pytest.mark.parametrize("name", RECORDED)
+def test_the_recorded_games_have_what_the_null_must_keep(name):
+    won = OUTCOMES[name]
+    assert won.shape[0] == 3_000 and set(np.unique(won)) <= {0, 1}
+    if name.startswith("saboteur"):
+        assert (won.sum(axis=1) > 1).mean() > 0.1  # tied seats: what the chi-square ignored
+
+
+def test_strategy_gaps_reject_five_percent_of_equal_strategies():
+    # the first 400 recorded games (800–1,200 seat-games a strategy) keep the polars work of
+    # 2,000 samples in bounds
+    rates = strategy_rejections(OUTCOMES["saboteur-7"][:400])
+    assert 0.03 <= rates["vs best"] <= 0.07 and 0.03 <= rates["any pair"] <= 0.07, rates
+    assert rates["interval misses"] <= 0.06, rates  # 6,000 intervals: 1 − coverage
+
+
+def clustered_games(p: float, icc: float, rounds: int, games: int, samples: int,
+                    seed: int) -> np.ndarray:
+    """Gives samples × games round wins: a game's rounds share a Beta-distributed rate of mean
+    `p` whose intraclass correlation is `icc` (the design effect is 1 + (rounds − 1)·icc)."""
+    rng = np.random.default_rng(seed)
+    if icc == 0:
+        return rng.binomial(rounds, p, size=(samples, games))
+    a, b = p * (1 / icc - 1), (1 - p) * (1 / icc - 1)
+    return rng.binomial(rounds, rng.beta(a, b, size=(samples, games)))
+
+
+def headline_rows(wins: np.ndarray, rounds: int) -> pl.DataFrame:
+    """Gives one headline row per sample (the reports' cluster sums over its games, Wilson)."""
+    samples, games = wins.shape
+    per_game = pl.DataFrame({"sample": np.repeat(np.arange(samples), games),
+                             "won": wins.reshape(-1), "rounds": np.full(samples * games, rounds)})
+    return with_wilson(per_game.group_by("sample").agg(
+        *cluster_sums(pl.col("won"), pl.col("rounds"))).sort("sample"))
+
+
+def coverage(frame: pl.DataFrame, truth: float) -> float:
+    """Gives the share of rows whose interval [low, high] holds `truth`."""
+    return float(((frame["low"] <= truth) & (frame["high"] >= truth)).mean())
+
+
+@pytest.mark.parametrize("p, icc", [(0.6, 0.1), (0.6, 0.5), (0.9, 0.3)])
+def test_headline_intervals_cover_a_known_rate_when_rounds_cluster(p, icc):
+    frame = headline_rows(clustered_games(p, icc, 3, 400, INTERVALS, seed=2), 3)
+    assert coverage(frame, p) >= 0.94
+
+
+def test_the_harness_catches_an_interval_that_ignores_clusters():
+    # the same strongly clustered rounds (deff 2), with the games' sums of squares dropped
+    frame = headline_rows(clustered_games(0.6, 0.5, 3, 400, INTERVALS, seed=2), 3)
+    naive = with_wilson(frame.select("wins", "n"))
+    assert coverage(naive, 0.6) < 0.90
+
+
+@pytest.mark.parametrize("n, p", [(500, 0.25), (3_000, 0.05), (10_000, 0.5), (20_000, 0.14)])
+def test_wilson_intervals_cover_a_known_rate(n, p):
+    wins = np.random.default_rng(3).binomial(n, p, size=INTERVALS)
+    frame = with_wilson(pl.DataFrame({"wins": wins, "n": np.full(INTERVALS, n)}))
+    assert coverage(frame, p) >= 0.94
+
+
+def test_mean_intervals_cover_a_known_mean():
+    # gold per round is skewed: many 0s, a few 2-4s (a Poisson of mean 0.7 stands in)
+    gold = np.random.default_rng(4).poisson(0.7, size=(INTERVALS, 400)).astype(float)
+    frame = with_mean_interval(pl.DataFrame({"mean": gold.mean(axis=1),
+                                             "sd": gold.std(axis=1, ddof=1),
+                                             "n": np.full(INTERVALS, 400)}), "mean", "sd")
+    assert coverage(frame, 0.7) >= 0.94
+
+
+def test_player_count_gaps_reject_five_percent_of_equal_rates():
+    # three player counts with one miners' rate, rounds clustered in games (deff 1.6)
+    wins = clustered_games(0.6, 0.3, 3, 3 * 800, TESTS, seed=5)
+    rows = headline_rows(wins.reshape(TESTS * 3, 800), 3)
+    hits = 0
+    for sample in range(TESTS):
+        p = gap_tests(rows.slice(3 * sample, 3))["p"].to_numpy()
+        hits += bool(np.nanmin(p) < NOMINAL)
+    assert 0.03 <= hits / TESTS <= 0.07, hits / TESTS
+
+
+def test_head_to_head_sign_tests_reject_five_percent_of_even_pairs():
+    # three strategies, each pair meeting in 801 games decided at 50%; Holm over the pairs,
+    # as head_to_head does
+    wins = np.random.default_rng(6).binomial(801, 0.5, size=(TESTS, 3))
+    hits = sum(bool(np.nanmin(holm(sign_test(w, 801 - w))) < NOMINAL) for w in wins)
+    assert 0.03 <= hits / TESTS <= 0.07, hits / TESTS
