@@ -617,6 +617,17 @@ def list_strategies(
     print(presets.describe(game, _with_presets(game, game.load_rules(None, []), strategies_file)))
 
 
+@app.command("rules")
+def list_rules(
+    game_name: Annotated[str, typer.Argument(metavar="GAME", help="The game, e.g. saboteur.")],
+) -> None:
+    """List a game's rule keys with their defaults, what they take and their meaning: what --set
+    and --config take."""
+    from sim.rule_keys import describe
+
+    print(describe(game_name, registry.get(game_name).title))
+
+
 def _seed(seed: int | None) -> int:
     """Gives the user's seed, checked, or a fresh random one."""
     if seed is None:
