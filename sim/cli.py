@@ -66,7 +66,7 @@ Configs = Annotated[list[Path] | None, typer.Option(
 Sets = Annotated[list[str] | None, typer.Option(
     "--set", help="KEY=VALUE rule change, e.g. hand_size.7=6 ('simulate rules GAME' lists the "
                   "keys); a list 5,6 or a range 3-8 sweeps the rule.")]
-TraceSets = Annotated[list[str] | None, typer.Option(
+OneValueSets = Annotated[list[str] | None, typer.Option(
     "--set", help="KEY=VALUE rule change, e.g. hand_size.7=6 ('simulate rules GAME' lists the "
                   "keys).")]
 Quiet = Annotated[bool, typer.Option(help="No progress bar and no preamble.")]
@@ -213,7 +213,7 @@ def _trace_flags(
     strategy: Strategy = "default",
     seat_strategy: SeatStrategies = None,
     config: Config = None,
-    sets: TraceSets = None,
+    sets: OneValueSets = None,
     strategies_file: StrategiesFile = None,
     forbid: Forbid = None,
     bot_timeout: BotTimeout = bot_limit.DEFAULT,
@@ -453,7 +453,7 @@ def compare(
     workers: Workers = os.cpu_count() or 1,
     out: Out = None,
     config: Config = None,
-    sets: Sets = None,
+    sets: OneValueSets = None,
     quiet: Quiet = False,
     backend: Backend = "local",
     scheduler: Scheduler = None,
@@ -469,7 +469,11 @@ def compare(
     from sim.compare import plan
     from strategies.seats import forbid_strategies
 
+    from sim.rules import split_sweeps
+
     game = registry.get(game_name)
+    if split_sweeps(game.name, sets or [])[1]:
+        raise UserError("compare plays one set of rules: give each --set one value")
     rules = _with_presets(game, game.load_rules(str(config) if config else None, sets or []),
                           strategies_file)
     setups = plan(game, forbid_strategies(strategies.split(","), forbid or []), players, {}, rules)

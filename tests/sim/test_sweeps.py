@@ -134,10 +134,13 @@ def test_bad_sweeps_are_one_line_and_write_nothing(simulate, tmp_path, args, mes
     assert not (tmp_path / "run").exists()
 
 
-def test_a_trace_takes_one_value_per_key(simulate):
+def test_a_trace_and_a_comparison_take_one_value_per_key(simulate):
     code, _, err = simulate("trace", "saboteur", "--players", "3", "--seed", "1", "--set",
                             "flips=3,4")
     assert (code, err) == (2, "error: a trace shows one game: give each --set one value\n")
+    code, _, err = simulate("compare", "saboteur", "--strategies", "default,lucky", "--players",
+                            "3", "--set", "flips=3-4", "--out", "run")
+    assert (code, err) == (2, "error: compare plays one set of rules: give each --set one value\n")
 
 
 def test_saboteur_variants_that_only_change_the_payout_are_dealt_the_same_games():
