@@ -467,9 +467,8 @@ def compare(
     """Play strategies against each other on the same deals, in every seat, and compare them."""
     from reports.compare import print_comparison
     from sim.compare import plan
-    from strategies.seats import forbid_strategies
-
     from sim.rules import split_sweeps
+    from strategies.seats import forbid_strategies
 
     game = registry.get(game_name)
     if split_sweeps(game.name, sets or [])[1]:

@@ -49,9 +49,8 @@ class Setup:
 
     def label(self) -> str:
         """Gives a short human label, e.g. '7p saboteurs=2 default', '7p hand_size.7=6 default'
-        (a rule variant), '5p forbid=rockfall
-        default, 0=random' (the most common strategy, then the seats playing another; a
-        restriction every seat has is named once)."""
+        (a rule variant), '5p forbid=rockfall default, 0=random' (the most common strategy, then
+        the seats playing another; a restriction every seat has is named once)."""
         from strategies.seats import compose, parse
 
         parts = [f"{self.players}p"]

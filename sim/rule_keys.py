@@ -3,8 +3,8 @@ what it takes and its meaning, read from the comments of the game's configs file
 source of the rules and their meanings).
 
 A key's meaning is the comment at the end of its line, else the comment lines above it (which
-tell every key up to the next blank line or comment), else its table's (inherited by the keys of a table, and of an inline table, that have none).
-The double-quoted words in a text key's own comment are the values it takes.
+tell every key up to the next blank line or comment), else its table's (and so on up). The
+double-quoted words in a text key's own comment are the values it takes.
 """
 
 from __future__ import annotations
@@ -37,9 +37,8 @@ def rule_keys(game_name: str) -> list[RuleKey]:
     """Gives every rule key of a game, in the order of its configs file."""
     name = rule_files.config_name(game_name)
     path = rule_files.CONFIGS / f"{name}.toml"
-    meanings = _meanings(path.read_text())
-    ceilings = rule_files._read_toml(path).get(rule_files.LIMITS, {})
-    return list(_entries(rule_files.defaults(game_name), (), meanings, ceilings))
+    return list(_entries(rule_files.defaults(game_name), (), _meanings(path.read_text()),
+                         rule_files.ceilings(game_name)))
 
 
 def describe(game_name: str, title: str) -> str:
@@ -158,7 +157,7 @@ def _kind(value) -> str:
         return f"a list of {kinds.pop().split(' ', 1)[1]}s" if len(kinds) == 1 else "a list"
     if type(value) is int:
         return "an integer"
-    return rule_files._KINDS.get(type(value), type(value).__name__).replace("a string", "a text")
+    return rule_files.KINDS.get(type(value), type(value).__name__).replace("a string", "a text")
 
 
 def _text(value) -> str:

@@ -94,7 +94,7 @@ def _checked(value, default, path: tuple[str, ...], where: str, ceiling: int | N
         value = float(value)
     if type(value) is not type(default):
         raise UserError(
-            f"rule {_dotted(path)!r} {where} must be {_KINDS.get(type(default), type(default).__name__)},"
+            f"rule {_dotted(path)!r} {where} must be {KINDS.get(type(default), type(default).__name__)},"
             f" got {value!r}"
         )
     if isinstance(value, list):
@@ -121,7 +121,7 @@ def _check_range(value, default, path: tuple[str, ...], where: str, ceiling: int
             raise UserError(f"rule {_dotted(path)!r} {where} must be {bound} ({why}), got {value}")
 
 
-_KINDS = {
+KINDS = {
     bool: "true or false",
     int: "an integer",
     float: "a number",
@@ -158,6 +158,11 @@ def defaults(game_name: str) -> dict:
     return rules
 
 
+def ceilings(game_name: str) -> dict[str, int]:
+    """Gives the game's [limits] table: the most some dotted keys take (see GROWTH)."""
+    return _read_toml(CONFIGS / f"{config_name(game_name)}.toml").get(LIMITS, {})
+
+
 def split_sweeps(game_name: str, overrides: list[str]) -> tuple[list[str], list[list[str]]]:
     """Gives the overrides that set one value, and per swept key (in the order given) the
     one-value overrides of its values: `hand_size.7=5,6` gives ['hand_size.7=5', 'hand_size.7=6'].
@@ -174,7 +179,7 @@ def split_sweeps(game_name: str, overrides: list[str]) -> tuple[list[str], list[
         if not sep or not key.strip():
             raise UserError(f"--set expects KEY=VALUE, got {override!r}")
         key = key.strip()
-        default = _at(rules, key.split("."))
+        default = value_at(rules, key)
         parts = _split_values(text.strip())
         values: list[str] = []
         for part in parts:
@@ -204,9 +209,9 @@ def split_sweeps(game_name: str, overrides: list[str]) -> tuple[list[str], list[
     return fixed, [values for values in last.values() if len(values) > 1]
 
 
-def _at(rules: dict, path: list[str]):
-    """Gives the value at a dotted key's path, or None where there is none."""
-    for key in path:
+def value_at(rules: dict, dotted: str):
+    """Gives the value at a dotted key, or None where there is none."""
+    for key in dotted.split("."):
         if not isinstance(rules, dict) or key not in rules:
             return None
         rules = rules[key]

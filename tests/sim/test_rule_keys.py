@@ -25,7 +25,7 @@ def test_every_key_the_loader_takes_is_listed_and_nothing_else(name):
     for entry in entries:
         assert entry.meaning, entry.name
         for key in entry.keys:
-            value = rules._at(rules.defaults(name), key.split("."))
+            value = rules.value_at(rules.defaults(name), key)
             game.load_rules(None, [f"{key}={as_set(value)}"])
         for choice in entry.choices:  # what the comment names is what the game takes
             game.load_rules(None, [f"{entry.keys[0]}={choice}"])
