@@ -16,6 +16,7 @@ import polars as pl
 
 from reports.stats import wilson
 from sim.game import Setup
+from sim.rules import with_values
 
 MIN_CHUNK = 200
 MAX_CHUNK = 20_000
@@ -115,17 +116,29 @@ def plan(setups: int, games_per_setup: int, chunk_size: int) -> list[Chunk]:
 def play(job: Job, chunk: Chunk) -> tuple[Played, dict[str, bytes]]:
     """Plays one chunk and gives its counts and its tables encoded as Parquet shards."""
     game = importlib.import_module(job.module).GAME
-    tables = game.play(job.rules, job.setups[chunk.setup], job.seed, chunk.start, chunk.stop,
-                       chunk.setup * job.games_per_setup)
+    setup = job.setups[chunk.setup]
+    tables = game.play(with_values(job.rules, setup.rule_values()), setup, job.seed, chunk.start,
+                       chunk.stop, chunk.setup * job.games_per_setup)
     counts = tables["games"].select(*game.headline.per_game()).sum().row(0)
-    setup = pl.lit(chunk.setup, dtype=pl.Int16).alias("setup")
+    columns = [pl.lit(chunk.setup, dtype=pl.Int16).alias("setup"), *variant_columns(setup)]
     shards = {}
     for name, frame in tables.items():
         buffer = io.BytesIO()
-        frame.select(setup, pl.all()).write_parquet(buffer)
+        frame.select(*columns, pl.all()).write_parquet(buffer)
         shards[name] = buffer.getvalue()
     rows = {name: frame.height for name, frame in tables.items()}
     return Played(chunk, float(counts[0] or 0), float(counts[1] or 0), job.run, rows), shards
+
+
+def variant_columns(setup: Setup) -> list[pl.Expr]:
+    """Gives the columns every table of a configuration starts with after `setup`: its rule
+    variant's label (`variant`), and with a --set sweep, one column `rule.KEY` per swept key
+    holding its value, so that the tables alone tell the variants apart."""
+    columns = [pl.lit(setup.variant(), dtype=pl.Utf8).alias("variant")]
+    for key, value in setup.rules:
+        value = f"[{', '.join(map(str, value))}]" if isinstance(value, tuple) else value
+        columns.append(pl.lit(value).alias(f"rule.{key}"))
+    return columns
 
 
 def play_into(job: Job, path: Path, chunk: Chunk) -> Played:

@@ -11,6 +11,7 @@ import contextlib
 import errno
 import functools
 import inspect
+import math
 import os
 import secrets
 import signal
@@ -59,7 +60,15 @@ Strategy = Annotated[str, typer.Option(help="Strategy of every seat.")]
 SeatStrategies = Annotated[list[str] | None, typer.Option(
     "--seat-strategy", help="SEAT=NAME: another strategy for one seat (seats count from 0).")]
 Config = Annotated[Path | None, typer.Option(help="TOML file of rule changes.")]
-Sets = Annotated[list[str] | None, typer.Option("--set", help="KEY=VALUE rule change, e.g. hand_size.7=6.")]
+Configs = Annotated[list[Path] | None, typer.Option(
+    "--config", help="TOML file of rule changes; repeated, one rule variant per file (named by "
+                     "the file's name).")]
+Sets = Annotated[list[str] | None, typer.Option(
+    "--set", help="KEY=VALUE rule change, e.g. hand_size.7=6 ('simulate rules GAME' lists the "
+                  "keys); a list 5,6 or a range 3-8 sweeps the rule.")]
+OneValueSets = Annotated[list[str] | None, typer.Option(
+    "--set", help="KEY=VALUE rule change, e.g. hand_size.7=6 ('simulate rules GAME' lists the "
+                  "keys).")]
 Quiet = Annotated[bool, typer.Option(help="No progress bar and no preamble.")]
 StrategiesFile = Annotated[Path | None, typer.Option(
     help="TOML file of strategy presets ([preset.NAME] family = ..., parameters); "
@@ -183,7 +192,7 @@ def _run_flags(
     out: Out = None,
     strategy: Strategy = "default",
     seat_strategy: SeatStrategies = None,
-    config: Config = None,
+    config: Configs = None,
     sets: Sets = None,
     strategies_file: StrategiesFile = None,
     forbid: Forbid = None,
@@ -204,7 +213,7 @@ def _trace_flags(
     strategy: Strategy = "default",
     seat_strategy: SeatStrategies = None,
     config: Config = None,
-    sets: Sets = None,
+    sets: OneValueSets = None,
     strategies_file: StrategiesFile = None,
     forbid: Forbid = None,
     bot_timeout: BotTimeout = bot_limit.DEFAULT,
@@ -280,11 +289,16 @@ ReactionProfile = Annotated[str | None, typer.Option(
          "a list sweeps every combination.")]
 
 
-def _realtime_options(name, players, reaction, profile, config, sets, sweep=True) -> dict:
+def _realtime_options(name, players, reaction, profile, configs, sets, sweep=True) -> dict:
+    """Gives the reaction options; the reaction profiles they name come from the run's rules
+    (the --config file if there is one, the --set keys of one value)."""
+    from sim.rules import split_sweeps
     from sim.spit.reaction import flag_options
 
-    return flag_options(name, players, reaction, profile, str(config) if config else None, sets,
-                        sweep)
+    configs = configs if isinstance(configs, list) else [configs] if configs else []
+    return flag_options(name, players, reaction, profile,
+                        str(configs[0]) if len(configs) == 1 else None,
+                        split_sweeps(name, sets or [])[0], sweep)
 
 
 def _realtime_commands(name: str, title: str, race: str) -> None:
@@ -439,7 +453,7 @@ def compare(
     workers: Workers = os.cpu_count() or 1,
     out: Out = None,
     config: Config = None,
-    sets: Sets = None,
+    sets: OneValueSets = None,
     quiet: Quiet = False,
     backend: Backend = "local",
     scheduler: Scheduler = None,
@@ -453,9 +467,12 @@ def compare(
     """Play strategies against each other on the same deals, in every seat, and compare them."""
     from reports.compare import print_comparison
     from sim.compare import plan
+    from sim.rules import split_sweeps
     from strategies.seats import forbid_strategies
 
     game = registry.get(game_name)
+    if split_sweeps(game.name, sets or [])[1]:
+        raise UserError("compare plays one set of rules: give each --set one value")
     rules = _with_presets(game, game.load_rules(str(config) if config else None, sets or []),
                           strategies_file)
     setups = plan(game, forbid_strategies(strategies.split(","), forbid or []), players, {}, rules)
@@ -469,7 +486,7 @@ def compare(
 
 def _run_game(name: str, *, players: str, options: dict[str, list], games: int, seed: int | None,
               workers: int, out: Path | None, strategy: str, seat_strategy: list[str] | None,
-              config: Path | None, sets: list[str] | None, quiet: bool,
+              config: list[Path] | None, sets: list[str] | None, quiet: bool,
               chunk_size: int | None, resume: bool, backend: str, scheduler: str | None,
               until_ci: float | None, strategies_file: Path | None,
               forbid: list[str] | None, bot_timeout: float) -> None:
@@ -499,7 +516,9 @@ def _play(game, rules: dict, setups: list, *, games: int, seed: int | None, work
         _check_new_out(out)
     seed = _seed(Run.open(out).manifest["seed"] if resume and seed is None else seed)
     if not quiet:
-        print(f"{game.title}: {len(setups)} configuration(s) × {games:,} games, seed {seed},"
+        variants = len({(s.rules, s.rule_file) for s in setups})
+        among = f" ({variants} rule variants)" if variants > 1 else ""
+        print(f"{game.title}: {len(setups)} configuration(s){among} × {games:,} games, seed {seed},"
               f" run folder {out}{' (resumed)' if resume else ''}")
     with _interruptible(out), bot_limit.limit_for_run(bot_timeout):
         return runner.run(game, rules, setups, games, seed, out, workers, chunk_size=chunk_size,
@@ -519,8 +538,10 @@ def _trace_game(name: str, *, players: int, options: dict, seed: int | None, gam
     limits.check_game_index(game_index)
     bot_limit.check(bot_timeout)
     game, rules, setups = _configure(name, str(players), {k: [v] for k, v in options.items()},
-                                     strategy, seat_strategy, config, sets, strategies_file,
-                                     forbid)
+                                     strategy, seat_strategy, [config] if config else [], sets,
+                                     strategies_file, forbid)
+    if len(setups) > 1:
+        raise UserError("a trace shows one game: give each --set one value")
     drawn = seed is None
     seed = _seed(seed)
     if drawn:
@@ -553,24 +574,28 @@ def _bench_game(name: str, *, players: str | None, strategies: str, games: int,
 
 
 def _configure(name: str, players: str, options: dict[str, list], strategy: str,
-               seat_strategy: list[str] | None, config: Path | None, sets: list[str] | None,
-               strategies_file: Path | None = None, forbid: list[str] | None = None):
-    """Gives (game, rules, setups) for a command line, each setup checked by the game.
+               seat_strategy: list[str] | None, configs: list[Path] | None,
+               sets: list[str] | None, strategies_file: Path | None = None,
+               forbid: list[str] | None = None):
+    """Gives (game, rules, setups) for a command line, each setup checked by the game with the
+    rules it plays (the run's rules updated by its rule variant's values).
 
     The presets of --strategies-file ride in the rules (strategies/presets.py); --forbid
     restrictions in the seats' strategy strings (strategies/seats.py)."""
-    from sim.setups import build_setups, check_players, parse_counts, parse_seat_strategies
+    from sim.rules import with_values
+    from sim.setups import (build_setups, check_players, parse_counts, parse_seat_strategies,
+                            rule_variants)
     from strategies.seats import forbid as restrict
 
     game = registry.get(name)
-    rules = _with_presets(game, game.load_rules(str(config) if config else None, sets or []),
-                          strategies_file)
+    counts = parse_counts("--players", players, functools.partial(check_players, game))
+    base, variants = rule_variants(game, [str(c) for c in configs or []], sets or [],
+                                   len(counts) * math.prod(len(v) for v in options.values()))
+    rules = _with_presets(game, base, strategies_file)
     strategy, seats = restrict(strategy, parse_seat_strategies(seat_strategy or []), forbid or [])
-    setups = build_setups(game, parse_counts("--players", players,
-                                             functools.partial(check_players, game)),
-                          options, strategy, seats, rules)
+    setups = build_setups(game, counts, options, strategy, seats, rules, variants)
     for setup in setups:
-        game.check(rules, setup)
+        game.check(with_values(rules, setup.rule_values()), setup)
     return game, rules, setups
 
 
@@ -593,6 +618,17 @@ def list_strategies(
 
     game = registry.get(game_name)
     print(presets.describe(game, _with_presets(game, game.load_rules(None, []), strategies_file)))
+
+
+@app.command("rules")
+def list_rules(
+    game_name: Annotated[str, typer.Argument(metavar="GAME", help="The game, e.g. saboteur.")],
+) -> None:
+    """List a game's rule keys with their defaults, what they take and their meaning: what --set
+    and --config take."""
+    from sim.rule_keys import describe
+
+    print(describe(game_name, registry.get(game_name).title))
 
 
 def _seed(seed: int | None) -> int:

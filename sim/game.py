@@ -25,18 +25,38 @@ class Setup:
     players: int
     seats: tuple[str, ...]
     options: tuple[tuple[str, int | float | str | None], ...] = ()
+    # A rule variant of a sweep: the swept `--set` values (sorted dotted key, value pairs), and
+    # with several `--config` files, the one played (its stem) with the values in which it
+    # differs from the run's rules. A chunk plays the run's rules updated by both.
+    rules: tuple[tuple[str, object], ...] = ()
+    rule_file: str | None = None
+    file_rules: tuple[tuple[str, object], ...] = ()
 
     def option(self, name: str, default=None):
         return dict(self.options).get(name, default)
 
+    def rule_values(self) -> tuple[tuple[str, object], ...]:
+        """Gives the dotted rule keys and values this configuration plays instead of the run's
+        rules (sim.rules.with_values applies them)."""
+        return self.file_rules + self.rules
+
+    def variant(self) -> str:
+        """Gives the label of the configuration's rule change, e.g. 'hand_size.7=6', 'house
+        rounds=2' (a --config file by its stem), or 'default rules' (the run's rules)."""
+        parts = [self.rule_file] if self.rule_file else []
+        parts += [f"{key}={_rule_text(value)}" for key, value in self.rules]
+        return " ".join(parts) or "default rules"
+
     def label(self) -> str:
-        """Gives a short human label, e.g. '7p saboteurs=2 default', '5p forbid=rockfall
-        default, 0=random' (the most common strategy, then the seats playing another; a
-        restriction every seat has is named once)."""
+        """Gives a short human label, e.g. '7p saboteurs=2 default', '7p hand_size.7=6 default'
+        (a rule variant), '5p forbid=rockfall default, 0=random' (the most common strategy, then
+        the seats playing another; a restriction every seat has is named once)."""
         from strategies.seats import compose, parse
 
         parts = [f"{self.players}p"]
         parts += [f"{k}={v}" for k, v in self.options if v is not None]
+        if self.rules or self.rule_file:
+            parts.append(self.variant())
         seats = [parse(s) for s in self.strategies()]
         shared = [name for name in seats[0].forbidden if all(name in s.forbidden for s in seats)]
         if shared:
@@ -53,11 +73,34 @@ class Setup:
         return tuple(seat.rpartition("/")[2] for seat in self.seats)
 
     def to_json(self) -> dict:
-        return {"players": self.players, "seats": list(self.seats), "options": dict(self.options)}
+        # A setup without rule values writes what it did before rule variants existed, so that
+        # the runs before them keep their parameter hash (and resume).
+        d = {"players": self.players, "seats": list(self.seats), "options": dict(self.options)}
+        if self.rules:
+            d["rules"] = [[key, value] for key, value in self.rules]
+        if self.rule_file:
+            d["rule_file"] = self.rule_file
+            d["file_rules"] = [[key, value] for key, value in self.file_rules]
+        return d
 
     @classmethod
     def from_json(cls, d: dict) -> "Setup":
-        return cls(d["players"], tuple(d["seats"]), tuple(sorted(d["options"].items())))
+        from sim.rules import frozen
+
+        def pairs(name: str) -> tuple:
+            return tuple((key, frozen(value)) for key, value in d.get(name, ()))
+
+        return cls(d["players"], tuple(d["seats"]), tuple(sorted(d["options"].items())),
+                   pairs("rules"), d.get("rule_file"), pairs("file_rules"))
+
+
+def _rule_text(value) -> str:
+    """Gives a rule value as --set takes it: true, 0.5, all_pass, [4, 3, 3, 2]."""
+    if isinstance(value, bool):
+        return str(value).lower()
+    if isinstance(value, tuple):
+        return "[" + ", ".join(_rule_text(v) for v in value) + "]"
+    return str(value)
 
 
 @dataclass(frozen=True)

@@ -7,8 +7,10 @@ playable game is the game's own `load_rules`/`check` business.
 
 from __future__ import annotations
 
+import copy
 import difflib
 import math
+import re
 import tomllib
 from pathlib import Path
 
@@ -92,7 +94,7 @@ def _checked(value, default, path: tuple[str, ...], where: str, ceiling: int | N
         value = float(value)
     if type(value) is not type(default):
         raise UserError(
-            f"rule {_dotted(path)!r} {where} must be {_KINDS.get(type(default), type(default).__name__)},"
+            f"rule {_dotted(path)!r} {where} must be {KINDS.get(type(default), type(default).__name__)},"
             f" got {value!r}"
         )
     if isinstance(value, list):
@@ -119,7 +121,7 @@ def _check_range(value, default, path: tuple[str, ...], where: str, ceiling: int
             raise UserError(f"rule {_dotted(path)!r} {where} must be {bound} ({why}), got {value}")
 
 
-_KINDS = {
+KINDS = {
     bool: "true or false",
     int: "an integer",
     float: "a number",
@@ -137,3 +139,139 @@ def _suggestion(key: str, known: dict) -> str:
     """Gives ' (did you mean 'x'?)' for a near miss among the known keys, else ''."""
     close = difflib.get_close_matches(key, [str(k) for k in known], n=1)
     return f" (did you mean {close[0]!r}?)" if close else ""
+
+
+# --- Sweeps: `--set KEY=V1,V2,...` or `--set KEY=LO-HI` names several values of one rule. ---
+
+_RANGE = re.compile(r"(-?\d+)-(-?\d+)")
+
+
+def config_name(game_name: str) -> str:
+    """Gives the stem of a game's configs file ('deep-space' -> 'deep_space')."""
+    return game_name.replace("-", "_")
+
+
+def defaults(game_name: str) -> dict:
+    """Gives a game's rules as its configs file holds them, without its [limits] table."""
+    rules = _read_toml(CONFIGS / f"{config_name(game_name)}.toml")
+    rules.pop(LIMITS, None)
+    return rules
+
+
+def ceilings(game_name: str) -> dict[str, int]:
+    """Gives the game's [limits] table: the most some dotted keys take (see GROWTH)."""
+    return _read_toml(CONFIGS / f"{config_name(game_name)}.toml").get(LIMITS, {})
+
+
+def split_sweeps(game_name: str, overrides: list[str]) -> tuple[list[str], list[list[str]]]:
+    """Gives the overrides that set one value, and per swept key (in the order given) the
+    one-value overrides of its values: `hand_size.7=5,6` gives ['hand_size.7=5', 'hand_size.7=6'].
+
+    A later --set of a key replaces an earlier one. Raises UserError for a swept table, an
+    empty range or value, or more values than a run holds configurations.
+    """
+    from sim.limits import MAX_SETUPS
+
+    rules = defaults(game_name)
+    last: dict[str, list[str]] = {}
+    for override in overrides:
+        key, sep, text = override.partition("=")
+        if not sep or not key.strip():
+            raise UserError(f"--set expects KEY=VALUE, got {override!r}")
+        key = key.strip()
+        default = value_at(rules, key)
+        parts = _split_values(text.strip())
+        values: list[str] = []
+        for part in parts:
+            match = _RANGE.fullmatch(part)
+            if match and type(default) is int:
+                low, high = int(match[1]), int(match[2])
+                if high < low:
+                    raise UserError(f"--set {key}: the range {part!r} is empty")
+                if high - low >= MAX_SETUPS:
+                    raise UserError(f"--set {key}: the range {part!r} names more than "
+                                    f"{MAX_SETUPS:,} values")
+                values += [str(v) for v in range(low, high + 1)]
+            elif not part:
+                raise UserError(f"--set {key}: an empty value in {text.strip()!r}")
+            else:
+                values.append(part)
+        values = list(dict.fromkeys(values))
+        if len(values) > 1 and isinstance(default, dict):
+            raise UserError(f"--set {key} is a table, which cannot be swept; sweep one of its "
+                            f"keys, e.g. --set {key}.{next(iter(default))}={values[0]}")
+        if len(values) > MAX_SETUPS:
+            raise UserError(f"--set {key} names {len(values):,} values; a run holds at most "
+                            f"{MAX_SETUPS:,} configurations")
+        last.pop(key, None)
+        last[key] = [f"{key}={v}" for v in values]
+    fixed = [values[0] for values in last.values() if len(values) == 1]
+    return fixed, [values for values in last.values() if len(values) > 1]
+
+
+def value_at(rules: dict, dotted: str):
+    """Gives the value at a dotted key, or None where there is none."""
+    for key in dotted.split("."):
+        if not isinstance(rules, dict) or key not in rules:
+            return None
+        rules = rules[key]
+    return rules
+
+
+def _split_values(text: str) -> list[str]:
+    """Gives the comma-separated parts of a --set value, keeping the commas inside quotes and
+    brackets (a TOML list like [4, 3, 3, 2] is one value)."""
+    parts, current, depth, quote = [], [], 0, None
+    for ch in text:
+        if quote:
+            quote = None if ch == quote else quote
+        elif ch in "\"'":
+            quote = ch
+        elif ch in "[{":
+            depth += 1
+        elif ch in "]}":
+            depth -= 1
+        elif ch == "," and depth == 0:
+            parts.append("".join(current).strip())
+            current = []
+            continue
+        current.append(ch)
+    parts.append("".join(current).strip())
+    return parts
+
+
+def leaves(rules: dict, prefix: str = "") -> dict[str, object]:
+    """Gives every value of a rules dict that is not a table, by dotted key."""
+    found = {}
+    for key, value in rules.items():
+        dotted = f"{prefix}{key}"
+        if isinstance(value, dict):
+            found.update(leaves(value, dotted + "."))
+        else:
+            found[dotted] = value
+    return found
+
+
+def frozen(value):
+    """Gives a rule value as a Setup holds it (a list as a tuple, so that it hashes)."""
+    return tuple(frozen(v) for v in value) if isinstance(value, list) else value
+
+
+def thawed(value):
+    """Gives a rule value as the rules hold it (a Setup's tuple as a list)."""
+    return [thawed(v) for v in value] if isinstance(value, tuple) else value
+
+
+def with_values(rules: dict, values: tuple[tuple[str, object], ...]) -> dict:
+    """Gives a copy of `rules` with the values at the dotted keys replaced (`rules` itself is
+    left alone; without values it is given back as it is)."""
+    if not values:
+        return rules
+    rules = copy.deepcopy(rules)
+    for key, value in values:
+        *tables, last = key.split(".")
+        table = rules
+        for name in tables:
+            table = table[name]
+        table[last] = thawed(value)
+    return rules

@@ -1,13 +1,18 @@
-"""The configurations a command line asks for: player counts, per-seat strategies, game options."""
+"""The configurations a command line asks for: player counts, per-seat strategies, game options,
+rule variants."""
 
 from __future__ import annotations
 
 import itertools
+import math
 import re
+from dataclasses import dataclass
+from pathlib import Path
 from typing import Callable
 
+from sim import rules as rule_files
 from sim.errors import UserError
-from sim.limits import MAX_SETUPS
+from sim.limits import MAX_SETUPS, check_setups
 from sim.game import Game, Setup
 
 _COUNT = re.compile(r"(\d+)(?:-(\d+))?")
@@ -56,9 +61,60 @@ def parse_seat_strategies(values: list[str]) -> dict[int, str]:
     return seats
 
 
+@dataclass(frozen=True)
+class Variant:
+    """The rules of some configurations of a sweep, as Setup holds them: the swept --set values,
+    and with several --config files, one file's stem and its values that differ."""
+
+    rules: tuple[tuple[str, object], ...] = ()
+    rule_file: str | None = None
+    file_rules: tuple[tuple[str, object], ...] = ()
+
+
+def rule_variants(game: Game, configs: list[str], sets: list[str],
+                  others: int = 1) -> tuple[dict, list[Variant]]:
+    """Gives the run's rules (the defaults, the --config file if there is one, the --set keys of
+    one value) and every rule variant: each --config file (when several are given) with each
+    combination of the swept --set values, each validated by the game now.
+
+    `others` is how many configurations each variant is played in (player counts × options):
+    a sweep of more configurations than a run holds is refused before any rules are loaded.
+    """
+    fixed, swept = rule_files.split_sweeps(game.name, sets)
+    files = [(Path(c).stem, c) for c in configs] if len(configs) > 1 else [(None, None)]
+    check_setups(others * len(files) * math.prod(len(values) for values in swept))
+    stems = [stem for stem, _ in files]
+    if len(set(stems)) < len(stems):
+        raise UserError("--config: two files have the same name "
+                        f"({', '.join(s for s in stems if stems.count(s) > 1)}); a variant is "
+                        "named by its file's name")
+    base = game.load_rules(configs[0] if len(configs) == 1 else None, fixed)
+    base_values = rule_files.leaves(base)
+    variants = []
+    for stem, config in files:
+        file_rules = ()
+        if config is not None:
+            loaded = rule_files.leaves(game.load_rules(config, fixed))
+            file_rules = tuple(sorted((key, rule_files.frozen(value))
+                                      for key, value in loaded.items()
+                                      if base_values.get(key) != value))
+        for combo in itertools.product(*swept):
+            loaded = rule_files.leaves(game.load_rules(config, [*fixed, *combo]))
+            keys = sorted(override.partition("=")[0] for override in combo)
+            for key in keys:
+                if key not in loaded:  # read into a table, as Deep Space's board and deck
+                    raise UserError(f"--set {key} cannot be swept (it names a file read into a "
+                                    "table); compare such files with --config repeated")
+            variants.append(Variant(tuple((key, rule_files.frozen(loaded[key])) for key in keys),
+                                    stem, file_rules))
+    return base, variants
+
+
 def build_setups(game: Game, players: list[int], options: dict[str, list], strategy: str,
-                 seat_strategies: dict[int, str], rules: dict | None = None) -> list[Setup]:
-    """Gives every configuration of the sweep: each player count with each combination of options.
+                 seat_strategies: dict[int, str], rules: dict | None = None,
+                 variants: list[Variant] | None = None) -> list[Setup]:
+    """Gives every configuration of the sweep: each player count with each combination of options
+    and each rule variant (rule_variants; by default, the run's rules alone).
 
     Strategy strings come out as workers need them (strategies.seats.canonical: a Python bot's
     file made absolute); `rules` carry the presets of --strategies-file, if any.
@@ -78,7 +134,8 @@ def build_setups(game: Game, players: list[int], options: dict[str, list], strat
     names = sorted(options)
     return [
         Setup(n, tuple(seat_strategies.get(seat, strategy) for seat in range(n)),
-              tuple(zip(names, values)))
+              tuple(zip(names, values)), variant.rules, variant.rule_file, variant.file_rules)
         for n in players
         for values in itertools.product(*(options[name] for name in names))
+        for variant in variants or [Variant()]
     ]

@@ -13,7 +13,9 @@ GAMES = 600
 
 
 def setups():
-    return [Setup(n, ("default",) * n, (("saboteurs", None),)) for n in (3, 4)]
+    # A rule variant is a setup like any other: Dask plays it with its own rules.
+    return [Setup(n, ("default",) * n, (("saboteurs", None),), rules) for n in (3, 4)
+            for rules in ((("flips", 5),), (("flips", 9),))]
 
 
 def play(game, out, **how):
@@ -31,6 +33,8 @@ def test_a_local_dask_cluster_gives_the_tables_of_a_local_run(fake_game, tmp_pat
     on_dask = play(fake_game, tmp_path / "dask", backend="dask")
     for name, frame in tables(on_dask).items():
         assert frame.equals(local[name]), name
+    games = local["games"]
+    assert (games["turns"] == games["rule.flips"] * games["players"]).all()  # each its own rules
     assert on_dask.manifest["status"] == "complete"
     assert not list(tmp_path.glob("**/.tmp-*"))
 

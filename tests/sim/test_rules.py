@@ -105,3 +105,26 @@ def test_a_missing_file_is_named(tmp_path):
 def test_set_without_a_value_is_refused():
     with pytest.raises(UserError, match="--set expects KEY=VALUE, got 'flips'"):
         load(None, "flips")
+
+
+@pytest.mark.parametrize("overrides, fixed, swept", [
+    (["flips=5,6"], [], [["flips=5", "flips=6"]]),
+    (["flips=3-5"], [], [["flips=3", "flips=4", "flips=5"]]),
+    (["flips=2-3,7"], [], [["flips=2", "flips=3", "flips=7"]]),
+    (["flips=-2"], ["flips=-2"], []),  # a negative number, not a range
+    (["name=a-b"], ["name=a-b"], []),  # a range only of integers
+    (["scoring.weights=[3, 4]"], ["scoring.weights=[3, 4]"], []),  # a list is one value
+    (["scoring.weights=[3, 4],[5, 6]"], [], [["scoring.weights=[3, 4]", "scoring.weights=[5, 6]"]]),
+    (['name="a,b"'], ['name="a,b"'], []),
+    (["flips=5,6", "flips=7"], ["flips=7"], []),  # a later --set of a key replaces it
+    (["hand_size.7=5,6", "bias=0.5"], ["bias=0.5"], [["hand_size.7=5", "hand_size.7=6"]]),
+])
+def test_split_sweeps_tells_swept_keys_from_fixed_ones(overrides, fixed, swept):
+    assert rules.split_sweeps("fake", overrides) == (fixed, swept)
+
+
+def test_with_values_replaces_dotted_keys_in_a_copy():
+    base = load()
+    changed = rules.with_values(base, (("hand_size.7", 6), ("scoring.weights", (3, 4))))
+    assert changed["hand_size"] == {"3": 6, "7": 6} and changed["scoring"]["weights"] == [3, 4]
+    assert base == load()

@@ -1,5 +1,7 @@
 """Command-line configurations: player counts, seat strategies, sweeps."""
 
+import json
+
 import pytest
 
 from sim.errors import UserError
@@ -58,3 +60,28 @@ def test_an_unknown_strategy_lists_the_known_ones(fake_game):
 def test_a_seat_missing_from_some_configuration_is_refused(fake_game):
     with pytest.raises(UserError, match="no seat 3 with 3 players"):
         build_setups(fake_game, [3, 5], {}, "default", {3: "lucky"})
+
+
+def test_rule_variants_multiply_every_player_count(fake_game):
+    from sim.setups import build_setups, rule_variants
+
+    rules, variants = rule_variants(fake_game, [], ["flips=7", "bias=0.25,0.75"])
+    assert rules["flips"] == 7 and rules["bias"] == 0.5  # the run's rules: no swept value
+    setups = build_setups(fake_game, [2, 3], {}, "random", {}, rules, variants)
+    assert [(s.players, s.rules) for s in setups] == [
+        (2, (("bias", 0.25),)), (2, (("bias", 0.75),)),
+        (3, (("bias", 0.25),)), (3, (("bias", 0.75),))]
+
+
+def test_a_setup_with_rule_values_round_trips_through_json():
+    setup = Setup(7, ("default",) * 7, (("saboteurs", None),),
+                  (("gold.saboteur_payout", (1, 1)), ("hand_size.7", 6)), "house",
+                  (("rounds", 2),))
+    assert Setup.from_json(json.loads(json.dumps(setup.to_json()))) == setup
+    assert setup.label() == "7p house gold.saboteur_payout=[1, 1] hand_size.7=6 default"
+    assert setup.rule_values() == (("rounds", 2), *setup.rules)
+
+
+def test_a_setup_without_rule_values_writes_what_it_did_before_them():
+    assert Setup(3, ("default",) * 3).to_json() == {"players": 3, "seats": ["default"] * 3,
+                                                    "options": {}}
