@@ -83,7 +83,8 @@ def write_chunk(run_path: Path, played: Played, shards: dict[str, bytes]) -> Non
         tables[table] = {"rows": played.rows[table], "bytes": len(data),
                          "sha256": hashlib.sha256(data).hexdigest()}
     record = {"run": played.run, "setup": chunk.setup, "start": chunk.start, "stop": chunk.stop,
-              "successes": played.successes, "trials": played.trials, "tables": tables}
+              "successes": played.successes, "trials": played.trials, "sums": list(played.sums),
+              "tables": tables}
     (run_path / RECORDS).mkdir(exist_ok=True)
     _write_atomically(run_path / RECORDS / record_name(chunk.setup, chunk.start),
                       (json.dumps(record, indent=1) + "\n").encode())
@@ -294,11 +295,37 @@ class Run:
                 if all(_size(self.shard(t, c)) == piece.get("bytes")
                        for t, piece in record["tables"].items())}
 
-    def counts(self) -> dict[Chunk, tuple[float, float]]:
-        """Gives the headline (successes, trials) of every finished chunk."""
+    def counts(self) -> dict[Chunk, tuple[float, ...]]:
+        """Gives the headline (successes, trials, Σs², Σt², Σs·t) of every finished chunk
+        (`Played`). A record written before the sums were recorded has them summed from its
+        chunk's games shard; a chunk whose shard cannot be read then counts as unplayed."""
         done = self.done_chunks()
-        return {c: (r["successes"], r["trials"]) for c, r in self.records().items()
-                if (c.setup, c.start) in done}
+        counts = {}
+        for chunk, record in self.records().items():
+            if (chunk.setup, chunk.start) not in done:
+                continue
+            sums = record.get("sums")
+            if not (isinstance(sums, list) and len(sums) == 3):
+                sums = self._sums_from_shard(chunk)
+                if sums is None:
+                    continue
+            counts[chunk] = (record["successes"], record["trials"], *sums)
+        return counts
+
+    def _sums_from_shard(self, chunk: Chunk) -> tuple[float, float, float] | None:
+        """Gives Σs², Σt², Σs·t of the headline over the chunk's games, read from its games
+        shard (None if it cannot be read)."""
+        from sim import games
+
+        s, t = pl.col("__s"), pl.col("__t")
+        try:
+            row = (pl.read_parquet(self.shard("games", chunk))
+                   .select(*games.get(self.game).headline.per_game())
+                   .select((s * s).sum(), (t * t).sum().alias("tt"), (s * t).sum().alias("st"))
+                   .row(0))
+        except Exception:  # polars raises several kinds for a damaged file
+            return None
+        return tuple(float(x or 0) for x in row)
 
     def damaged_chunks(self) -> dict[Chunk, str]:
         """Gives the recorded chunks a piece of which is missing or differs from its record
