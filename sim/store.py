@@ -188,9 +188,10 @@ class Run:
 
     def start_writing(self) -> None:
         """Makes this process the run's only writer, and the folder ready to go on: temporary
-        files of stopped writers and chunks with a missing or damaged piece are removed (so
-        they are played again). UserError if another process writes the run, the folder is
-        read-only, or the run is of an earlier format."""
+        files of stopped writers, chunks with a missing or damaged piece (so they are played
+        again) and Parquet files of no chunk the run may play are removed. UserError if
+        another process writes the run, the folder is read-only, or the run is of an earlier
+        format."""
         if self.manifest.get("format") != FORMAT:
             raise UserError(f"{self.path} was written by an earlier version of simulate (run "
                             f"format {self.manifest.get('format')}, without chunk records): it "
@@ -202,6 +203,7 @@ class Run:
                 self.remove_temps()
                 for chunk in self.damaged_chunks():
                     self.drop(chunk)
+                self.remove_strays()
             except OSError as e:
                 raise UserError(_os_error(f"cannot write to the run folder {self.path}", e)) from None
         except BaseException:
@@ -453,6 +455,16 @@ class Run:
         """Writes the manifest atomically."""
         _write_atomically(self.path / MANIFEST,
                           (json.dumps(self.manifest, indent=2) + "\n").encode())
+
+    def remove_strays(self) -> None:
+        """Deletes the Parquet files in the table folders that are no shard of a chunk the run
+        may play (foreign names, or shard names beyond its plan): `report` refuses a run
+        holding any. Shards of planned chunks past a stopping point are the runner's to drop."""
+        planned = {shard_name(c.setup, c.start) for c in self.plan()}
+        for folder in self._table_folders():
+            for shard in folder.glob("*.parquet"):
+                if shard.name not in planned:
+                    shard.unlink()
 
     def remove_temps(self) -> None:
         """Deletes the half-written files of writers that were stopped."""
