@@ -121,7 +121,9 @@ def gold_by_role(ctx: ReportContext) -> Section:
              "games, at least 1)")])
 
 
-SLAB = 250_000  # games per pass of the role-mix join: keeps its memory flat on huge runs
+# games per pass of the role-mix join: keeps the join's memory flat on huge runs (what each
+# pass keeps is one row per game and role mix, for the games-as-clusters tests)
+SLAB = 250_000
 
 
 @game_section("saboteur")

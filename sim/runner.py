@@ -155,10 +155,10 @@ class _Stopper:
 
     The point depends on the chunks' results alone; waves are only a schedule. A
     configuration's first wave is a pilot of a quarter of the games a 50% rate would need (one
-    trial a game); later waves ask for what the rate and trials per game of its played prefix
-    say it still needs (normal approximation with its design effect, at least one chunk). Chunks a wave played beyond
-    the stopping point are dropped at the end, so a run's games depend on its seed and chunk
-    size, never on timing, workers or interruptions.
+    trial a game); later waves ask for what the rate, design effect and trials per game of its
+    played prefix say it still needs (normal approximation, at least one chunk). Chunks a wave
+    played beyond the stopping point are dropped at the end, so a run's games depend on its
+    seed and chunk size, never on timing, workers or interruptions.
     """
 
     PILOT = 0.25

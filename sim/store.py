@@ -3,9 +3,10 @@
 Layout: RUN/manifest.json, RUN/<table>/s{setup:03d}-g{start:09d}.parquet (so that
 `pl.scan_parquet("RUN/seats/*.parquet")` reads a whole table) and RUN/chunks/s...-g....json.
 Every file is written under a `.tmp-` name (which no `*.parquet` glob matches) and renamed into
-place. A chunk's record is written last, with each table's row count and checksum: a chunk is
-done exactly when its record is there and every shard it names is whole, so resuming replays
-any chunk a piece of which is missing, truncated or damaged.
+place. A chunk's record is written last, with its headline counts (and the per-game sums of
+squares adaptive stopping takes its design effect from), each table's row count and checksum:
+a chunk is done exactly when its record is there and every shard it names is whole, so
+resuming replays any chunk a piece of which is missing, truncated or damaged.
 
 The manifest carries a hash of the run's parameters (game, rules, setups, seed, games, chunk
 size, stopping rule), and each record the hash of its run: a hand-edited manifest is refused,
