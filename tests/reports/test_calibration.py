@@ -232,7 +232,7 @@ def clustered_gold(mean: float, shape: float, per_game: int, games: int, samples
 def test_gold_intervals_cover_a_known_mean_when_seat_rounds_cluster(shape):
     from reports.saboteur import with_clustered_mean
 
-    # 400 games of 3 rounds × 2 saboteurs; shape 2 gives a design effect of about 2.8
+    # 400 games of 3 rounds × 2 saboteurs; shape 2 gives a design effect of about 2.3
     frame = with_clustered_mean(clustered_gold(0.7, shape, 6, 400, INTERVALS, seed=9), "mean")
     assert coverage(frame, 0.7) >= 0.94
 
