@@ -7,9 +7,11 @@ import numpy as np
 import polars as pl
 
 from reports import charts
-from reports.sections import (ADJUSTED, INTERVAL_NOTE, ReportContext, Section, Table, _n_caption,
-                              cluster_sums, compare_section, game_section, gap_tests,
-                              with_mean_interval, with_wilson)
+from reports.sections import (ADJUSTED, CLUSTER, INTERVAL_NOTE, ReportContext, Section, Table,
+                              _n_caption, cluster_sums, clustered_totals, compare_section,
+                              game_section, gap_tests, rate_covariance, with_mean_interval,
+                              with_wilson)
+from reports.stats import mean_design_effect
 
 
 @game_section("saboteur")
@@ -51,11 +53,10 @@ def _round_rows(ctx: ReportContext, columns: list[str]) -> pl.LazyFrame:
 @game_section("saboteur")
 def miners_by_saboteurs(ctx: ReportContext) -> Section:
     """Gives the miners' round-win rate by players × saboteurs in play (a heatmap)."""
-    frame = ctx.collect(
-        _round_rows(ctx, ["players", "saboteurs", "winner_team"])
-        .group_by("players", "saboteurs")
-        .agg(pl.len().alias("n"),
-             (pl.col("winner_team") == "miners").cast(pl.Int64).sum().alias("wins")), "rounds")
+    frame = clustered_totals(ctx, "rounds", ["players", "saboteurs"],
+                             pl.col("winner_team") == "miners",
+                             lf=_round_rows(ctx, ["players", "saboteurs", "winner_team",
+                                                  "game_id"]))
     frame = with_wilson(frame).with_columns(pl.col("players").cast(pl.Int64),
                                             pl.col("saboteurs").cast(pl.Int64)).sort(
         "players", "saboteurs")
@@ -72,21 +73,34 @@ def miners_by_saboteurs(ctx: ReportContext) -> Section:
                           vmin=0, vmax=1)
     return Section("Miners' round-win rate by players × saboteurs in play", [Table(
         "Miners' round-win rate by players × saboteurs in play",
-        frame.select("players", "saboteurs", "n", "wins", "rate", "low", "high"),
+        frame.select("players", "saboteurs", "games", "n", "wins", "rate", "low", "high"),
         ("rate", "low", "high"), chart=path, chart_caption=f"n = {n:,} rounds",
-        note="n = rounds")])
+        note=f"n = rounds (a game's rounds may differ in saboteurs in play); {INTERVAL_NOTE}")])
+
+
+def with_clustered_mean(frame: pl.DataFrame, mean: str) -> pl.DataFrame:
+    """Gives a frame of values summed per game (`cluster_sums`: wins = their total, n, games
+    and the sums of squares) and their standard deviation `sd` with the mean (`mean`), its
+    95% Student t interval (low, high) on the effective values (eff_n: n over the design
+    effect of values clustered in games, at least 1), the cluster sums dropped."""
+    deff = mean_design_effect(*(frame[c].to_numpy() for c in ("wins", "n", "games", "__ss",
+                                                               "__tt", "__st", "sd")))
+    frame = frame.drop("__ss", "__tt", "__st").with_columns(
+        (pl.col("wins") / pl.col("n")).alias(mean), pl.Series("eff_n", frame["n"] / deff))
+    return with_mean_interval(frame, mean, "sd", n="eff_n")
 
 
 @game_section("saboteur")
 def gold_by_role(ctx: ReportContext) -> Section:
     """Gives the mean gold gained per round by role and player count, with 95% intervals."""
-    frame = ctx.collect(
+    keys = ["players", "role"]
+    spread = ctx.collect(
         ctx.scan("rounds", ["players", "role", "gold_gained"])
-        .group_by("players", "role")
-        .agg(pl.len().alias("n"), pl.col("gold_gained").cast(pl.Float64).mean().alias("mean gold"),
-             pl.col("gold_gained").cast(pl.Float64).std().alias("sd")), "rounds")
-    frame = with_mean_interval(frame, "mean gold", "sd").with_columns(
-        pl.col("players").cast(pl.Int64)).sort("players", "role")
+        .group_by(*keys)
+        .agg(pl.col("gold_gained").cast(pl.Float64).std().alias("sd")), "rounds")
+    frame = with_clustered_mean(clustered_totals(ctx, "rounds", keys, pl.col("gold_gained"))
+                                .join(spread, on=keys, how="left"), "mean gold")
+    frame = frame.with_columns(pl.col("players").cast(pl.Int64)).sort("players", "role")
     players = sorted(frame["players"].unique().to_list())
     series = {}
     for role in ("miner", "saboteur"):
@@ -99,18 +113,23 @@ def gold_by_role(ctx: ReportContext) -> Section:
                                ylabel="gold gained per round (nuggets)",
                                caption=f"n = {n:,} seat-rounds; whiskers: 95% interval of the mean")
     return Section("Gold per round by role", [Table(
-        "Gold gained per round by role", frame.select("players", "role", "n", "mean gold", "sd",
-                                                      "low", "high"),
+        "Gold gained per round by role", frame.select("players", "role", "games", "n",
+                                                      "mean gold", "sd", "low", "high"),
         chart=path, chart_caption=f"n = {n:,} seat-rounds",
-        note="n = seat-rounds; low/high: normal 95% interval of the mean (nuggets)")])
+        note="n = seat-rounds; low/high: 95% Student t interval of the mean (nuggets) on the "
+             "effective seat-rounds (n over the design effect of seat-rounds clustered in "
+             "games, at least 1)")])
 
 
-SLAB = 250_000  # games per pass of the role-mix join: keeps its memory flat on huge runs
+# games per pass of the role-mix join: keeps the join's memory flat on huge runs (what each
+# pass keeps is one row per game and role mix, for the games-as-clusters tests)
+SLAB = 250_000
 
 
 @game_section("saboteur")
 def win_by_role_mix(ctx: ReportContext) -> Section:
     """Gives the final game-win rate by how many of its game's rounds a seat was a saboteur."""
+    keys = ["rounds", "saboteur rounds"]
     # one Int64 key per (run, game, seat) joins much faster than three columns
     key = ((pl.col("run").cast(pl.Int64) * (1 << 40) + pl.col("game_id")) * 16
            + pl.col("seat").cast(pl.Int64)).alias("key")
@@ -125,18 +144,21 @@ def win_by_role_mix(ctx: ReportContext) -> Section:
                      .group_by(key).agg(pl.len().cast(pl.Int64).alias("rounds"),
                                         (pl.col("role") == "saboteur").cast(pl.Int64).sum()
                                         .alias("saboteur rounds")))
+            # per game and role mix: its seats' wins and seats (seats of a game are dependent)
             parts.append(ctx.collect(
                 ctx.scan("seats", ["game_id", "seat", "won"]).filter(in_slab)
-                .select(key, "won")
+                .select(key, *CLUSTER, "won")
                 .join(roles, on="key", how="inner")
-                .group_by("rounds", "saboteur rounds")
-                .agg(pl.len().cast(pl.Int64).alias("n"),
-                     pl.col("won").cast(pl.Int64).sum().alias("wins")), "rounds"))
-    frame = pl.concat(parts).group_by("rounds", "saboteur rounds").agg(pl.col("n").sum(),
-                                                                        pl.col("wins").sum())
+                .group_by(*keys, *CLUSTER)
+                .agg(pl.col("won").cast(pl.Float64).sum().alias("__s"),
+                     pl.len().cast(pl.Float64).alias("__t")), "rounds"))
+    per_game = pl.concat(parts)
+    frame = with_wilson(per_game.group_by(keys).agg(*cluster_sums(pl.col("__s"), pl.col("__t"))))
     # games of different lengths are never pooled: each length is compared within itself
-    frame = pl.concat([gap_tests(part) for _, part in with_wilson(frame).sort(
-        "rounds", "saboteur rounds").group_by("rounds", maintain_order=True)])
+    frame = pl.concat([
+        gap_tests(part, cov=rate_covariance(ctx, "rounds", part, keys, pl.col("__s"),
+                                            pl.col("__t"), lf=per_game.lazy()))
+        for _, part in frame.sort(*keys).group_by("rounds", maintain_order=True)])
     labels = [f"{k} of {r}" for r, k in frame.select("rounds", "saboteur rounds").iter_rows()]
     n = int(frame["n"].sum())
     path = charts.rate_bars(ctx.chart("win_by_role_mix"), labels, frame["rate"], frame["low"],
@@ -150,23 +172,27 @@ def win_by_role_mix(ctx: ReportContext) -> Section:
         ("rate", "low", "high", "vs first"), chart=path,
         chart_caption=_n_caption(n, "seat-games"),
         note="n = seat-games; rounds: rounds per game; vs first: difference to seats of games "
-             "as long that were never a saboteur")])
+             "as long that were never a saboteur; p: z-test with games as clusters (a game's "
+             f"seats fall in several rows), {ADJUSTED}; {INTERVAL_NOTE}")])
 
 
 @compare_section("saboteur")
 def compare_by_role(ctx: ReportContext) -> Section:
     """Gives each strategy's round-win rate and gold per round as a miner and as a saboteur."""
-    frame = ctx.collect(
-        ctx.scan("rounds", ["seat", "role", "winner_team", "gold_gained"])
-        .with_columns(pl.col("seat").cast(pl.Int64))
-        .join(ctx.seat_strategies(), on=["run", "setup", "seat"], how="left")
-        .group_by("role", "strategy")
-        .agg(pl.len().alias("n"),
-             (pl.col("winner_team") == pl.col("role") + "s").cast(pl.Int64).sum().alias("wins"),
-             pl.col("gold_gained").cast(pl.Float64).mean().alias("mean gold")), "rounds")
+    keys = ["role", "strategy"]
+    rows = (ctx.scan("rounds", ["game_id", "seat", "role", "winner_team", "gold_gained"])
+            .with_columns(pl.col("seat").cast(pl.Int64))
+            .join(ctx.seat_strategies(), on=["run", "setup", "seat"], how="left"))
+    won = pl.col("winner_team") == pl.col("role") + "s"
+    gold = ctx.collect(rows.group_by(*keys).agg(
+        pl.col("gold_gained").cast(pl.Float64).mean().alias("mean gold")), "rounds")
+    frame = with_wilson(clustered_totals(ctx, "rounds", keys, won, lf=rows)).join(
+        gold, on=keys, how="left")
     parts = []
-    for (role,), part in with_wilson(frame).sort("role").group_by("role", maintain_order=True):
-        parts.append(gap_tests(part.sort("rate", "strategy", descending=[True, False])))
+    for (role,), part in frame.sort("role").group_by("role", maintain_order=True):
+        part = part.sort("rate", "strategy", descending=[True, False])
+        # strategies at one table share its games and rounds: their rates are dependent
+        parts.append(gap_tests(part, cov=rate_covariance(ctx, "rounds", part, keys, won, lf=rows)))
     frame = pl.concat(parts)
     roles = frame["role"].unique(maintain_order=True).to_list()
     series = {}
@@ -185,4 +211,7 @@ def compare_by_role(ctx: ReportContext) -> Section:
                      "vs first", "p", "significance"),
         ("rate", "low", "high", "vs first"), chart=path,
         chart_caption=_n_caption(n, "seat-rounds"),
-        note="n = seat-rounds; vs first: difference to the best strategy in that role")])
+        note="n = seat-rounds; vs first: difference to the best strategy in that role; p: "
+             "z-test with games as clusters (a game's rounds and seats are dependent), "
+             f"{ADJUSTED} (every pair of strategies in the role: the data picked the best); "
+             f"{INTERVAL_NOTE}")])

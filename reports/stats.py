@@ -54,13 +54,34 @@ def design_effect(successes, trials, games, ss, tt, st) -> np.ndarray:
     It is floored at 1 (as Korn & Graubard 1998 do): trials of a game that offset each other
     never narrow an interval. 1 where it cannot be estimated (one game, or a rate of 0 or 1).
     """
-    s, t, m, ss, tt, st = (np.asarray(x, dtype=float) for x in (successes, trials, games, ss, tt, st))
+    s, t = np.asarray(successes, dtype=float), np.asarray(trials, dtype=float)
     with np.errstate(divide="ignore", invalid="ignore"):
         p = s / t
-        residual = np.maximum(ss - 2 * p * st + p * p * tt, 0.0)
-        cluster = residual / (t * t)
-        binomial = p * (1 - p) / t
-        deff = cluster / binomial
+        return _floored(ratio_variance(s, t, ss, tt, st) / (p * (1 - p) / t), games)
+
+
+def mean_design_effect(total, n, games, ss, tt, st, sd) -> np.ndarray:
+    """Gives the design effect of means of values that come in games (e.g. gold per seat-round,
+    a game holding several), floored at 1: the ratio estimator's variance (`ratio_variance`,
+    `total` = Σ values, `n` = values, the sums per game) over that of independent values,
+    sd²/n. 1 where it cannot be estimated (one game, or no spread)."""
+    n, sd = np.asarray(n, dtype=float), np.asarray(sd, dtype=float)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return _floored(ratio_variance(total, n, ss, tt, st) / (sd * sd / n), games)
+
+
+def ratio_variance(successes, trials, ss, tt, st) -> np.ndarray:
+    """Gives the variance of the ratio S/T over games by linearisation, Σ(s_i − p·t_i)² / T²,
+    from the per-game sums Σs², Σt², Σs·t."""
+    s, t, ss, tt, st = (np.asarray(x, dtype=float) for x in (successes, trials, ss, tt, st))
+    with np.errstate(divide="ignore", invalid="ignore"):
+        p = s / t
+        return np.maximum(ss - 2 * p * st + p * p * tt, 0.0) / (t * t)
+
+
+def _floored(deff, games) -> np.ndarray:
+    """Gives design effects floored at 1, and 1 where not finite or from fewer than 2 games."""
+    deff, m = np.asarray(deff, dtype=float), np.asarray(games, dtype=float)
     return np.where(np.isfinite(deff) & (m > 1), np.maximum(deff, 1.0), 1.0)
 
 

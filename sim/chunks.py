@@ -14,7 +14,7 @@ from pathlib import Path
 
 import polars as pl
 
-from reports.stats import wilson
+from reports.stats import design_effect, wilson
 from sim.game import Setup
 from sim.rules import with_values
 
@@ -51,11 +51,15 @@ class Job:
 @dataclass(frozen=True)
 class Played:
     """A played chunk: its headline counts (for adaptive stopping) and what its chunk record
-    holds (the run it belongs to, each table's row count)."""
+    holds (the run it belongs to, each table's row count).
+
+    `sums` are Σs², Σt², Σs·t over its games (s, t: a game's successes and trials): with them
+    the design effect of trials clustered in games comes from the chunks' counts alone."""
 
     chunk: Chunk
     successes: float
     trials: float
+    sums: tuple[float, float, float]
     run: str
     rows: dict[str, int]
 
@@ -69,36 +73,50 @@ class Prefix:
     successes: float
     trials: float
     final: bool  # the run stops here: precise enough, or every chunk played
+    deff: float = 1.0  # the design effect of its trials (games as clusters)
 
 
-def half_width(successes: float, trials: float) -> float:
-    """Gives the half-width of a rate's 95% Wilson interval (1 when there are no trials)."""
+def half_width(successes: float, trials: float, deff: float = 1.0) -> float:
+    """Gives the half-width of a rate's 95% Wilson interval on the effective trials (trials
+    over the design effect `deff`), as the summary and the reports print it (1 when there are
+    no trials)."""
     if trials <= 0:
         return 1.0
-    low, high = wilson(successes, trials)
+    effective = trials / deff
+    low, high = wilson(successes / trials * effective, effective)
     return (high - low) / 2
 
 
-def stopping_point(chunks: list[Chunk], counts: dict[Chunk, tuple[float, float]],
+def stopping_point(chunks: list[Chunk], counts: dict[Chunk, tuple[float, ...]],
                    until_ci: float | None) -> Prefix:
     """Gives the prefix of one configuration's chunks (in order) that its run keeps: the
     shortest whose headline interval is at most ± `until_ci`, else all of them; or, while a
     chunk before that point is unplayed, the played chunks before it (not final).
 
-    `counts` holds (successes, trials) of the played chunks. The point depends on the chunks'
-    results alone, never on which were played first: an interrupted run resumes to the same
-    games as an uninterrupted one.
+    `counts` holds (successes, trials, Σs², Σt², Σs·t) of the played chunks (`Played`); the
+    interval is the summary's: Wilson's on the effective trials, with games as clusters. The
+    point depends on the chunks' results alone, never on which were played first: an
+    interrupted run resumes to the same games as an uninterrupted one.
     """
-    games, successes, trials = 0, 0.0, 0.0
+    games, total = 0, (0.0,) * 5
     for n, chunk in enumerate(chunks):
         if chunk not in counts:
-            return Prefix(n, games, successes, trials, False)
+            return _prefix(n, games, total, False)
         games += chunk.games
-        successes += counts[chunk][0]
-        trials += counts[chunk][1]
-        if until_ci is not None and half_width(successes, trials) <= until_ci:
-            return Prefix(n + 1, games, successes, trials, True)
-    return Prefix(len(chunks), games, successes, trials, True)
+        total = tuple(a + b for a, b in zip(total, counts[chunk]))
+        if until_ci is not None:
+            point = _prefix(n + 1, games, total, True)
+            if half_width(point.successes, point.trials, point.deff) <= until_ci:
+                return point
+    return _prefix(len(chunks), games, total, True)
+
+
+def _prefix(chunks: int, games: int, total: tuple[float, ...], final: bool) -> Prefix:
+    """Gives the Prefix of `chunks` chunks holding `games` games whose summed counts are
+    `total` (successes, trials, Σs², Σt², Σs·t)."""
+    successes, trials, ss, tt, st = total
+    deff = float(design_effect(successes, trials, games, ss, tt, st))
+    return Prefix(chunks, games, successes, trials, final, deff)
 
 
 def default_chunk_size(total_games: int, workers: int) -> int:
@@ -119,7 +137,10 @@ def play(job: Job, chunk: Chunk) -> tuple[Played, dict[str, bytes]]:
     setup = job.setups[chunk.setup]
     tables = game.play(with_values(job.rules, setup.rule_values()), setup, job.seed, chunk.start,
                        chunk.stop, chunk.setup * job.games_per_setup)
-    counts = tables["games"].select(*game.headline.per_game()).sum().row(0)
+    s, t = pl.col("__s"), pl.col("__t")
+    counts = (tables["games"].select(*game.headline.per_game())
+              .select(s.sum(), t.sum(), (s * s).sum().alias("ss"), (t * t).sum().alias("tt"),
+                      (s * t).sum().alias("st")).row(0))
     columns = [pl.lit(chunk.setup, dtype=pl.Int16).alias("setup"), *variant_columns(setup)]
     shards = {}
     for name, frame in tables.items():
@@ -127,7 +148,8 @@ def play(job: Job, chunk: Chunk) -> tuple[Played, dict[str, bytes]]:
         frame.select(*columns, pl.all()).write_parquet(buffer)
         shards[name] = buffer.getvalue()
     rows = {name: frame.height for name, frame in tables.items()}
-    return Played(chunk, float(counts[0] or 0), float(counts[1] or 0), job.run, rows), shards
+    successes, trials, *sums = (float(x or 0) for x in counts)
+    return Played(chunk, successes, trials, tuple(sums), job.run, rows), shards
 
 
 def variant_columns(setup: Setup) -> list[pl.Expr]:

@@ -155,10 +155,10 @@ class _Stopper:
 
     The point depends on the chunks' results alone; waves are only a schedule. A
     configuration's first wave is a pilot of a quarter of the games a 50% rate would need (one
-    trial a game); later waves ask for what the rate and trials per game of its played prefix
-    say it still needs (normal approximation, at least one chunk). Chunks a wave played beyond
-    the stopping point are dropped at the end, so a run's games depend on its seed and chunk
-    size, never on timing, workers or interruptions.
+    trial a game); later waves ask for what the rate, design effect and trials per game of its
+    played prefix say it still needs (normal approximation, at least one chunk). Chunks a wave
+    played beyond the stopping point are dropped at the end, so a run's games depend on its
+    seed and chunk size, never on timing, workers or interruptions.
     """
 
     PILOT = 0.25
@@ -173,10 +173,10 @@ class _Stopper:
         self.by_setup: dict[int, list[Chunk]] = {}
         for chunk in chunks:
             self.by_setup.setdefault(chunk.setup, []).append(chunk)
-        self.counts = store.counts()  # chunk -> (successes, trials) of every played chunk
+        self.counts = store.counts()  # chunk -> its headline counts, of every played chunk
 
     def add(self, played: Played) -> None:
-        self.counts[played.chunk] = (played.successes, played.trials)
+        self.counts[played.chunk] = (played.successes, played.trials, *played.sums)
 
     def next_wave(self) -> list[Chunk]:
         """Gives the chunks to play next (none once every configuration has stopped)."""
@@ -186,10 +186,10 @@ class _Stopper:
             if point.final:
                 continue
             trials = point.trials
-            # The rate's variance so far (the worst case before any game; never taken as
-            # zero, which a rate near 0 or 1 would suggest after a few games).
+            # The rate's variance so far, times its design effect (the worst case before any
+            # game; never taken as zero, which a rate near 0 or 1 would suggest after a few games).
             p = point.successes / trials if trials else 0.5
-            variance = max(p * (1 - p), 1 / trials) if trials else 0.25
+            variance = max(p * (1 - p), 1 / trials) * point.deff if trials else 0.25
             needed = Z95 ** 2 * variance / self.until_ci ** 2
             games_wanted = ((needed - trials) / (trials / point.games) if trials
                             else self.PILOT * self.first_guess(self.until_ci))

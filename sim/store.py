@@ -3,9 +3,10 @@
 Layout: RUN/manifest.json, RUN/<table>/s{setup:03d}-g{start:09d}.parquet (so that
 `pl.scan_parquet("RUN/seats/*.parquet")` reads a whole table) and RUN/chunks/s...-g....json.
 Every file is written under a `.tmp-` name (which no `*.parquet` glob matches) and renamed into
-place. A chunk's record is written last, with each table's row count and checksum: a chunk is
-done exactly when its record is there and every shard it names is whole, so resuming replays
-any chunk a piece of which is missing, truncated or damaged.
+place. A chunk's record is written last, with its headline counts (and the per-game sums of
+squares adaptive stopping takes its design effect from), each table's row count and checksum:
+a chunk is done exactly when its record is there and every shard it names is whole, so
+resuming replays any chunk a piece of which is missing, truncated or damaged.
 
 The manifest carries a hash of the run's parameters (game, rules, setups, seed, games, chunk
 size, stopping rule), and each record the hash of its run: a hand-edited manifest is refused,
@@ -83,7 +84,8 @@ def write_chunk(run_path: Path, played: Played, shards: dict[str, bytes]) -> Non
         tables[table] = {"rows": played.rows[table], "bytes": len(data),
                          "sha256": hashlib.sha256(data).hexdigest()}
     record = {"run": played.run, "setup": chunk.setup, "start": chunk.start, "stop": chunk.stop,
-              "successes": played.successes, "trials": played.trials, "tables": tables}
+              "successes": played.successes, "trials": played.trials, "sums": list(played.sums),
+              "tables": tables}
     (run_path / RECORDS).mkdir(exist_ok=True)
     _write_atomically(run_path / RECORDS / record_name(chunk.setup, chunk.start),
                       (json.dumps(record, indent=1) + "\n").encode())
@@ -187,9 +189,10 @@ class Run:
 
     def start_writing(self) -> None:
         """Makes this process the run's only writer, and the folder ready to go on: temporary
-        files of stopped writers and chunks with a missing or damaged piece are removed (so
-        they are played again). UserError if another process writes the run, the folder is
-        read-only, or the run is of an earlier format."""
+        files of stopped writers, chunks with a missing or damaged piece (so they are played
+        again) and Parquet files of no chunk the run may play are removed. UserError if
+        another process writes the run, the folder is read-only, or the run is of an earlier
+        format."""
         if self.manifest.get("format") != FORMAT:
             raise UserError(f"{self.path} was written by an earlier version of simulate (run "
                             f"format {self.manifest.get('format')}, without chunk records): it "
@@ -201,6 +204,7 @@ class Run:
                 self.remove_temps()
                 for chunk in self.damaged_chunks():
                     self.drop(chunk)
+                self.remove_strays()
             except OSError as e:
                 raise UserError(_os_error(f"cannot write to the run folder {self.path}", e)) from None
         except BaseException:
@@ -294,11 +298,37 @@ class Run:
                 if all(_size(self.shard(t, c)) == piece.get("bytes")
                        for t, piece in record["tables"].items())}
 
-    def counts(self) -> dict[Chunk, tuple[float, float]]:
-        """Gives the headline (successes, trials) of every finished chunk."""
+    def counts(self) -> dict[Chunk, tuple[float, ...]]:
+        """Gives the headline (successes, trials, Σs², Σt², Σs·t) of every finished chunk
+        (`Played`). A record written before the sums were recorded has them summed from its
+        chunk's games shard; a chunk whose shard cannot be read then counts as unplayed."""
         done = self.done_chunks()
-        return {c: (r["successes"], r["trials"]) for c, r in self.records().items()
-                if (c.setup, c.start) in done}
+        counts = {}
+        for chunk, record in self.records().items():
+            if (chunk.setup, chunk.start) not in done:
+                continue
+            sums = record.get("sums")
+            if not (isinstance(sums, list) and len(sums) == 3):
+                sums = self._sums_from_shard(chunk)
+                if sums is None:
+                    continue
+            counts[chunk] = (record["successes"], record["trials"], *sums)
+        return counts
+
+    def _sums_from_shard(self, chunk: Chunk) -> tuple[float, float, float] | None:
+        """Gives Σs², Σt², Σs·t of the headline over the chunk's games, read from its games
+        shard (None if it cannot be read)."""
+        from sim import games
+
+        s, t = pl.col("__s"), pl.col("__t")
+        try:
+            row = (pl.read_parquet(self.shard("games", chunk))
+                   .select(*games.get(self.game).headline.per_game())
+                   .select((s * s).sum(), (t * t).sum().alias("tt"), (s * t).sum().alias("st"))
+                   .row(0))
+        except Exception:  # polars raises several kinds for a damaged file
+            return None
+        return tuple(float(x or 0) for x in row)
 
     def damaged_chunks(self) -> dict[Chunk, str]:
         """Gives the recorded chunks a piece of which is missing or differs from its record
@@ -426,6 +456,16 @@ class Run:
         """Writes the manifest atomically."""
         _write_atomically(self.path / MANIFEST,
                           (json.dumps(self.manifest, indent=2) + "\n").encode())
+
+    def remove_strays(self) -> None:
+        """Deletes the Parquet files in the table folders that are no shard of a chunk the run
+        may play (foreign names, or shard names beyond its plan): `report` refuses a run
+        holding any. Shards of planned chunks past a stopping point are the runner's to drop."""
+        planned = {shard_name(c.setup, c.start) for c in self.plan()}
+        for folder in self._table_folders():
+            for shard in folder.glob("*.parquet"):
+                if shard.name not in planned:
+                    shard.unlink()
 
     def remove_temps(self) -> None:
         """Deletes the half-written files of writers that were stopped."""

@@ -72,6 +72,25 @@ def test_an_adaptive_run_keeps_no_chunk_past_its_stopping_point(simulate, tmp_pa
     assert run.manifest["games_done"] == sum(c.games for c in kept)
 
 
+def test_an_adaptive_run_of_records_without_sums_resumes_to_the_same_games(simulate, tmp_path,
+                                                                           run_tools):
+    # Records written before they held the headline's sums of squares: those are read from
+    # the chunks' games shards, so the stopping point is the same.
+    code, _, err = simulate(*ADAPTIVE, "--workers", 1, "--out", "whole")
+    assert code == 0, err
+    shutil.copytree(tmp_path / "whole", tmp_path / "old")
+    for path in (tmp_path / "old" / "chunks").glob("*.json"):
+        record = json.loads(path.read_text())
+        del record["sums"]
+        path.write_text(json.dumps(record))
+    assert Run.open(tmp_path / "old").counts() == Run.open(tmp_path / "whole").counts()
+    cut_after(tmp_path / "old", 1, 3)
+    code, _, err = simulate("resume", "old", "--workers", 1, "--quiet")
+    assert code == 0, err
+    assert run_tools.same(tmp_path / "old", tmp_path / "whole")
+    assert simulate("report", "old")[0] == 0
+
+
 def command(*args):
     return [sys.executable, str(FAKE_CLI), *map(str, args)]
 

@@ -122,6 +122,24 @@ def test_a_shard_of_no_chunk_is_refused_by_report(simulate, finished):
     assert code == 2 and "run/games/copy.parquet belongs to no chunk the run keeps" in one_line(err)
 
 
+def test_resume_removes_the_shards_of_no_chunk_so_that_report_works(simulate, finished,
+                                                                    run_tools):
+    run, whole = finished
+    shutil.copy(shard(run, "games"), run / "games" / "copy.parquet")  # a foreign name
+    shutil.copy(shard(run, "seats"), run / "seats" / shard_name(7, 0))  # beyond the plan
+    shutil.copy(shard(run, "seats"), run / "seats" / shard_name(0, 600))
+    (run / "extra").mkdir()
+    shutil.copy(shard(run, "games"), run / "extra" / "old.parquet")  # a foreign table folder
+    assert simulate("report", "run")[0] == 2
+    code, _, err = simulate("resume", "run", "--workers", 1, "--quiet")
+    assert code == 0, err
+    assert sorted(p.name for p in run.glob("*/*.parquet")) == \
+        sorted(p.name for p in whole.glob("*/*.parquet"))
+    assert run_tools.same(run, whole)
+    code, _, err = simulate("report", "run")
+    assert code == 0, err
+
+
 @pytest.mark.parametrize("key, value", [("seed", 43), ("chunk_size", 1000),
                                         ("games_per_setup", 700), ("until_ci", 0.01),
                                         ("rules", {"flips": 6})])

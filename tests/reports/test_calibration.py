@@ -205,3 +205,112 @@ def test_head_to_head_sign_tests_reject_five_percent_of_even_pairs():
     wins = np.random.default_rng(6).binomial(801, 0.5, size=(TESTS, 3))
     hits = sum(bool(np.nanmin(holm(sign_test(w, 801 - w))) < NOMINAL) for w in wins)
     assert 0.03 <= hits / TESTS <= 0.07, hits / TESTS
+
+
+def clustered_gold(mean: float, shape: float, per_game: int, games: int, samples: int,
+                   seed: int) -> pl.DataFrame:
+    """Gives one gold-per-round row per sample (the reports' cluster sums and sd): a game's
+    `per_game` seat-rounds draw Poisson gold around the game's own mean, a Gamma of mean
+    `mean` (a smaller `shape` clusters them more)."""
+    rng = np.random.default_rng(seed)
+    rows = []
+    for start in range(0, samples, 1_000):
+        size = min(1_000, samples - start)
+        level = rng.gamma(shape, mean / shape, size=(size, games, 1))
+        gold = rng.poisson(level, size=(size, games, per_game)).astype(float)
+        s = gold.sum(axis=2)
+        rows.append(pl.DataFrame({
+            "games": np.full(size, games), "wins": s.sum(axis=1),
+            "n": np.full(size, float(games * per_game)), "__ss": (s * s).sum(axis=1),
+            "__tt": np.full(size, float(games * per_game ** 2)),
+            "__st": per_game * s.sum(axis=1),
+            "sd": gold.reshape(size, -1).std(axis=1, ddof=1)}))
+    return pl.concat(rows)
+
+
+@pytest.mark.parametrize("shape", [50.0, 2.0])
+def test_gold_intervals_cover_a_known_mean_when_seat_rounds_cluster(shape):
+    from reports.saboteur import with_clustered_mean
+
+    # 400 games of 3 rounds × 2 saboteurs; shape 2 gives a design effect of about 2.3
+    frame = with_clustered_mean(clustered_gold(0.7, shape, 6, 400, INTERVALS, seed=9), "mean")
+    assert coverage(frame, 0.7) >= 0.94
+
+
+def test_the_harness_catches_a_gold_interval_that_ignores_clusters():
+    frame = clustered_gold(0.7, 2.0, 6, 400, INTERVALS, seed=9).with_columns(
+        (pl.col("wins") / pl.col("n")).alias("mean"))
+    assert coverage(with_mean_interval(frame, "mean", "sd"), 0.7) < 0.90
+
+
+def role_mix_rejections(p: float, together: float, games: int, samples: int = TESTS,
+                        seed: int = 10) -> dict[str, float]:
+    """Gives the false-positive rate of the role-mix table's gaps (as win_by_role_mix tests
+    them: games as clusters, against the first row) and of the same table tested as if its
+    rows were independent, on a null where rows share games.
+
+    A game has 3 pairs of seats, each pair given one of the rows 0, 1, 2 (the role mix) at
+    random; a pair's seats take one shared outcome with probability `together` (seats of one
+    team win together), else their own; every seat wins with probability `p` whatever its row.
+    """
+    from reports.sections import independent_covariance
+
+    rng = np.random.default_rng(seed)
+    clustered = naive = 0
+    for start in range(0, samples, BATCH):
+        size = min(BATCH, samples - start)
+        row = np.repeat(rng.random((size, games, 3)).argsort(axis=2), 2, axis=2)
+        shared = np.repeat(rng.random((size, games, 3)) < p, 2, axis=2)
+        own = rng.random((size, games, 6)) < p
+        won = np.where(rng.random((size, games, 6)) < together, shared, own)
+        ctx = Recorded(pl.DataFrame({
+            "sample": np.repeat(np.arange(size), games * 6),
+            "run": np.repeat(np.arange(size), games * 6),
+            "game_id": np.tile(np.repeat(np.arange(games), 6), size),
+            "saboteur rounds": row.reshape(-1), "won": won.reshape(-1)}))
+        keys = ["sample", "saboteur rounds"]
+        frame = with_wilson(clustered_totals(ctx, "seats", keys, pl.col("won"))).sort(*keys)
+        cov = rate_covariance(ctx, "seats", frame, keys, pl.col("won"))
+        plain = with_wilson(frame.select(*keys, "wins", "n"))
+        for i in range(size):
+            rows = slice(3 * i, 3 * i + 3)
+            clustered += np.nanmin(gap_tests(frame[rows], cov=cov[rows, rows])["p"]) < NOMINAL
+            naive += np.nanmin(gap_tests(plain[rows], cov=independent_covariance(plain[rows]))
+                               ["p"]) < NOMINAL
+    return {"games as clusters": clustered / samples, "rows independent": naive / samples}
+
+
+def test_role_mix_gaps_reject_five_percent_of_equal_rates():
+    rates = role_mix_rejections(0.4, 0.8, 300)
+    assert 0.03 <= rates["games as clusters"] <= 0.07, rates
+    assert rates["rows independent"] > 0.07, rates  # the harness catches the old test
+
+
+def adaptive_stops(p: float, icc: float, until_ci: float, samples: int, seed: int,
+                   chunk: int = 100, cap: int = 3_000) -> pl.DataFrame:
+    """Gives, per sample, the summary's row (cluster sums, Wilson on effective trials) of the
+    games `--until-ci` keeps: games of 3 rounds clustered as `clustered_games` draws them, in
+    chunks of `chunk` games, stopped where sim.chunks.stopping_point stops."""
+    from sim.chunks import plan, stopping_point
+
+    chunks = plan(1, cap, chunk)
+    wins = clustered_games(p, icc, 3, cap, samples, seed).reshape(samples, -1, chunk)
+    rows = []
+    for sample in wins:
+        counts = {c: (float(w.sum()), 3.0 * chunk, float((w * w).sum()), 9.0 * chunk,
+                      3.0 * w.sum()) for c, w in zip(chunks, sample)}
+        kept = sample[:stopping_point(chunks, counts, until_ci).chunks].reshape(-1)
+        rows.append((len(kept), float(kept.sum()), 3.0 * len(kept), float((kept * kept).sum()),
+                     9.0 * len(kept), 3.0 * kept.sum()))
+    return with_wilson(pl.DataFrame(rows, orient="row", schema=[
+        "games", "wins", "n", "__ss", "__tt", "__st"]))
+
+
+def test_until_ci_stops_where_the_summarys_interval_is_narrow_enough_and_it_covers():
+    # strongly clustered rounds (deff 2): a stop on the plain Wilson interval kept 800 games,
+    # where the summary printed ± 2.8 points for ± 2. 2,000 stops (each costs ~16 interval
+    # computations): a true 95% coverage clears 94% by 2 standard errors.
+    frame = adaptive_stops(0.6, 0.5, 0.02, 2_000, seed=11)
+    assert ((frame["high"] - frame["low"]) / 2 <= 0.02).all()
+    assert frame["games"].max() < 3_000, "the target is met before the cap"
+    assert coverage(frame, 0.6) >= 0.94

@@ -8,6 +8,7 @@ import numpy as np
 import polars as pl
 import pytest
 from rich.console import Console
+from statsmodels.stats.proportion import proportion_confint
 
 from reports.compare import comparison_sections, print_comparison
 from reports.runs import open_run
@@ -165,6 +166,15 @@ def test_saboteur_comparison_adds_results_by_role(tmp_path, runkit):
         0, named=True)
     assert row["n"] == want.height
     assert row["wins"] == (want["winner_team"] == "saboteurs").sum()
+    # games as clusters: the interval is Wilson's on the effective seat-rounds
+    per_game = want.group_by("setup", "game_id").agg(
+        (pl.col("winner_team") == "saboteurs").sum().alias("s"), pl.len().alias("t"))
+    s, t = per_game["s"].to_numpy().astype(float), per_game["t"].to_numpy().astype(float)
+    p = s.sum() / t.sum()
+    deff = max(1.0, ((s - p * t) ** 2).sum() / t.sum() ** 2 / (p * (1 - p) / t.sum()))
+    assert deff > 1
+    assert (row["low"], row["high"]) == pytest.approx(
+        proportion_confint(p * t.sum() / deff, t.sum() / deff, method="wilson"))
     assert "Ranking (Bradley–Terry / Elo)" not in {t.title for s in sections for t in s.tables}
 
 

@@ -244,3 +244,76 @@ def test_an_unwritable_output_folder(tmp_path, saboteur_run):
     with pytest.raises(UserError, match="cannot write") as e:
         write_report([saboteur_run], blocker, Console(quiet=True))
     one_line(e.value)
+
+
+def clustered(per_game: pl.DataFrame) -> tuple[float, float, float]:
+    """Gives (rate, cluster variance, binomial variance) of S/T from one row per game (s, t)."""
+    s, t = per_game["s"].to_numpy().astype(float), per_game["t"].to_numpy().astype(float)
+    p = s.sum() / t.sum()
+    return p, ((s - p * t) ** 2).sum() / t.sum() ** 2, p * (1 - p) / t.sum()
+
+
+def wilson_on_games(per_game: pl.DataFrame) -> tuple[float, float]:
+    """Gives the 95% Wilson interval on the effective trials, written out from the games."""
+    from statsmodels.stats.proportion import proportion_confint
+
+    p, cluster, binomial = clustered(per_game)
+    effective = per_game["t"].sum() / max(1.0, cluster / binomial)
+    return proportion_confint(p * effective, effective, method="wilson")
+
+
+def test_miners_by_players_and_saboteurs_intervals_take_games_as_clusters(shared_saboteur_run,
+                                                                         report):
+    frame = report["Miners' round-win rate by players × saboteurs in play"]
+    rounds = read(shared_saboteur_run, "rounds").unique(["game_id", "round"])
+    cell = rounds.filter(pl.col("players") == 7, pl.col("saboteurs") == 2)
+    per_game = cell.group_by("game_id").agg((pl.col("winner_team") == "miners").sum().alias("s"),
+                                            pl.len().alias("t"))
+    row = frame.filter(pl.col("players") == 7, pl.col("saboteurs") == 2).row(0, named=True)
+    assert row["games"] == per_game.height
+    assert (row["low"], row["high"]) == pytest.approx(wilson_on_games(per_game))
+
+
+def test_gold_per_round_interval_is_on_effective_seat_rounds(shared_saboteur_run, report):
+    from scipy.stats import t as t_dist
+
+    rounds = read(shared_saboteur_run, "rounds").filter(pl.col("players") == 7,
+                                                        pl.col("role") == "saboteur")
+    per_game = rounds.group_by("game_id").agg(pl.col("gold_gained").sum().alias("s"),
+                                              pl.len().alias("t"))
+    _, cluster, _ = clustered(per_game)
+    n, sd = rounds.height, rounds["gold_gained"].cast(pl.Float64).std()
+    assert cluster > sd ** 2 / n, "a game's saboteurs share their gold: the rounds cluster"
+    effective = sd ** 2 / cluster  # n over the design effect cluster / (sd² / n)
+    half = t_dist.ppf(0.975, effective - 1) * np.sqrt(cluster)
+    row = report["Gold gained per round by role"].filter(
+        pl.col("players") == 7, pl.col("role") == "saboteur").row(0, named=True)
+    assert row["games"] == per_game.height
+    assert (row["low"], row["high"]) == pytest.approx((row["mean gold"] - half,
+                                                      row["mean gold"] + half))
+
+
+def test_role_mix_rates_and_gaps_take_games_as_clusters(shared_saboteur_run, report):
+    from reports.sections import gap_tests
+
+    frame = report["Game-win rate by rounds played as a saboteur"].filter(pl.col("rounds") == 3)
+    mix = read(shared_saboteur_run, "rounds").group_by("game_id", "seat").agg(
+        (pl.col("role") == "saboteur").sum().alias("k"))
+    seats = read(shared_saboteur_run, "seats").join(mix, on=["game_id", "seat"])
+    per_game = seats.group_by("k", "game_id").agg(pl.col("won").sum().alias("s"),
+                                                  pl.len().alias("t"))
+    rows = frame["saboteur rounds"].to_list()
+    for k, low, high in frame.select("saboteur rounds", "low", "high").iter_rows():
+        assert (low, high) == pytest.approx(wilson_on_games(per_game.filter(pl.col("k") == k)))
+    # the covariance of the rows' rates, summed over games (a game's seats fall in several rows)
+    totals = per_game.group_by("k").agg(pl.col("s").sum(), pl.col("t").sum())
+    rate = dict(zip(totals["k"], totals["s"] / totals["t"]))
+    trials = dict(zip(totals["k"], totals["t"]))
+    residual = per_game.with_columns(
+        ((pl.col("s") - pl.col("k").replace_strict(rate) * pl.col("t"))
+         / pl.col("k").replace_strict(trials)).alias("e")).pivot(
+        on="k", index="game_id", values="e").fill_null(0)
+    e = residual.select([str(k) for k in rows]).to_numpy()
+    assert np.abs(e.T @ e - np.diag(np.diag(e.T @ e))).max() > 0, "rows share games"
+    want = gap_tests(frame.select("saboteur rounds", "rate"), cov=e.T @ e)
+    assert frame["p"].to_numpy() == pytest.approx(want["p"].to_numpy(), nan_ok=True)

@@ -202,7 +202,8 @@ def test_until_ci_stops_each_configuration_once_its_interval_is_narrow_enough(fa
 
 def test_an_adaptive_run_stops_at_the_shortest_precise_prefix_of_its_chunks():
     chunks = plan(1, 1000, 100)
-    counts = {c: (50.0, 100.0) for c in chunks}  # a 50% rate, 100 trials a chunk
+    # a 50% rate, 100 games of one trial a chunk: (successes, trials, Σs², Σt², Σs·t)
+    counts = {c: (50.0, 100.0, 50.0, 100.0, 50.0) for c in chunks}
     # ± 0.05 needs about 384 trials: the first four chunks.
     assert stopping_point(chunks, counts, 0.05) == Prefix(4, 400, 200.0, 400.0, True)
     assert stopping_point(chunks, counts, 0.01) == Prefix(10, 1000, 500.0, 1000.0, True)
@@ -223,3 +224,39 @@ def test_until_ci_must_be_a_half_width(fake_game, tmp_path):
     with pytest.raises(UserError, match="--until-ci takes a half-width between 0 and 0.5"):
         runner.run(fake_game, fake_game.load_rules(None, []), setups(3), 300, 11,
                    tmp_path / "r", 1, progress=False, until_ci=0.7)
+
+
+def test_an_adaptive_run_stops_where_the_interval_on_effective_trials_is_narrow_enough():
+    # 100 games a chunk of 3 trials each that all go one way: half the games win all 3, so the
+    # design effect is 3 and a chunk is worth 100 effective trials, not 300.
+    chunks = plan(1, 3000, 100)
+    clustered = {c: (150.0, 300.0, 50 * 9.0, 100 * 9.0, 50 * 9.0) for c in chunks}
+    point = stopping_point(chunks, clustered, 0.05)
+    assert point == Prefix(4, 400, 600.0, 1200.0, True, 3.0)
+    assert half_width(600.0, 1200.0, 3.0) <= 0.05 < half_width(450.0, 900.0, 3.0)
+    # the same rate from independent trials (each game wins 1.5 of 3): deff 1, two chunks
+    independent = {c: (150.0, 300.0, 100 * 2.25, 100 * 9.0, 100 * 4.5) for c in chunks}
+    assert stopping_point(chunks, independent, 0.05) == Prefix(2, 200, 300.0, 600.0, True)
+
+
+def test_until_ci_stops_on_the_interval_the_summary_prints(fake_game, tmp_path, monkeypatch):
+    from reports.summary import summary_frame
+    from sim.game import Headline
+
+    # three trials a game that all go one way (as a game's rounds may): a design effect of 3
+    monkeypatch.setattr(fake_game, "headline", Headline(
+        "first seat wins thrice", 3 * (pl.col("winner") == 0).cast(pl.Int64), pl.lit(3)))
+    run = runner.run(fake_game, fake_game.load_rules(None, []), setups(3), 20_000, 11,
+                     tmp_path / "ci", 1, chunk_size=100, progress=False, until_ci=0.03)
+    frame = summary_frame(run)
+    assert (frame["high"][0] - frame["low"][0]) / 2 <= 0.03, "the summary's interval meets it"
+    counts = run.counts()
+    assert frame["games"][0] == sum(c.games for c in counts)
+    # the prefix one chunk shorter did not meet it (on the same interval: a plain Wilson
+    # interval on its 3 trials a game would have, far earlier)
+    last = max(counts, key=lambda c: c.start)
+    del counts[last]
+    shorter = stopping_point(run.plan(), counts, 0.03)
+    assert not shorter.final and shorter.deff > 2.5
+    assert half_width(shorter.successes, shorter.trials, shorter.deff) > 0.03
+    assert half_width(shorter.successes, shorter.trials) < 0.03

@@ -29,7 +29,7 @@ def write(run, start, tables=("games", "seats"), owner=None):
     """Writes the chunk of the run starting at `start` (its 250 games)."""
     ids = list(range(start, start + 250))
     frames = {"seats": pl.DataFrame({"game_id": ids * 2}), "games": pl.DataFrame({"game_id": ids})}
-    played = Played(Chunk(0, start, start + 250), 1.0, len(ids),
+    played = Played(Chunk(0, start, start + 250), 1.0, len(ids), (1.0, len(ids), 1.0),
                     owner or run.manifest["parameters_hash"], {t: frames[t].height for t in tables})
     write_chunk(run.path, played, {t: parquet(frames[t]) for t in tables})
 
