@@ -14,7 +14,7 @@ def simulate(monkeypatch, capsys, tmp_path):
     monkeypatch.chdir(tmp_path)
 
     def run(*args):
-        monkeypatch.setattr(sys, "argv", ["simulate", *args])
+        monkeypatch.setattr(sys, "argv", ["simulate", *map(str, args)])
         with pytest.raises(SystemExit) as exit:
             cli.main()
             sys.exit(0)  # typer exits by itself; this only makes a missing exit visible

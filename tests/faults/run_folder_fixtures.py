@@ -4,7 +4,6 @@ and the helpers comparing run folders. Each test module takes them with `fixture
 (a module, not a conftest, so that other fault tests keep their own conftest)."""
 
 import importlib.util
-import sys
 from pathlib import Path
 from types import SimpleNamespace
 
@@ -21,22 +20,9 @@ pool_for_any_run = _sim.pool_for_any_run
 
 
 @pytest.fixture
-def simulate(fake_game, monkeypatch, capsys, tmp_path):
-    """Gives a function running `simulate ARGS...` in this process (the coin-flip game stands in
-    for saboteur) from the empty folder `tmp_path`, giving (exit code, stdout, stderr)."""
-    from sim import cli
-
-    monkeypatch.chdir(tmp_path)
-
-    def run(*args):
-        monkeypatch.setattr(sys, "argv", ["simulate", *map(str, args)])
-        with pytest.raises(SystemExit) as exit:
-            cli.main()
-            sys.exit(0)  # typer exits by itself; this only makes a missing exit visible
-        out, err = capsys.readouterr()
-        return exit.value.code or 0, out, err
-
-    return run
+def simulate(fake_game, simulate):
+    """Gives `simulate` (tests/conftest.py) with the coin-flip game standing in for saboteur."""
+    return simulate
 
 
 def tables(path) -> dict:
