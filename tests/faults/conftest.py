@@ -1,9 +1,14 @@
 """Fixtures of the fault-injection tests: the machinery's coin-flip test game, `simulate` run
 in-process with it standing in for saboteur, and `simulate_games` with the real games (as
-tests/sim and tests/strategies define them, loaded from there)."""
+tests/sim and tests/strategies define them, loaded from there), and `run_tools` comparing run
+folders."""
 
 import importlib.util
 from pathlib import Path
+from types import SimpleNamespace
+
+import polars as pl
+import pytest
 
 TESTS = Path(__file__).resolve().parents[1]
 
@@ -21,3 +26,22 @@ fake_game = _sim_fixtures.fake_game
 pool_for_any_run = _sim_fixtures.pool_for_any_run
 simulate = _load("sim/test_cli").simulate
 simulate_games = _load("strategies/test_cli_bots").simulate
+
+
+def tables(path) -> dict:
+    """Gives a run folder's tables as its shards hold them, in a fixed order."""
+    return {name: pl.scan_parquet(str(Path(path) / name / "*.parquet")).collect()
+            .sort("game_id", *(["seat"] if name == "seats" else []))
+            for name in ("games", "seats")}
+
+
+def same_tables(a, b) -> bool:
+    """Tells whether two run folders hold exactly the same games."""
+    one, other = tables(a), tables(b)
+    return all(one[name].equals(other[name]) for name in one)
+
+
+@pytest.fixture
+def run_tools():
+    """The helpers above, for the tests."""
+    return SimpleNamespace(tables=tables, same=same_tables)

@@ -2,7 +2,6 @@
 writer, a read-only folder) and resume it: the tables are exactly the uninterrupted run's, or
 the command ends in one line (exit 2) having changed nothing."""
 
-import importlib.util
 import json
 import os
 import shutil
@@ -22,18 +21,6 @@ FIXED = ["saboteur", "--players", "3,5", "--games", 600, "--chunk-size", 100, "-
 # Configuration 0 needs about 2,000 games for ± 0.02, configuration 1 about 2,100: several waves.
 ADAPTIVE = ["saboteur", "--players", "3,5", "--until-ci", 0.02, "--games", 20_000,
             "--chunk-size", 100, "--seed", 3, "--quiet"]
-
-
-def _fixtures():
-    """Gives the fixtures of run_folder_fixtures.py (beside this file)."""
-    spec = importlib.util.spec_from_file_location(
-        "run_folder_fixtures", Path(__file__).with_name("run_folder_fixtures.py"))
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module.load()
-
-
-globals().update(_fixtures())
 
 
 def cut_after(run, setup, keep):

@@ -2,10 +2,8 @@
 (or, with --allow-partial, reports it with a warning), and `simulate resume` either plays back
 exactly the games that were lost or refuses in one line, changing nothing."""
 
-import importlib.util
 import json
 import shutil
-from pathlib import Path
 
 import pytest
 
@@ -14,18 +12,6 @@ from sim.store import record_name, shard_name
 RUN = ["saboteur", "--players", "3,5", "--games", 600, "--chunk-size", 100, "--seed", 42,
        "--workers", 1, "--quiet"]
 CHUNK = (1, 200)  # the damaged chunk: games 200-299 of the second configuration
-
-
-def _fixtures():
-    """Gives the fixtures of run_folder_fixtures.py (beside this file)."""
-    spec = importlib.util.spec_from_file_location(
-        "run_folder_fixtures", Path(__file__).with_name("run_folder_fixtures.py"))
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module.load()
-
-
-globals().update(_fixtures())
 
 
 @pytest.fixture
