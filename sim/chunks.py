@@ -16,7 +16,7 @@ import polars as pl
 
 from reports.stats import design_effect, wilson
 from sim.game import Setup
-from sim.rules import with_values
+from sim.rules import frozen, value_at, with_values
 
 MIN_CHUNK = 200
 MAX_CHUNK = 20_000
@@ -135,13 +135,15 @@ def play(job: Job, chunk: Chunk) -> tuple[Played, dict[str, bytes]]:
     """Plays one chunk and gives its counts and its tables encoded as Parquet shards."""
     game = importlib.import_module(job.module).GAME
     setup = job.setups[chunk.setup]
-    tables = game.play(with_values(job.rules, setup.rule_values()), setup, job.seed, chunk.start,
-                       chunk.stop, chunk.setup * job.games_per_setup)
+    rules = with_values(job.rules, setup.rule_values())
+    tables = game.play(rules, setup, job.seed, chunk.start, chunk.stop,
+                       chunk.setup * job.games_per_setup)
     s, t = pl.col("__s"), pl.col("__t")
     counts = (tables["games"].select(*game.headline.per_game())
               .select(s.sum(), t.sum(), (s * s).sum().alias("ss"), (t * t).sum().alias("tt"),
                       (s * t).sum().alias("st")).row(0))
-    columns = [pl.lit(chunk.setup, dtype=pl.Int16).alias("setup"), *variant_columns(setup)]
+    columns = [pl.lit(chunk.setup, dtype=pl.Int16).alias("setup"),
+               *variant_columns(setup, job.setups, rules)]
     shards = {}
     for name, frame in tables.items():
         buffer = io.BytesIO()
@@ -152,12 +154,18 @@ def play(job: Job, chunk: Chunk) -> tuple[Played, dict[str, bytes]]:
     return Played(chunk, successes, trials, tuple(sums), job.run, rows), shards
 
 
-def variant_columns(setup: Setup) -> list[pl.Expr]:
+def variant_columns(setup: Setup, setups: tuple[Setup, ...], rules: dict) -> list[pl.Expr]:
     """Gives the columns every table of a configuration starts with after `setup`: its rule
-    variant's label (`variant`), and with a --set sweep, one column `rule.KEY` per swept key
-    holding its value, so that the tables alone tell the variants apart."""
+    variant's label (`variant`), and with a --set sweep, one column `rule.KEY` per key swept
+    in the run (`setups`) holding the value it plays, so that the tables alone tell the
+    variants apart. A configuration that does not sweep a key (a key of another player count's
+    table) holds the value it plays (from `rules`, its own): every shard of a run has the same
+    columns."""
     columns = [pl.lit(setup.variant(), dtype=pl.Utf8).alias("variant")]
-    for key, value in setup.rules:
+    own = dict(setup.rules)
+    keys = sorted({key for other in setups for key, _ in other.rules} | own.keys())
+    for key in keys:
+        value = own[key] if key in own else frozen(value_at(rules, key))
         value = f"[{', '.join(map(str, value))}]" if isinstance(value, tuple) else value
         columns.append(pl.lit(value).alias(f"rule.{key}"))
     return columns

@@ -137,5 +137,29 @@ def build_setups(game: Game, players: list[int], options: dict[str, list], strat
               tuple(zip(names, values)), variant.rules, variant.rule_file, variant.file_rules)
         for n in players
         for values in itertools.product(*(options[name] for name in names))
-        for variant in variants or [Variant()]
+        for variant in _variants_at(game.name, n, variants or [Variant()])
     ]
+
+
+def count_of(game_name: str, key: str) -> int | None:
+    """Gives the player count a dotted rule key belongs to (7 for `hand_size.7`, a key of a
+    table of one value per player count), else None (a key every player count plays)."""
+    table, _, last = key.rpartition(".")
+    values = rule_files.value_at(rule_files.defaults(game_name), table) if table else None
+    if last.isdigit() and isinstance(values, dict) and all(k.isdigit() for k in values):
+        return int(last)
+    return None
+
+
+def _variants_at(game_name: str, players: int, variants: list[Variant]) -> list[Variant]:
+    """Gives the variants as `players` players play them, once each: a swept key of another
+    player count's table (`hand_size.7` at 5 players) changes nothing there, so it is left out
+    rather than multiplying the configurations by values without effect."""
+    own = []
+    for variant in variants:
+        rules = tuple((key, value) for key, value in variant.rules
+                      if count_of(game_name, key) in (None, players))
+        projected = Variant(rules, variant.rule_file, variant.file_rules)
+        if projected not in own:
+            own.append(projected)
+    return own

@@ -47,11 +47,17 @@ def test_a_range_sweeps_integers_and_several_keys_give_their_product(simulate, t
         f"bias={b} flips={f}" for f in (3, 4, 5) for b in (0.25, 0.75)]
 
 
-def test_a_key_of_a_per_player_count_table_sweeps(simulate, tmp_path):
-    code, _, err = simulate("saboteur", "--players", "3", "--set", "hand_size.7=5,6", "--games",
+def test_a_key_of_a_per_player_count_table_sweeps_its_own_player_count_only(simulate, tmp_path):
+    code, _, err = simulate("saboteur", "--players", "3,4", "--set", "hand_size.3=5,7", "--games",
                             "10", "--workers", "1", "--out", "run", "--quiet")
     assert (code, err) == (0, "")
-    assert games(tmp_path / "run")["rule.hand_size.7"].unique().sort().to_list() == [5, 6]
+    # At 4 players hand_size.3 changes nothing: one configuration there, not one per value,
+    # and its tables hold the value it plays (the default, 6).
+    assert [s.label() for s in Run.open(tmp_path / "run").setups] == [
+        "3p hand_size.3=5 default", "3p hand_size.3=7 default", "4p default"]
+    table = games(tmp_path / "run")
+    assert table.group_by("players").agg(pl.col("rule.hand_size.3").unique().sort()).sort(
+        "players").rows() == [(3, [5, 7]), (4, [6])]
 
 
 def test_without_a_sweep_the_variant_is_the_default_rules(simulate, tmp_path):
