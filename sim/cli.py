@@ -424,6 +424,53 @@ def bench_sequence_stacks(
     _bench_game("sequence-stacks", players=players, scaling_games=scaling_games, **bench)
 
 
+@app.command("balance")
+def balance_rules(
+    game_name: Annotated[str, typer.Argument(metavar="GAME", help="The game, e.g. saboteur.")],
+    players: Players,
+    vary: Annotated[list[str], typer.Option(
+        "--vary", help="KEY=LO-HI or KEY=V1,V2,...: a rule to search (repeatable); {n} in KEY "
+                       "stands for the player count, e.g. 'saboteur_cards.{n}=0-4'.")],
+    target: Annotated[float | None, typer.Option(
+        help="The headline rate wanted (default: balanced, 0.5 for Saboteur's miners, else "
+             "1/players).")] = None,
+    keep: Annotated[str | None, typer.Option(
+        help="COLUMN<=NUMBER or COLUMN>=NUMBER: the mean of a games-table column to keep in "
+             "range, e.g. turns<=180.")] = None,
+    precision: Annotated[float, typer.Option(
+        help="Stop measuring a setting once its rate's 95% interval is at most ± this.")] = 0.01,
+    games: Annotated[int, typer.Option(help="The most games a setting plays.")] = 20_000,
+    trials: Annotated[int, typer.Option(
+        help="Settings Optuna tries per problem, where there are too many to scan.")] = 30,
+    strategy: Strategy = "default",
+    seed: Seed = None,
+    workers: Workers = os.cpu_count() or 1,
+    out: Annotated[Path | None, typer.Option(
+        help="Folder for the search's runs and answer (default: runs/balance-<game>-<time>).",
+        parser=_folder)] = None,
+) -> None:
+    """Search the rule values that bring the game's headline rate to its target; print them with
+    the rate measured on fresh seeds, write OUT/balanced.toml (a --config) and a response chart."""
+    from sim import balance as search
+    from sim.setups import build_setups, check_players, parse_counts
+
+    game = registry.get(game_name)
+    counts = parse_counts("--players", players, functools.partial(check_players, game))
+    search.check_options(target, precision, trials)
+    limits.check_games(games)
+    limits.check_workers(workers)
+    seat = build_setups(game, counts, {}, strategy, {})[0].seats[0]  # checks the strategy
+    out = out or _default_out(f"balance-{game_name}")
+    _check_new_out(out)
+    try:
+        result = search.balance(game, counts, vary, target=target, keep=search.parse_keep(keep),
+                                precision=precision, most_games=games, trials=trials,
+                                seed=_seed(seed), workers=workers, out=out, seat=seat)
+    except KeyboardInterrupt:
+        _fail(f"interrupted: the runs the search played are kept in {out}", 130)
+    print(search.report(game, result, out))
+
+
 @app.command()
 def report(
     runs: Annotated[list[Path], typer.Argument(help="Run folders (of one game) to report on.")],
