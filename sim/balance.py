@@ -108,6 +108,10 @@ class Measure:
         effective = self.trials / deff
         return wilson(self.rate * effective, effective)
 
+    def half_width(self) -> float:
+        low, high = self.interval()
+        return (high - low) / 2
+
     @property
     def keep_mean(self) -> float:
         return self.keep_total / self.games if self.games else math.nan
@@ -164,7 +168,8 @@ def problems(game: Game, counts: list[int], varies: list[str], seat: str,
     game cannot play at a count it belongs to is left out (and said). A `{n}` key gives one key
     per player count."""
     if not varies:
-        raise UserError("--vary is needed: the rule to search, e.g. --vary 'saboteur_cards.{n}=0-4'")
+        raise UserError("--vary is needed: the rule to search, e.g. "
+                        "--vary 'saboteur_cards.{n}=0-4'")
     values: dict[str, tuple] = {}
     templates: dict[str, str] = {}
     owner: dict[str, int | None] = {}
@@ -304,7 +309,7 @@ class Search:
             import polars as pl
 
             totals = (run.scan("games").group_by("setup")
-                      .agg(pl.col(self.keep.column).cast(pl.Float64).sum()).iter_rows())
+                      .agg(pl.col(self.keep.column).cast(pl.Float64).sum()).collect().iter_rows())
             for k, total in totals:
                 measures[k].keep_total = total
         return measures
@@ -369,8 +374,7 @@ def _scan_state(problem: Problem, measures: dict[tuple, dict[int, Measure]],
                 targets: dict[int, float], precision: float, keep: Keep | None):
     """Gives (the best candidate, whether the problem's scan may stop)."""
     best = choose(problem, measures, targets, keep)
-    halves = [(lambda lo, hi: (hi - lo) / 2)(*measures[best][n].interval()) for n in problem.counts]
-    if max(halves) <= precision:
+    if max(measures[best][n].half_width() for n in problem.counts) <= precision:
         return best, True
     if len(problem.counts) > 1:  # several counts: only the precision stops a joint scan
         return best, False
@@ -625,6 +629,5 @@ def _counts_text(counts: tuple[int, ...]) -> str:
 def _rates_text(by_count: dict[int, Measure], counts: tuple[int, ...]) -> str:
     parts = []
     for n in counts:
-        low, high = by_count[n].interval()
-        parts.append(f"{by_count[n].rate:.1%} ±{(high - low) / 2 * 100:.1f}")
+        parts.append(f"{by_count[n].rate:.1%} ±{by_count[n].half_width() * 100:.1f}")
     return ", ".join(parts)

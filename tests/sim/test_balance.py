@@ -50,6 +50,16 @@ def test_the_scan_recommends_the_value_nearest_the_target_and_its_toml_is_a_conf
     assert Run.open(tmp_path / "run").manifest["rules"]["flips"] == 2
 
 
+def test_keep_passes_over_a_nearer_value_that_breaks_the_bound(simulate, tmp_path):
+    # The coin game's turns are flips × players: only 4 flips keep turns >= 8 at 2 players.
+    code, out, err = simulate("balance", "saboteur", "--players", "2", "--vary", "flips=1,2,4",
+                              "--target", "0.7", "--keep", "turns>=8", "--precision", "0.05",
+                              "--games", "600", "--seed", "3", "--workers", "1", "--out", "b")
+    assert code == 0, err
+    row = next(line for line in out.splitlines() if line.startswith("2 "))
+    assert "flips=4" in row and "8.0" in row
+
+
 def test_the_answer_is_measured_on_a_seed_the_search_never_played(simulate, tmp_path):
     code, out, err = simulate("balance", "saboteur", "--players", "2", "--vary", "flips=1,4",
                               "--target", "0.7", "--precision", "0.05", "--games", "600",
