@@ -12,6 +12,8 @@ from matplotlib.lines import Line2D
 from reports.charts import OKABE_ITO, _percent_axis, _whiskers, plt
 
 _STYLES = ("-", "--", ":", "-.")
+# Okabe-Ito without its yellow, which a thin line on white hides, and with a grey instead.
+_COLOURS = [c for c in OKABE_ITO if c != "#F0E442"] + ["#999999"]
 
 
 def response_chart(path: Path, result, headline: str) -> Path:
@@ -31,11 +33,11 @@ def response_chart(path: Path, result, headline: str) -> Path:
             points = _profile(result, template, n)
             if not points:
                 continue
-            colour = OKABE_ITO[i % len(OKABE_ITO)]
+            colour = _COLOURS[i % len(_COLOURS)]
             x = np.array([v for v, *_ in points], float) + offsets[i]
             rate, low, high = (np.array(col, float) for col in list(zip(*points))[1:4])
             ax.plot(x, rate, marker="o", markersize=4, color=colour,
-                    linestyle=_STYLES[i // len(OKABE_ITO) % len(_STYLES)], label=f"{n}p")
+                    linestyle=_STYLES[i // len(_COLOURS) % len(_STYLES)], label=f"{n}p")
             ax.errorbar(x, rate, yerr=_whiskers(rate, low, high), fmt="none", ecolor=colour,
                         capsize=2, linewidth=1)
             chosen = [j for j, point in enumerate(points) if point[4]]
@@ -68,11 +70,12 @@ def response_chart(path: Path, result, headline: str) -> Path:
                        fontsize=8, title="players", title_fontsize=8)
     games = sum(m.games for _, found, _ in result.evaluations for by_count in found.values()
                 for m in by_count.values())
+    several = any(len(p.values) > 1 for p, _, _ in result.evaluations)
     caption = "\n".join(textwrap.wrap(
-        f"Search: {games:,} games in all; each point is a setting's rate on the search seeds "
-        "(where other keys vary too, the best setting found with that value); the diamond is the "
-        "chosen setting played again on seeds the search never used. Whiskers: 95% intervals "
-        "(games as clusters).", 150))
+        f"Search: {games:,} games in all; each point is a setting's rate on the search seeds"
+        f"{' (where other keys vary too, the best setting found with that value)' if several else ''}"
+        "; the diamond is the chosen setting played again on seeds the search never used. "
+        "Whiskers: 95% intervals (games as clusters).", 150))
     fig.suptitle(f"{headline[0].upper()}{headline[1:]} against the varied rules",
                  fontsize=12, fontweight="bold")
     fig.text(0.01, 0.01, caption, fontsize=8, color="#444444", ha="left", va="bottom")

@@ -510,7 +510,29 @@ def verdict(game: Game, answer: Answer) -> str:
         return f"favours {above}"
     if high < t:
         return f"favours {below}"
-    return f"not shown within ±{TOLERANCE * 100:g} points (interval too wide)"
+    return f"on target; ±{TOLERANCE * 100:g} points needs more games"
+
+
+def crossings(result: Result) -> list[str]:
+    """Gives a line for each player count whose answer misses its target because the rate
+    jumps across it between two neighbouring values of its one varied key (no value of the
+    range comes nearer: a step between them, or another rule, is needed)."""
+    lines = []
+    for problem, found, best in result.evaluations:
+        if len(problem.values) != 1 or len(problem.counts) != 1 or len(found) < problem.size:
+            continue  # only a full scan of one key knows every neighbour
+        (key, values), n = next(iter(problem.values.items())), problem.counts[0]
+        answer = next(a for a in result.answers if a.players == n)
+        low, high = answer.fresh.interval()
+        if low <= answer.target <= high:
+            continue
+        rates = [(v, found[((key, v),)][n].rate) for v in values]
+        for (a, rate_a), (b, rate_b) in zip(rates, rates[1:]):
+            if (rate_a - answer.target) * (rate_b - answer.target) < 0:
+                lines.append(f"{n}p: the rate jumps across the target between {key}={_text(a)} "
+                             f"({rate_a:.1%}) and {_text(b)} ({rate_b:.1%}); no value of the "
+                             "range comes nearer")
+    return lines
 
 
 def report(game: Game, result: Result, out: Path) -> str:
@@ -529,6 +551,8 @@ def report(game: Game, result: Result, out: Path) -> str:
              f"Search seeds {', '.join(map(str, result.search_seeds))}; the answer measured "
              f"again on seed {result.fresh_seed} (never used by the search).", "",
              table(game, result, result.keep), ""]
+    jumps = crossings(result)
+    lines += [*jumps, ""] if jumps else []
     lines += [f"wrote {path}" for path in files]
     return "\n".join(lines)
 
