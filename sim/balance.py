@@ -33,9 +33,8 @@ from sim.game import Game, Setup
 from sim.setups import count_of
 
 SCAN_MAX = 16  # candidates a problem scans in full; beyond, Optuna searches
-TRIALS = 30  # Optuna trials per problem, by default
 TOLERANCE = 0.02  # the verdict's "balanced within ±2 points"
-_KEEP = re.compile(r"\s*([A-Za-z_][A-Za-z0-9_.]*)\s*(<=|>=)\s*(-?[0-9.]+(?:e-?\d+)?)\s*")
+_KEEP = re.compile(r"\s*([A-Za-z_][A-Za-z0-9_.]*)\s*(<=|>=)\s*(-?\d+(?:\.\d*)?(?:[eE]-?\d+)?)\s*")
 # What a rate above (or below) its target favours, by game; a seat's rate otherwise.
 _FAVOURS = {"saboteur": ("the miners", "the saboteurs"), "spit": ("seat 0", "seat 1"),
             "speed": ("seat 0", "seat 1")}
@@ -52,7 +51,6 @@ class Keep:
 
     def holds(self, mean: float) -> bool:
         return mean <= self.bound if self.at_most else mean >= self.bound
-
 
 
 @dataclass
@@ -125,7 +123,6 @@ class Answer:
     values: tuple  # (key, value) pairs this count plays
     target: float
     fresh: Measure
-    searched: Measure
     keep_holds: bool | None
 
 
@@ -401,6 +398,7 @@ def optimise(search: Search, problem: Problem, targets: dict[int, float], precis
     """Gives the Measure per player count of every candidate Optuna's TPE sampler tried, each
     an adaptive run (to ± precision) on the same search seed."""
     import optuna
+
     from sim.rules import with_values
 
     optuna.logging.set_verbosity(optuna.logging.WARNING)
@@ -488,11 +486,9 @@ def balance(game: Game, counts: list[int], varies: list[str], *, target: float |
     configurations = [(n, p.keys_at(best, n)) for p, _, best in evaluations for n in p.counts]
     say(f"fresh measure: {len(configurations)} configuration(s), seed {fresh_seed}")
     fresh = search.play(configurations, most_games, fresh_seed, precision, out / "fresh")
-    answers = []
-    for (n, values), measure in zip(configurations, fresh):
-        p, found, best = next(e for e in evaluations if n in e[0].counts)
-        answers.append(Answer(n, values, targets[n], measure, found[best][n],
-                              keep.holds(measure.keep_mean) if keep else None))
+    answers = [Answer(n, values, targets[n], measure,
+                      keep.holds(measure.keep_mean) if keep else None)
+               for (n, values), measure in zip(configurations, fresh)]
     return Result(answers, evaluations, search.seeds, fresh_seed, methods, keep)
 
 
@@ -527,7 +523,7 @@ def crossings(result: Result) -> list[str]:
         if low <= answer.target <= high:
             continue
         rates = [(v, found[((key, v),)][n].rate) for v in values]
-        for (a, rate_a), (b, rate_b) in zip(rates, rates[1:]):
+        for (a, rate_a), (b, rate_b) in itertools.pairwise(rates):
             if (rate_a - answer.target) * (rate_b - answer.target) < 0:
                 lines.append(f"{n}p: the rate jumps across the target between {key}={_text(a)} "
                              f"({rate_a:.1%}) and {_text(b)} ({rate_b:.1%}); no value of the "
@@ -548,8 +544,8 @@ def report(game: Game, result: Result, out: Path) -> str:
     searched = "; ".join(f"{_counts_text(counts)} {method}"
                          for counts, method in result.methods.items())
     lines = [f"{game.title}: {game.headline.title} brought to its target ({searched}).",
-             f"Search seeds {', '.join(map(str, result.search_seeds))}; the answer measured "
-             f"again on seed {result.fresh_seed} (never used by the search).", "",
+             (f"Search seeds {', '.join(map(str, result.search_seeds))}; the answer measured "
+              f"again on seed {result.fresh_seed} (never used by the search)."), "",
              table(game, result, result.keep), ""]
     jumps = crossings(result)
     lines += [*jumps, ""] if jumps else []
@@ -587,8 +583,8 @@ def write_config(path: Path, game: Game, result: Result, command: str) -> Path:
             if (last, value) not in tables.setdefault(table_name, []):
                 tables[table_name].append((last, value))
     lines = [f"# {game.title} rules found by: {command}",
-             f"# Use: simulate {game.name} --config {path.name} (these values change the "
-             "defaults)."]
+             (f"# Use: simulate {game.name} --config {path.name} (these values change the "
+              "defaults).")]
     for a in result.answers:
         low, high = a.fresh.interval()
         lines.append(f"# {a.players}p: {a.fresh.rate:.1%} [{low:.1%}, {high:.1%}] on fresh seeds,"

@@ -98,10 +98,21 @@ def test_many_settings_are_searched_with_optuna_on_the_same_games(simulate, tmp_
     (["--vary", "flips=1-3", "--target", "1.5"], "--target is a rate between 0 and 1"),
     (["--vary", "flips=1-3", "--keep", "nope<=3"], "no numeric column 'nope'"),
     (["--vary", "flips=1-3", "--keep", "turns<3"], "--keep takes COLUMN<=NUMBER"),
+    (["--vary", "flips=1-3", "--keep", "turns<=1.2.3"], "--keep takes COLUMN<=NUMBER"),
+    (["--vary", "flips=1-3", "--precision", "0.5"], "--precision takes a half-width"),
 ])
 def test_bad_input_is_one_line_and_writes_nothing(simulate, tmp_path, args, message):
-    code, out, err = simulate("balance", "saboteur", "--players", "2", *args, "--workers", "1",
+    code, _, err = simulate("balance", "saboteur", "--players", "2", *args, "--workers", "1",
                               "--out", "b")
     assert code == 2
     assert len(err.strip().splitlines()) == 1 and message in err, err
     assert not (tmp_path / "b").exists()
+
+
+def test_an_out_folder_holding_other_files_is_refused(simulate, tmp_path):
+    (tmp_path / "b").mkdir()
+    (tmp_path / "b" / "notes.txt").write_text("mine")
+    code, _, err = simulate("balance", "saboteur", "--players", "2", "--vary", "flips=1-3",
+                            "--workers", "1", "--out", "b")
+    assert code == 2 and len(err.strip().splitlines()) == 1 and "--out b" in err
+    assert [p.name for p in (tmp_path / "b").iterdir()] == ["notes.txt"]
