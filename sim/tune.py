@@ -223,7 +223,7 @@ def score(task: Task) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     won seat-rounds in its role) and the game's headline successes and trials, as an array
     of shape (4, games)."""
     game = registry.get(task.game)
-    tables = game.play(task.rules, task.setup, task.seed, task.start, task.stop, task.start)
+    tables = game.play(task.rules, task.setup, task.seed, task.start, task.stop, 0)
     ids = pl.DataFrame({"game_id": np.arange(task.start, task.stop, dtype=np.int64)})
     if task.role is not None:
         rows = (tables["rounds"].filter(pl.col("role") == task.role)

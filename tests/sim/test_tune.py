@@ -30,6 +30,14 @@ def test_the_objective_is_the_same_for_the_same_candidate_and_deals():
     assert (first == again).all()
 
 
+def test_a_slice_of_games_scores_as_those_games_of_the_whole():
+    side = saboteurs()
+    whole = tune.Players(1).play(tune.tasks(settings(side), side, dict(side.start), 11, 0, 40, 1))
+    halves = tune.Players(1).play(tune.tasks(settings(side), side, dict(side.start), 11, 0, 40, 2))
+    late = tune.Players(1).play(tune.tasks(settings(side), side, dict(side.start), 11, 25, 40, 1))
+    assert (whole == halves).all() and (whole[:, 25:] == late).all()
+
+
 def test_every_candidate_plays_the_same_deals():
     # Roles are dealt with the cards: two candidates see the same saboteur seats in every
     # game (the same trials), and differ only in how many of those rounds they win.
