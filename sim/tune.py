@@ -70,7 +70,7 @@ class Side:
     def describe(self, game: str) -> str:
         """Gives what this side's rate measures, e.g. "saboteurs' round-win rate"."""
         if self.role:
-            return f"{TEAMS[self.role]}' round-win rate"
+            return f"{self.role}s' round-win rate per {self.role} seat"
         if self.field_tuned:
             return "the field's game-win rate (per seat) against one seat of the bot tuned before"
         where = f"seat {self.seat}" if self.seat is not None else "one seat (each in turn)"
@@ -171,10 +171,11 @@ def make_side(game, rules: dict, players: int, family: str, params: str | None,
     return Side(names, start, against, role, seat)
 
 
-def held_out_seed(seed: int, step: int) -> int:
-    """Gives the seed of step `step`'s held-out measurement: derived from the search seed,
-    and never equal to it (the search's games are not measured again)."""
-    digest = hashlib.sha256(f"{seed}:held-out:{step}".encode()).digest()
+def held_out_seed(seed: int) -> int:
+    """Gives the seed of the held-out measurements: derived from the search seed, and never
+    equal to it (the search's games are not measured again). Every step of an alternation is
+    measured on it, so that the steps' rates differ by the bots alone (paired deals)."""
+    digest = hashlib.sha256(f"{seed}:held-out".encode()).digest()
     derived = int.from_bytes(digest[:8], "little") >> 1
     return derived if derived != seed else derived ^ 1
 
@@ -319,7 +320,8 @@ def _pruner(name: str):
     import optuna
 
     if name == "halving":
-        return optuna.pruners.SuccessiveHalvingPruner(min_resource=1, reduction_factor=3)
+        # first cut after a quarter of the games: one slice is too few to judge by
+        return optuna.pruners.SuccessiveHalvingPruner(min_resource=2, reduction_factor=3)
     if name == "median":
         return optuna.pruners.MedianPruner(n_startup_trials=5, n_warmup_steps=1)
     return optuna.pruners.NopPruner()
@@ -513,7 +515,7 @@ def run(settings: Settings, out: Path, command: str, workers: int, quiet: bool,
                 side = next_side(settings, side, steps[-1].searched.values)
             searched = search(settings, side, out, f"step-{number}", players, quiet, workers)
             gain = measure(settings, side, dict(side.start), searched.values,
-                           held_out_seed(settings.seed, number), players, workers)
+                           held_out_seed(settings.seed), players, workers)
             name = f"tuned-{settings.game}" + (f"-step-{number}" if settings.alternate else "")
             step = Step(number, side, searched, gain, name)
             steps.append(step)
