@@ -26,10 +26,11 @@ import json
 import math
 import sys
 import time
+from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
-from dataclasses import asdict, dataclass, field, replace
+from dataclasses import asdict, dataclass, replace
+from itertools import pairwise
 from pathlib import Path
-from typing import Callable
 
 import numpy as np
 import polars as pl
@@ -246,7 +247,7 @@ class Players:
         self.workers = workers
         self.pool = None
 
-    def __enter__(self) -> "Players":
+    def __enter__(self) -> Players:
         if self.workers > 1:
             import multiprocessing
 
@@ -274,7 +275,7 @@ def tasks(settings: Settings, side: Side, values: dict[str, float], seed: int, s
     pieces = max(1, min(math.ceil(workers / len(configurations)), (stop - start) // MIN_SLICE))
     bounds = np.linspace(start, stop, pieces + 1).astype(int)
     return [Task(settings.game, rules, setup, side.role, seed, int(a), int(b))
-            for setup in configurations for a, b in zip(bounds[:-1], bounds[1:]) if b > a]
+            for setup in configurations for a, b in pairwise(bounds) if b > a]
 
 
 # ---- the search ----------------------------------------------------------------------------
@@ -357,6 +358,8 @@ def search(settings: Settings, side: Side, out: Path, name: str, players: Player
     start = dict(side.start)
     if not study.trials:  # the starting point is a candidate: the best is never worse in-sample
         study.enqueue_trial({n: start[n] for n in side.names})
+    for stale in study.get_trials(deepcopy=False, states=(TrialState.RUNNING,)):
+        study.tell(stale.number, state=TrialState.FAIL)  # cut short by an interruption
     finished = (TrialState.COMPLETE, TrialState.PRUNED)
     done = len(study.get_trials(deepcopy=False, states=finished))
     progress = Progress(name, settings.trials, done, quiet)
@@ -366,7 +369,7 @@ def search(settings: Settings, side: Side, out: Path, name: str, players: Player
         values = {**start, **{n: trial.suggest_float(n, parameters[n].low, parameters[n].high)
                               for n in side.names}}
         s = t = 0.0
-        for step, (a, b) in enumerate(zip(bounds[:-1], bounds[1:])):
+        for step, (a, b) in enumerate(pairwise(bounds)):
             played = players.play(tasks(settings, side, values, settings.seed, a, b, workers))
             progress.played(played.shape[1])
             s, t = s + played[0].sum(), t + played[1].sum()
@@ -547,11 +550,11 @@ def write_presets(path: Path, settings: Settings, step: Step, command: str) -> N
     """Writes a presets file holding the step's tuned bot, which --strategies-file loads."""
     g = step.gain
     lines = [f"# {command}",
-             f"# step {step.number}: {step.side.describe(settings.game)}; "
-             f"{step.searched.complete + step.searched.pruned} trials "
-             f"({step.searched.pruned} pruned), search seed {settings.seed}",
-             f"# gain on held-out seed {g.seed} ({g.start.games:,} games, paired deals): "
-             f"{g.gain:+.4f} [{g.low:+.4f}, {g.high:+.4f}], p {g.p:.3g}",
+             (f"# step {step.number}: {step.side.describe(settings.game)}; "
+              f"{step.searched.complete + step.searched.pruned} trials "
+              f"({step.searched.pruned} pruned), search seed {settings.seed}"),
+             (f"# gain on held-out seed {g.seed} ({g.start.games:,} games, paired deals): "
+              f"{g.gain:+.4f} [{g.low:+.4f}, {g.high:+.4f}], p {g.p:.3g}"),
              f"[preset.{step.preset}]", f'family = "{settings.family}"']
     lines += [f"{name} = {value!r}" for name, value in step.searched.values.items()]
     path.write_text("\n".join(lines) + "\n")
@@ -593,23 +596,23 @@ def report(settings: Settings, steps: list[Step], out: Path) -> str:
     s, g = last.searched, last.gain
     seconds = sum(step.searched.seconds for step in steps)
     games = sum(step.searched.games for step in steps)
-    lines = [f"{game.title} {settings.players}p, family {settings.family}: "
-             f"{last.side.describe(settings.game)}",
-             f"search: {len(steps)} step(s) × {settings.trials} trials × up to "
-             f"{settings.games:,} games, seed {settings.seed}; {games:,} games in {seconds:.0f} s"
-             f" ({games / max(seconds, 1e-9):,.0f} games/s); last step {s.complete} complete, "
-             f"{s.pruned} pruned", "",
+    lines = [(f"{game.title} {settings.players}p, family {settings.family}: "
+              f"{last.side.describe(settings.game)}"),
+             (f"search: {len(steps)} step(s) × {settings.trials} trials × up to "
+              f"{settings.games:,} games, seed {settings.seed}; {games:,} games in {seconds:.0f} s"
+              f" ({games / max(seconds, 1e-9):,.0f} games/s); last step {s.complete} complete, "
+              f"{s.pruned} pruned"), "",
              f"{'parameter':<20} {'start':>10} {'tuned':>10}"]
     start = dict(last.side.start)
     for name in last.side.names:
         lines.append(f"{name:<20} {start[name]:>10.4g} {s.values[name]:>10.4g}")
     lines += ["", f"held out (seed {g.seed}, {g.start.games:,} games, the same deals for both):",
               f"  start   {_pct(g.start)}", f"  tuned   {_pct(g.tuned)}",
-              f"  gain    {100 * g.gain:+.1f} points [{100 * g.low:+.1f}, {100 * g.high:+.1f}],"
-              f" p {_p(g.p)}",
+              (f"  gain    {100 * g.gain:+.1f} points [{100 * g.low:+.1f}, "
+               f"{100 * g.high:+.1f}], p {_p(g.p)}"),
               f"  {game.headline.title} (tuned): {_pct(g.headline)}", "",
-              f"presets: {out / 'tuned.toml'} (--strategies-file; strategy "
-              f"tuned-{settings.game}); gain: {out / 'gain.json'}"]
+              (f"presets: {out / 'tuned.toml'} (--strategies-file; strategy "
+               f"tuned-{settings.game}); gain: {out / 'gain.json'}")]
     return "\n".join(lines)
 
 

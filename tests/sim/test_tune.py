@@ -134,6 +134,6 @@ def test_alternation_writes_every_steps_presets(simulate, tmp_path):
     (["saboteur", "--seat", "9"], "no seat 9"),
 ])
 def test_bad_input_is_one_line_exit_2_and_writes_nothing(simulate, tmp_path, args, message):
-    code, out, err = simulate("tune", *args[:1], "--players", "4", *args[1:], "--out", "t")
+    code, _, err = simulate("tune", *args[:1], "--players", "4", *args[1:], "--out", "t")
     assert code == 2 and message in err and len(err.strip().splitlines()) == 1
     assert not (tmp_path / "t").exists()
