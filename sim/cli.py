@@ -531,6 +531,94 @@ def compare(
     print_comparison(run)
 
 
+@app.command()
+def tune(
+    game_name: Annotated[str, typer.Argument(metavar="GAME", help="The game, e.g. saboteur.")],
+    players: Annotated[int, typer.Option(help="Player count.")],
+    family: Annotated[str, typer.Option(help="Bot family whose parameters are searched.")] = "default",
+    params: Annotated[str | None, typer.Option(
+        help="Parameters to search, comma-separated (default: all of the family's; with --role, "
+             "those only that role reads).")] = None,
+    role: Annotated[str | None, typer.Option(
+        help="Tune this role (e.g. saboteur): objective, its round-win rate.")] = None,
+    seat: Annotated[int | None, typer.Option(
+        help="Tune this seat alone (default: one seat, each in turn).")] = None,
+    against: Annotated[str, typer.Option(
+        help="What the other seats (or roles) play: a strategy or preset; also the start.")] = "default",
+    trials: Annotated[int, typer.Option(help="Candidates tried (per step).")] = 100,
+    games: Annotated[int, typer.Option(help="Games per candidate (the same for each).")] = 2_000,
+    gain_games: Annotated[int | None, typer.Option(
+        help="Held-out games measuring the gain (default: --games, at least 2,000).")] = None,
+    alternate: Annotated[int, typer.Option(
+        help="Steps of iterated best response: the other role (or the field) against the bot "
+             "tuned before, and back.")] = 0,
+    sampler: Annotated[str, typer.Option(help="Optuna sampler: tpe or cmaes.")] = "tpe",
+    pruner: Annotated[str, typer.Option(help="Optuna pruner: halving, median or none.")] = "halving",
+    seed: Seed = None,
+    workers: Workers = os.cpu_count() or 1,
+    out: Annotated[Path | None, typer.Option(
+        help="Tuning folder (default: tuned/<game>-<time>); the same folder resumes.",
+        parser=_folder)] = None,
+    config: Config = None,
+    sets: OneValueSets = None,
+    strategies_file: StrategiesFile = None,
+    resume: Resume = False,
+    quiet: Quiet = False,
+) -> None:
+    """Search a bot family's parameters (Optuna) for the best result against the field, and
+    measure the gain on fresh seeds."""
+    from sim import tune as tuning
+    from sim.rules import split_sweeps
+
+    game = registry.get(game_name)
+    limits.check_workers(workers)
+    for flag, value in (("--trials", trials), ("--games", games), ("--gain-games", gain_games)):
+        if value is not None and value < 1:
+            raise UserError(f"{flag} must be at least 1, got {value}")
+    limits.check_games(games)
+    if alternate < 0:
+        raise UserError(f"--alternate must be 0 or more, got {alternate}")
+    if sampler not in tuning.SAMPLERS or pruner not in tuning.PRUNERS:
+        raise UserError(f"--sampler takes {', '.join(tuning.SAMPLERS)} and --pruner "
+                        f"{', '.join(tuning.PRUNERS)}, got {sampler!r} and {pruner!r}")
+    if split_sweeps(game.name, sets or [])[1]:
+        raise UserError("tune plays one set of rules: give each --set one value")
+    from sim.setups import check_players
+
+    check_players(game, players)
+    rules = _with_presets(game, game.load_rules(str(config) if config else None, sets or []),
+                          strategies_file)
+    side = tuning.make_side(game, rules, players, family, params, role, seat, against)
+    for setup in tuning.setups(side, players):
+        game.check(tuning.rules_with(rules, family, side, dict(side.start)), setup)
+    out = out or Path("tuned") / f"{game_name}-{datetime.now():%Y%m%d-%H%M%S}"
+    settings = tuning.Settings(game.name, players, family, rules, side, trials, games,
+                               gain_games or max(games, 2_000),
+                               _seed(seed if seed is not None else tuning.stored_seed(out)),
+                               sampler, pruner, alternate)
+    tuning.open_folder(out, settings, resume)
+    with _interruptible_tuning(out):
+        steps = tuning.run(settings, out, " ".join(["simulate", *sys.argv[1:]]), workers, quiet)
+    print(tuning.report(settings, steps, out))
+
+
+class _TuningInterrupted(Interrupted):
+    """Ctrl-C stopped a tuning: its finished trials are kept."""
+
+    def __init__(self, folder: Path):
+        Exception.__init__(self, f"interrupted: finished trials are kept in {folder}; rerun "
+                                 "the same command (or add --resume) to continue")
+
+
+@contextlib.contextmanager
+def _interruptible_tuning(folder: Path) -> Iterator[None]:
+    """Turns Ctrl-C during a tuning into `_TuningInterrupted`."""
+    try:
+        yield
+    except KeyboardInterrupt:
+        raise _TuningInterrupted(folder) from None
+
+
 def _run_game(name: str, *, players: str, options: dict[str, list], games: int, seed: int | None,
               workers: int, out: Path | None, strategy: str, seat_strategy: list[str] | None,
               config: list[Path] | None, sets: list[str] | None, quiet: bool,

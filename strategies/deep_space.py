@@ -66,8 +66,14 @@ PARAMETERS = (
               "smallest opposing army (counting one about to build as 2 more) worth a meteor storm"),
     Parameter("dogs", 1.0, 0.0, 1.0, "1: buy space dogs for the largest army"),
     Parameter("noise", 0.1, 0.0, 5.0, "random jitter added to every move's score"),
+    Parameter("aggression", 0.0, 0.0, 5.0,
+              "worth of each move a squad makes towards an army it could beat"),
+    Parameter("deny", 0.0, 0.0, 10.0,
+              "worth of an attack on a planet where another colour has a base or is about to build"),
+    Parameter("warp", 0.0, -5.0, 10.0, "worth of a warp, beyond the moves it saves"),
 )
-ORE_SHARE, KEEP, MARGIN, RAID, RESERVE, STORM_AT, DOGS_ON, NOISE = range(len(PARAMETERS))
+(ORE_SHARE, KEEP, MARGIN, RAID, RESERVE, STORM_AT, DOGS_ON, NOISE, AGGRESSION, DENY,
+ WARP) = range(len(PARAMETERS))
 
 PRESETS = {
     "default": {},
@@ -241,12 +247,16 @@ def _score(s, rs, seat, params, a, b, k, via):
     """Gives how much moving k recruits from planet a to planet b is worth (-1e9: never)."""
     numbers, units = rs.numbers, s.units
     enemies = _enemies(s, seat, b)
+    strength = k + s.dogs[seat, a]
     score = 0.0
     if enemies > 0:
-        strength = k + s.dogs[seat, a]
         if strength < enemies + params[MARGIN]:
             return -1e9
         score += params[RAID] * enemies
+        if params[DENY] != 0 and _contested(s, rs, seat, b):
+            score += params[DENY]
+    if params[AGGRESSION] != 0:
+        score += params[AGGRESSION] * _closer_to_prey(s, rs, seat, params, a, b, strength)
     here = units[seat, b] + k
     if s.base[seat, b] == 0 and here >= numbers[BASE_RECRUITS]:
         score += 6.0 + (3.0 if s.ore[seat] >= numbers[BASE_ORE] else 0.0)
@@ -258,8 +268,34 @@ def _score(s, rs, seat, params, a, b, k, via):
     if not rs.home[a] and units[seat, a] >= at > units[seat, a] - k:
         score -= 1.5
     if via:
-        score -= 1.0 * numbers[WARP_GEMS]
+        score -= 1.0 * numbers[WARP_GEMS] - params[WARP]
     return score
+
+
+@small_rule
+def _contested(s, rs, seat, planet):
+    """Gives whether another colour has a base on the planet or enough recruits to build one."""
+    for other in range(s.g[PLAYERS]):
+        if other != seat and (s.base[other, planet] > 0
+                              or s.units[other, planet] >= rs.numbers[BASE_RECRUITS]):
+            return True
+    return False
+
+
+@rule
+def _closer_to_prey(s, rs, seat, params, a, b, strength):
+    """Gives how many moves closer going from a to b brings a squad of `strength` to the
+    nearest planet holding an army it could beat (0 when there is none)."""
+    dist = rs.dist[s.g[PLAYERS]]
+    best = 0
+    nearest = 1 << 30
+    for q in range(s.units.shape[1]):
+        enemies = _enemies(s, seat, q)
+        if enemies > 0 and not rs.home[q] and strength >= enemies + params[MARGIN] \
+                and dist[a, q] < nearest:
+            nearest = dist[a, q]
+            best = dist[a, q] - dist[b, q]
+    return best
 
 
 @rule

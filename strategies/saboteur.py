@@ -33,8 +33,11 @@ PARAMETERS = (
     Parameter("random_miners", 0.0, 0.0, 1.0, "1: play uniformly at random while a miner"),
     Parameter("random_saboteurs", 0.0, 0.0, 1.0, "1: play uniformly at random while a saboteur"),
     Parameter("noise", 0.05, 0.0, 5.0, "random jitter added to every move's score"),
+    Parameter("fellow_at", 1.0, 0.0, 10.0,
+              "suspicion at which a saboteur takes a player for a fellow saboteur"),
 )
-STRIKE, COVER, BREAK_AT, USE_MAPS, RANDOM_MINERS, RANDOM_SABOTEURS, NOISE = range(len(PARAMETERS))
+(STRIKE, COVER, BREAK_AT, USE_MAPS, RANDOM_MINERS, RANDOM_SABOTEURS, NOISE,
+ FELLOW_AT) = range(len(PARAMETERS))
 
 PRESETS = {
     "default": {},
@@ -42,7 +45,7 @@ PRESETS = {
     "naive-miners": {"random_miners": 1.0},
     "aggressive-saboteurs": {"strike_distance": 30.0, "cover": 0.0},
     "covert-saboteurs": {"strike_distance": 3.0, "cover": 0.6},
-    "trusting-miners": {"break_at": 10.0},
+    "trusting-miners": {"break_at": 10.0, "fellow_at": 10.0},
 }
 
 
@@ -338,7 +341,7 @@ def default_move(s, rs, seat, params, out):
             elif role == MINER:
                 score = (4.0 + suspicion[a] - idle if suspicion[a] >= params[BREAK_AT]
                          else -10.0)
-            elif suspicion[a] >= params[BREAK_AT]:
+            elif suspicion[a] >= params[FELLOW_AT]:
                 score = -5.0  # probably a fellow saboteur
             else:
                 score = (6.5 if striking else -4.5) - suspicion[a] - idle - 0.2 * soon
@@ -350,7 +353,7 @@ def default_move(s, rs, seat, params, out):
                 score = (3.0 if unblocks else 0.5) if suspicion[a] < params[BREAK_AT] * 0.5 \
                     else -10.0
             else:
-                score = 3.0 if suspicion[a] >= params[BREAK_AT] and unblocks else -10.0
+                score = 3.0 if suspicion[a] >= params[FELLOW_AT] and unblocks else -10.0
         elif action == MAP:
             score = 5.5 if (not knows_gold and w[a] > 0 and params[USE_MAPS] > 0.5) else -10.0
         elif action == ROCKFALL:
