@@ -17,15 +17,7 @@ from sim import rng, sampling
 from sim.jit import rule
 from sim.sequence_stacks.cards import TYPES
 from sim.sequence_stacks.engine import hand_add
-from sim.sequence_stacks.state import (
-    DRAW,
-    DRAW_N,
-    HAND,
-    HAND_N,
-    HELD,
-    MAX_DECK,
-    PLAYERS,
-)
+from sim.sequence_stacks.state import DRAW, DRAW_N, HAND, HAND_N, HELD, MAX_DECK, PLAYERS
 
 
 @rule
