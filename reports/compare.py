@@ -12,11 +12,26 @@ from rich.console import Console
 from reports import charts
 from reports import runs as runs_mod
 from reports.report import _writable, publish
-from reports.sections import (ADJUSTED, INTERVAL_NOTE, ReportContext, Section, Table,
-                              clustered_totals, compare_sections_for, rate_covariance,
-                              with_wilson)
-from reports.stats import (bradley_terry, elo_from_strengths, holm, sign_test,
-                           significance_level, simultaneous_p, wilson_arrays)
+from reports.sections import (
+    ADJUSTED,
+    INTERVAL_NOTE,
+    ReportContext,
+    Section,
+    Table,
+    clustered_totals,
+    compare_sections_for,
+    rate_covariance,
+    with_wilson,
+)
+from reports.stats import (
+    bradley_terry,
+    elo_from_strengths,
+    holm,
+    sign_test,
+    significance_level,
+    simultaneous_p,
+    wilson_arrays,
+)
 from sim.errors import UserError
 
 
@@ -110,12 +125,40 @@ def pairing_note(ctx: ReportContext) -> str:
                "the comparison is not fully paired."))
 
 
+class CountContext(ReportContext):
+    """A comparison's tables at one player count (a comparison over several plays each count's
+    assignments on the same deals, but counts are different games: never pooled)."""
+
+    def __init__(self, run, game, charts_dir: Path, players: int):
+        super().__init__([run], game, charts_dir)
+        self.players = players
+        self.setups = [i for i, setup in enumerate(run.setups) if setup.players == players]
+
+    def chart(self, name: str) -> Path:
+        return self.charts_dir / f"{name}_{self.players}p.png"
+
+    def scan(self, table: str, columns: list[str] | None = None) -> pl.LazyFrame:
+        return super().scan(table, columns).filter(pl.col("setup").is_in(self.setups))
+
+
 def comparison_sections(run, charts_dir: Path) -> list[Section]:
-    """Gives the comparison's sections and draws its charts."""
+    """Gives the comparison's sections, one group per player count, and draws their charts."""
     runs_mod.check_run(run)
     game = runs_mod.game_named(run.game)
-    ctx = ReportContext([run], game, charts_dir)
-    players = max(s.players for s in run.setups)
+    counts = sorted({s.players for s in run.setups})
+    sections = []
+    for players in counts:
+        ctx = (ReportContext([run], game, charts_dir) if len(counts) == 1
+               else CountContext(run, game, charts_dir, players))
+        sections += _count_sections(run, ctx, players, "" if len(counts) == 1 else f"{players}p")
+    return sections
+
+
+def _count_sections(run, ctx: ReportContext, players: int, tag: str) -> list[Section]:
+    """Gives the comparison's sections at one player count (`tag` names it in titles and chart
+    files when the run has several)."""
+    game = ctx.game
+    title = f"{game.title}, {players} players" if tag else game.title
     h2h = head_to_head(ctx)
     names = sorted(set(h2h["strategy"]))
     if len(names) < 2:
@@ -125,8 +168,8 @@ def comparison_sections(run, charts_dir: Path) -> list[Section]:
         h2h, names, names, "strategy", "opponent",
         lambda r: f"{100 * r['rate']:.0f}%\n[{100 * r['low']:.0f}, {100 * r['high']:.0f}]")
     games = int(h2h["n"].max())
-    path = charts.heatmap(charts_dir / "head_to_head.png", matrix, names, names,
-                          title=f"{game.title}: head-to-head", xlabel="opponent",
+    path = charts.heatmap(ctx.chart("head_to_head"), matrix, names, names,
+                          title=f"{title}: head-to-head", xlabel="opponent",
                           ylabel="strategy", vmin=0, vmax=1, cell_text=text,
                           colour_label="share of games doing better (%)",
                           caption=f"n ≤ {games:,} shared games per pair; cell: rate [95% Wilson]; "
@@ -141,9 +184,10 @@ def comparison_sections(run, charts_dir: Path) -> list[Section]:
                             note="strength: Bradley–Terry maximum-likelihood fit to the head-to-head "
                                  "points (geometric mean 1); elo: 400·log10 scale, mean 1500"))
     ranking = field_ranking(ctx)
-    rank_chart = charts.rate_bars(charts_dir / "ranking.png", ranking["strategy"].to_list(),
+    rank_chart = charts.rate_bars(ctx.chart("ranking"),
+                                  ranking["strategy"].to_list(),
                                   ranking["rate"], ranking["low"], ranking["high"],
-                                  title=f"{game.title}: win rate against the field",
+                                  title=f"{title}: win rate against the field",
                                   xlabel="strategy", ylabel="game-win rate (%)",
                                   caption=f"n = {int(ranking['n'].sum()):,} seat-games; "
                                           "whiskers: 95% Wilson intervals")
@@ -153,8 +197,14 @@ def comparison_sections(run, charts_dir: Path) -> list[Section]:
                         note="n = seat-games; p: the gap to the next strategy, z-test with games "
                              f"as clusters (strategies at one table are dependent), {ADJUSTED} "
                              f"(every pair of strategies); {INTERVAL_NOTE}"))
-    sections = [Section("Strategy comparison", tables, text=pairing_note(ctx))]
-    sections += [s for fn in compare_sections_for(run.game) if (s := fn(ctx)) is not None]
+    heading = f"Strategy comparison, {players} players" if tag else "Strategy comparison"
+    sections = [Section(heading, tables, text=pairing_note(ctx))]
+    for fn in compare_sections_for(run.game):
+        section = fn(ctx)
+        if section is not None:
+            if tag:
+                section.title = f"{section.title}, {players} players"
+            sections.append(section)
     return sections
 
 
@@ -166,6 +216,9 @@ def print_comparison(run, console: Console | None = None, out: Path | None = Non
     sections = comparison_sections(run, out / "charts")
     game = runs_mod.game_named(run.game)
     title = f"{getattr(game, 'title', run.game)} strategy comparison"
-    console.print(sections[0].text)
+    for section in sections:
+        if section.title.startswith("Strategy comparison"):
+            console.print(f"{section.title}: {section.text}" if len(sections) > 1 and
+                          section.title != "Strategy comparison" else section.text)
     publish(out, "compare", title, sections, console)
     return out

@@ -17,6 +17,7 @@ from sim.game import Game, Setup
 
 SEED = 1  # any fixed seed: every measurement plays the same games
 SCALING_PLAYERS = 7
+WARM_UP = 5  # games played before timing each configuration
 
 
 def bench(game: Game, rules: dict, players: list[int], strategies: list[str], games: int,
@@ -34,6 +35,9 @@ def bench(game: Game, rules: dict, players: list[int], strategies: list[str], ga
     for strategy in strategies:
         for n in players:
             setup = _setup(game, rules, n, strategy)
+            # Warm-up, untimed: a Python bot's first games import it and load the rules it
+            # calls from Python, which the compile step above does not reach.
+            game.play(rules, setup, SEED, 0, min(games, WARM_UP), 0)
             rates = [games / _seconds(lambda: game.play(rules, setup, SEED, 0, games, 0))
                      for _ in range(repeat)]
             table.add_row(f"{setup.strategies()[0]}, {n} players",

@@ -7,27 +7,31 @@ numba are imported inside those helpers so that `simulate --help` answers at onc
 
 from __future__ import annotations
 
-import contextlib
 import errno
 import functools
 import inspect
-import math
 import os
-import secrets
 import signal
 import sys
-import time
-from datetime import datetime
 from pathlib import Path
-from typing import Annotated, Callable, Iterator
+from typing import Annotated, Callable
 
 import typer
+
 # typer carries its own click; its usage errors are raised from there.
 from typer._click.exceptions import NoArgsIsHelpError, UsageError
 from typer._click.utils import PacifyFlushWrapper
 
 from sim import games as registry
 from sim import limits
+from sim.api import Interrupted
+from sim.api import check_new_out as _check_new_out  # noqa: F401 - also the others' name
+from sim.api import configure as _configure
+from sim.api import default_out as _default_out
+from sim.api import interruptible as _interruptible  # noqa: F401
+from sim.api import play as _play
+from sim.api import seed_of as _seed
+from sim.api import with_presets as _with_presets
 from sim.errors import Interruption, UserError, os_error_line
 from strategies import bot_timeout as bot_limit
 
@@ -75,7 +79,8 @@ StrategiesFile = Annotated[Path | None, typer.Option(
          "'simulate strategies GAME' lists families and parameters.")]
 Forbid = Annotated[list[str] | None, typer.Option(
     "--forbid", help="NAME or SEAT=NAME (repeatable): every seat, or one seat, never plays that "
-                     "card or action, e.g. rockfall ('simulate strategies GAME' lists them).")]
+                     "card or action, e.g. rockfall ('simulate strategies GAME' lists them); "
+                     "ROLE:NAME only in that role, e.g. miner:break.")]
 ChunkSize = Annotated[int | None, typer.Option(hidden=True, help="Games per chunk.")]
 Resume = Annotated[bool, typer.Option(
     "--resume", help="Continue the interrupted run in --out (same parameters): play only its missing games.")]
@@ -87,17 +92,6 @@ BotTimeout = Annotated[float, typer.Option(
 UntilCi = Annotated[float | None, typer.Option(
     help="Stop a configuration once its headline rate's 95% interval is at most ± this "
          "(e.g. 0.005); --games is then the most games per configuration.")]
-
-
-class Interrupted(Exception):
-    """Ctrl-C stopped a run: the message says whether and how it can be resumed."""
-
-    def __init__(self, folder: Path):
-        if (folder / "manifest.json").exists():
-            super().__init__(f"interrupted: finished games are kept; continue with"
-                             f" 'simulate resume {folder}'")
-        else:
-            super().__init__("interrupted before any game finished; nothing was kept")
 
 
 def main() -> None:
@@ -341,18 +335,10 @@ def resume(
     bot_timeout: BotTimeout = bot_limit.DEFAULT,
 ) -> None:
     """Finish an interrupted run: play the games it is missing, then summarise it."""
-    from sim import runner
-    from sim.store import Run
+    from sim import api
 
-    stored = Run.open(run)
-    manifest = stored.manifest
-    game = registry.get(stored.game)
-    with _interruptible(run), bot_limit.limit_for_run(bot_timeout):
-        finished = runner.run(game, manifest["rules"], stored.setups, manifest["games_per_setup"],
-                              manifest["seed"], run, workers, resume=True, progress=not quiet,
-                              backend=backend, scheduler=scheduler,
-                              until_ci=manifest.get("until_ci"))
-    _print_summary(finished)
+    _print_summary(api.resume(run, workers=workers, backend=backend, scheduler=scheduler,
+                              bot_timeout=bot_timeout, progress=not quiet)._store)
 
 
 # Deep Space: the board and the action deck are data files, given by name in the rules.
@@ -494,7 +480,8 @@ def report(
 def compare(
     game_name: Annotated[str, typer.Argument(metavar="GAME", help="The game, e.g. saboteur.")],
     strategies: Annotated[str, typer.Option(help="Strategies to compare: a,b[,c...].")],
-    players: Annotated[int, typer.Option(help="Player count.")],
+    players: Annotated[str, typer.Option(
+        help="Player count, or several: 5,7 or 3-6 (each compared on its own).")],
     games: Games = 10_000,
     seed: Seed = None,
     workers: Workers = os.cpu_count() or 1,
@@ -515,14 +502,17 @@ def compare(
     from reports.compare import print_comparison
     from sim.compare import plan
     from sim.rules import split_sweeps
+    from sim.setups import check_players, parse_counts
     from strategies.seats import forbid_strategies
 
     game = registry.get(game_name)
     if split_sweeps(game.name, sets or [])[1]:
         raise UserError("compare plays one set of rules: give each --set one value")
+    counts = parse_counts("--players", players, functools.partial(check_players, game))
     rules = _with_presets(game, game.load_rules(str(config) if config else None, sets or []),
                           strategies_file)
-    setups = plan(game, forbid_strategies(strategies.split(","), forbid or []), players, {}, rules)
+    named = forbid_strategies(strategies.split(","), forbid or [])
+    setups = [setup for n in counts for setup in plan(game, named, n, {}, rules)]
     for setup in setups:
         game.check(rules, setup)
     run = _play(game, rules, setups, games=games, seed=seed, workers=workers,
@@ -636,35 +626,6 @@ def _run_game(name: str, *, players: str, options: dict[str, list], games: int, 
     _print_summary(run)
 
 
-def _play(game, rules: dict, setups: list, *, games: int, seed: int | None, workers: int,
-          out: Path, quiet: bool, chunk_size: int | None = None, resume: bool = False,
-          backend: str = "local", scheduler: str | None = None, until_ci: float | None = None,
-          bot_timeout: float = bot_limit.DEFAULT):
-    """Gives the run folder after playing `games` games of each setup into `out` (or after
-    finishing the run there, with `resume`; its seed is the default seed then)."""
-    from sim import runner
-    from sim.store import Run
-
-    limits.check_games(games)
-    bot_limit.check(bot_timeout)
-    if not resume:
-        _check_new_out(out)
-    seed = _seed(Run.open(out).manifest["seed"] if resume and seed is None else seed)
-    if not quiet:
-        variants = len({(s.rules, s.rule_file) for s in setups})
-        among = f" ({variants} rule variants)" if variants > 1 else ""
-        print(f"{game.title}: {len(setups)} configuration(s){among} × {games:,} games, seed {seed},"
-              f" run folder {out}{' (resumed)' if resume else ''}")
-    with _interruptible(out), bot_limit.limit_for_run(bot_timeout):
-        return runner.run(game, rules, setups, games, seed, out, workers, chunk_size=chunk_size,
-                          resume=resume, progress=not quiet, backend=backend,
-                          scheduler=scheduler, until_ci=until_ci)
-
-
-def _default_out(name: str) -> Path:
-    return Path("runs") / f"{name}-{datetime.now():%Y%m%d-%H%M%S}"
-
-
 def _trace_game(name: str, *, players: int, options: dict, seed: int | None, game_index: int,
                 strategy: str, seat_strategy: list[str] | None, config: Path | None,
                 sets: list[str] | None, strategies_file: Path | None,
@@ -708,41 +669,6 @@ def _bench_game(name: str, *, players: str | None, strategies: str, games: int,
     bench(game, rules, counts, names, games, repeat, scaling_games, memory_games, Console(), dask)
 
 
-def _configure(name: str, players: str, options: dict[str, list], strategy: str,
-               seat_strategy: list[str] | None, configs: list[Path] | None,
-               sets: list[str] | None, strategies_file: Path | None = None,
-               forbid: list[str] | None = None):
-    """Gives (game, rules, setups) for a command line, each setup checked by the game with the
-    rules it plays (the run's rules updated by its rule variant's values).
-
-    The presets of --strategies-file ride in the rules (strategies/presets.py); --forbid
-    restrictions in the seats' strategy strings (strategies/seats.py)."""
-    from sim.rules import with_values
-    from sim.setups import (build_setups, check_players, parse_counts, parse_seat_strategies,
-                            rule_variants)
-    from strategies.seats import forbid as restrict
-
-    game = registry.get(name)
-    counts = parse_counts("--players", players, functools.partial(check_players, game))
-    base, variants = rule_variants(game, [str(c) for c in configs or []], sets or [],
-                                   len(counts) * math.prod(len(v) for v in options.values()))
-    rules = _with_presets(game, base, strategies_file)
-    strategy, seats = restrict(strategy, parse_seat_strategies(seat_strategy or []), forbid or [])
-    setups = build_setups(game, counts, options, strategy, seats, rules, variants)
-    for setup in setups:
-        game.check(with_values(rules, setup.rule_values()), setup)
-    return game, rules, setups
-
-
-def _with_presets(game, rules: dict, strategies_file: Path | None) -> dict:
-    """Gives the rules carrying the presets of --strategies-file, if one is given."""
-    if strategies_file is None:
-        return rules
-    from strategies import presets
-
-    return presets.with_presets(rules, presets.load(game, strategies_file))
-
-
 @app.command("strategies")
 def list_strategies(
     game_name: Annotated[str, typer.Argument(metavar="GAME", help="The game, e.g. saboteur.")],
@@ -764,54 +690,6 @@ def list_rules(
     from sim.rule_keys import describe
 
     print(describe(game_name, registry.get(game_name).title))
-
-
-def _seed(seed: int | None) -> int:
-    """Gives the user's seed, checked, or a fresh random one."""
-    if seed is None:
-        return secrets.randbits(63)
-    limits.check_seed(seed)
-    return seed
-
-
-def _check_new_out(out: Path) -> None:
-    """Raises UserError when --out cannot become a new run folder, saying what it is instead."""
-    if out.is_file():
-        raise UserError(f"--out {out} is a file; name a folder for the run")
-    if out.is_dir() and any(out.iterdir()):
-        if (out / "manifest.json").is_file():
-            raise UserError(f"{out} already holds a run; choose another --out or continue it "
-                            f"with 'simulate resume {out}'")
-        raise UserError(f"--out {out} is a folder of other files, not a run; name a new or "
-                        "empty folder")
-
-
-@contextlib.contextmanager
-def _interruptible(folder: Path) -> Iterator[None]:
-    """Turns Ctrl-C during a run into `Interrupted`, which says what became of the run; and
-    adds to a failure while playing (a bot's, the disk's, the cluster's) that the games
-    finished are kept, and how to continue, when the run folder kept them."""
-    started = time.time()
-    try:
-        yield
-    except KeyboardInterrupt:
-        raise Interrupted(folder) from None
-    except (UserError, OSError) as e:
-        if isinstance(e, OSError) and not e.filename:  # a failed write() names no file
-            e.filename = str(folder)
-        if not _written_since(folder, started):
-            raise
-        cause = str(e) if isinstance(e, UserError) else os_error_line(e)
-        raise UserError(f"{cause}; the finished games are kept: once that is solved, continue "
-                        f"with 'simulate resume {folder}'") from None
-
-
-def _written_since(folder: Path, started: float) -> bool:
-    """Tells whether the run folder's manifest was written at or after `started`."""
-    try:
-        return (folder / "manifest.json").stat().st_mtime >= started
-    except OSError:
-        return False
 
 
 def _print_summary(run) -> None:

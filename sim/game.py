@@ -139,6 +139,7 @@ class Bots(Protocol):
 
     families: tuple  # of strategies.presets.Family
     presets: dict[str, tuple[str, dict[str, float]]]  # name -> (family, parameters changed)
+    # Optional: `roles`, the roles `--forbid ROLE:NAME` takes (a game without roles has none).
 
     def forbiddable(self, rules: dict) -> dict[str, str]:
         """Gives every name --forbid takes under these rules, with what it forbids."""

@@ -11,7 +11,8 @@ import hashlib
 import os
 from pathlib import Path
 
-from numba import config, njit
+from numba import config, njit, typeof
+from numpy import ndarray
 
 SOURCES = ("sim", "strategies")
 """The packages jitted code is built from."""
@@ -42,3 +43,22 @@ rule = njit(cache=True, _nrt=False)
 
 small_rule = njit(cache=True, _nrt=False, inline="always")
 """Decorates a small jitted helper that hot loops call often (inlined where it is called)."""
+
+
+def direct(function, *args):
+    """Gives `function`'s compiled code for arguments of the types of `args`, to be called with
+    arguments of exactly those types, without numba's typing of every argument on every call.
+
+    A Python driver calls engine rules once per move: numba types the 30 arrays of the state
+    at each call, which costs about five times what a small rule does. The code is looked up
+    once per state (arrays and tuples by identity, kept alive meanwhile; scalars by type)."""
+    key = (function, *(id(a) if isinstance(a, (tuple, ndarray)) else type(a) for a in args))
+    found = _direct.get(key)
+    if found is None:
+        if len(_direct) >= 512:  # states of finished chunks
+            _direct.clear()
+        found = _direct[key] = (args, function.compile(tuple(typeof(a) for a in args)))
+    return found[1]
+
+
+_direct: dict = {}

@@ -69,13 +69,20 @@ def one_move(limit: float) -> Iterator[None]:
         if time.monotonic() - started > limit:
             raise MoveTimeout
         return
-    previous = signal.signal(signal.SIGALRM, _overrun)
+    global _armed
+    if not _armed:
+        # Set once per process and left: setting a handler costs more than a fast bot's move,
+        # and the alarm rings only while a move runs.
+        signal.signal(signal.SIGALRM, _overrun)
+        _armed = True
     signal.setitimer(signal.ITIMER_REAL, limit)
     try:
         yield
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, previous)
+
+
+_armed = False
 
 
 def _overrun(signum, frame) -> None:

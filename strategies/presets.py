@@ -157,6 +157,10 @@ def describe(game, rules: dict) -> str:
     lines += ["", "--forbid NAME or SEAT=NAME (a seat never plays it; also NAME-no-X as a strategy):"]
     for name, meaning in bots.forbiddable(rules).items():
         lines.append(f"  {name:<24} {meaning}")
+    roles = getattr(bots, "roles", ())
+    if roles:
+        lines.append(f"  {'ROLE:NAME':<24} only while the seat's role is ROLE "
+                     f"({', '.join(roles)}), e.g. {roles[0]}:{next(iter(bots.forbiddable(rules)))}")
     lines += ["", ("Python bots: --strategy path/to/file.py:ClassName (see strategies/protocol.py "
                    "and strategies/examples/).")]
     return "\n".join(lines)

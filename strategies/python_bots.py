@@ -7,6 +7,7 @@ import importlib.util
 import random
 import sys
 import traceback
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 import numpy as np
@@ -62,6 +63,95 @@ def bot_rng(seed: int, game: int, seat: int) -> random.Random:
     stream = np.zeros(1, np.uint64)
     streams.start(stream, np.uint64(seed), np.uint64(game), np.uint64(PYTHON_BOT_STREAM + seat))
     return random.Random(int(streams.next_u64(stream)))
+
+
+class LegalMoves(Sequence):
+    """A seat's legal moves in words, in the engine's order: a read-only list whose moves are
+    put into words as a bot reads them.
+
+    Most bots look at a few of the dozens of moves a Saboteur turn offers; wording them all
+    cost a Python driver most of its time. `rows` are the engine's moves (lists of ints) as
+    they were when the list was made, and `word(row)` gives one in words from values captured
+    at the same time, so a bot may keep the list and read it later."""
+
+    __slots__ = ("_rows", "_word", "_made")
+
+    def __init__(self, rows: list, word: Callable[[list], tuple]):
+        self._rows, self._word, self._made = rows, word, [None] * len(rows)
+
+    def __len__(self) -> int:
+        return len(self._rows)
+
+    def __getitem__(self, i):
+        if isinstance(i, slice):
+            return [self[j] for j in range(*i.indices(len(self._rows)))]
+        move = self._made[i]
+        if move is None:
+            move = self._made[i] = self._word(self._rows[i])
+        return move
+
+    def index(self, move, start: int = 0, stop: int | None = None) -> int:
+        """Gives the position of `move` (one of these moves, or a tuple equal to one)."""
+        for i, made in enumerate(self._made):  # the bot's own pick, without wording the rest
+            if made is move:
+                return i
+        return super().index(move, start, len(self._rows) if stop is None else stop)
+
+    def __eq__(self, other) -> bool:
+        if not isinstance(other, (list, LegalMoves)):
+            return NotImplemented
+        return list(self) == list(other)
+
+    def __repr__(self) -> str:
+        return repr(list(self))
+
+
+class Suggests:
+    """Gives a game's View its `suggest`: what a built-in strategy would play in the view's
+    position, so that a Python bot can change one habit and leave the rest to a built-in."""
+
+    __slots__ = ("_advise",)
+
+    def suggest(self, strategy: str = "default"):
+        """Gives the move, one of `legal_moves`, that the built-in strategy `strategy` (a
+        family or preset of the game, e.g. "default", or one of --strategies-file) would
+        play here. It sees what this seat sees, and nothing more.
+
+        Raises ValueError for a strategy the game does not have, and RuntimeError once the
+        bot's `choose` has returned (the position has moved on)."""
+        if self._advise is None:
+            raise RuntimeError("suggest() works only while choose() runs, for its own view")
+        return self._advise(strategy)
+
+
+def adviser(known: list[str], forbiddable: list[str], choose_index: Callable[[str, tuple], int],
+            legal: LegalMoves) -> Callable[[str], tuple]:
+    """Gives a view's advise(strategy): the move of `legal` that a built-in strategy picks.
+
+    A strategy is a name of `known`, maybe restricted as seat strategies are
+    ("default-no-break": what default plays when it may not break tools);
+    choose_index(name, restrictions) gives the index it picks. ValueError for anything else."""
+    def advise(strategy: str):
+        base, forbidden = parse(strategy)
+        if base not in known:
+            raise ValueError(f"no built-in strategy {base!r}; the game's are {', '.join(known)}")
+        unknown = [name for name in forbidden if name.rpartition(":")[2] not in forbiddable]
+        if unknown:
+            raise ValueError(f"cannot forbid {unknown[0]!r}; the game forbids "
+                             f"{', '.join(forbiddable)}")
+        return legal[choose_index(base, forbidden)]
+    return advise
+
+
+def advised(view, advise: Callable[[str], tuple]):
+    """Gives `view` (a game's View, a Suggests) answering `suggest` with `advise`."""
+    object.__setattr__(view, "_advise", advise)
+    return view
+
+
+def expire(view) -> None:
+    """Ends a view's advice once its bot has chosen."""
+    object.__setattr__(view, "_advise", None)
 
 
 class PythonSeat:

@@ -22,7 +22,7 @@ from sim.errors import UserError
 from strategies import presets as presets_mod
 
 RESTRICTION = "-no-"
-_FORBIDDABLE = re.compile(r"[a-z][a-z0-9_]*")
+_FORBIDDABLE = re.compile(r"(?:[a-z]+:)?[a-z][a-z0-9_]*")  # NAME, or ROLE:NAME
 
 
 class SeatStrategy(NamedTuple):
@@ -77,7 +77,13 @@ def canonical(game, text: str, rules: dict | None = None) -> str:
     if seat.forbidden:
         bots = presets_mod.bots_of(game, "--forbid")
         allowed = bots.forbiddable(rules or game.load_rules(None, []))
-        for name in seat.forbidden:
+        roles = getattr(bots, "roles", ())
+        for restriction in seat.forbidden:
+            role, _, name = restriction.rpartition(":")
+            if role and role not in roles:
+                raise UserError(f"{game.name} has no role {role!r}" + (
+                    f"; --forbid ROLE:NAME takes {', '.join(roles)}" if roles else
+                    "; give --forbid NAME without a role"))
             if name not in allowed:
                 raise UserError(f"{game.name} cannot forbid {name!r}; it can forbid: "
                                 f"{', '.join(allowed)}")

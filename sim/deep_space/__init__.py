@@ -94,7 +94,8 @@ class DeepSpace:
         if classes:  # the Python driver: the same rules, seeds and tables, slower
             for row, game in enumerate(range(start, stop)):
                 play.play_python(state, rs, families, params, seed, game, out, row,
-                                 self._python_seats(state, rs, planets, kinds, classes, seed, game))
+                                 self._python_seats(state, rs, planets, kinds, classes, seed, game,
+                                                    rules))
         else:
             play.play_games(state, rs, families, params, seed, start, stop, out)
         ids = np.arange(start, stop, dtype=np.int64) + id_offset
@@ -102,9 +103,9 @@ class DeepSpace:
                             planets)
 
     @staticmethod
-    def _python_seats(state, rs, planets, kinds, classes, seed, game) -> dict:
+    def _python_seats(state, rs, planets, kinds, classes, seed, game, rules) -> dict:
         """Gives the players of one game's Python seats (fresh strategy instances)."""
-        return {seat: PythonSeatPlayer(state, rs, planets, kinds, bot)
+        return {seat: PythonSeatPlayer(state, rs, planets, kinds, bot, rules)
                 for seat, bot in python_bots.seats_for_game(classes, seed, game).items()}
 
     def trace(self, rules, setup, seed, index, out: TextIO):
@@ -117,7 +118,7 @@ class DeepSpace:
         tracer = Tracer(state, rs, planets, kinds, labels, out)
         classes = python_bots.python_classes(setup.seats)
         play.play_python(state, rs, families, params, seed, index, results, 0,
-                         self._python_seats(state, rs, planets, kinds, classes, seed, index),
+                         self._python_seats(state, rs, planets, kinds, classes, seed, index, rules),
                          tracer)
         return build_tables(results, np.array([index], np.int64), setup.players, labels,
                             rules["board"]["name"], planets)

@@ -14,7 +14,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from sim.deep_space import engine
+from sim.deep_space import engine, forbid
 from sim.deep_space.deck import EFFECTS
 from sim.deep_space.engine import BUILD, DISCARD, MOVE, PLAY, RECRUIT, TAKE, TRADE
 from sim.deep_space.ruleset import (
@@ -34,8 +34,12 @@ from sim.deep_space.state import (
     PLAYERS,
     TURNS,
 )
+from sim.jit import direct
 
 PHASES = ("mine", "act", "redraw")
+from strategies import deep_space as bots
+from strategies.presets import user_presets
+from strategies.python_bots import LegalMoves, Suggests, advised, adviser, expire
 
 
 class Move(NamedTuple):
@@ -108,7 +112,7 @@ class Board(NamedTuple):
 
 
 @dataclass(frozen=True, slots=True)
-class View:
+class View(Suggests):
     """What the player in `seat` may know when it is to move: the board and every colour's
     resources are public; of the cards, it sees its own hand and the others' hand sizes."""
 
@@ -131,31 +135,34 @@ class View:
     cards: Mapping[str, Card]          # every card name of the deck -> what it is
 
 
-def moves(s, rs, planets: list[str], kinds: list[str], seat: int) -> tuple[np.ndarray, list[Move]]:
+def moves(s, rs, planets: list[str], kinds: list[str], seat: int, legal_moves=engine.legal_moves,
+          mine_count=engine.mine_count) -> tuple[list, LegalMoves]:
     """Gives the legal moves of `seat` in the engine's order (restrictions applied): as the
-    engine's rows (a copy) and in words."""
-    n = engine.legal_moves(s, rs, seat)
-    rows = s.moves[:n].copy()
-    return rows, [readable(s, rs, planets, kinds, seat, row) for row in rows.tolist()]
+    engine's rows and in words. `legal_moves`, `mine_count`: the engine's rules, or their
+    compiled code bound to this state (sim/jit.py `direct`)."""
+    rows = s.moves[:legal_moves(s, rs, seat)].tolist()
+    hand = [kinds[k] for k in rs.card_kind[s.hand[seat]].tolist()]  # by slot, as it is now
+    mined = int(mine_count(s, rs, seat))
+    return rows, LegalMoves(rows, lambda row: readable(planets, hand, mined, row))
 
 
-def readable(s, rs, planets: list[str], kinds: list[str], seat: int, row) -> Move:
-    """Gives an engine move row (action, a, b, c, d, e) of `seat` in words."""
+def readable(planets: list[str], hand: list[str], mined: int, row) -> Move:
+    """Gives an engine move row (action, a, b, c, d, e) in words, for a seat holding `hand`
+    (card names by slot) that would take `mined` resources by mining."""
     action, a, b, c, d, e = row
     if action == MOVE:
         return Move("move", None, None, planets[a], planets[b], c, d, bool(e))
     if action == PLAY:
-        card = kinds[rs.card_kind[s.hand[seat, a]]]
         return Move("play", None, None, None, planets[b] if b >= 0 else None, None, None, None,
-                    a, card, None, c if c >= 0 else None)
+                    a, hand[a], None, c if c >= 0 else None)
     if action == TAKE:
-        return Move("take", a, int(engine.mine_count(s, rs, seat)) - a)
+        return Move("take", a, mined - a)
     if action == TRADE:
-        return Move("trade", slots=tuple(k for k in range(s.hand.shape[1]) if a & (1 << k)))
+        return Move("trade", slots=tuple(k for k in range(len(hand)) if a & (1 << k)))
     if action == BUILD:
         return Move("build", planet=planets[a])
     if action == DISCARD:
-        return Move("discard", slot=a, card=kinds[rs.card_kind[s.hand[seat, a]]])
+        return Move("discard", slot=a, card=hand[a])
     return Move("recruit" if action == RECRUIT else "end")
 
 
@@ -210,15 +217,41 @@ class PythonSeatPlayer:
     """Plays a Python strategy's seat in the Python driver: lists the legal moves in words,
     builds the view, asks the strategy, and writes its move into the engine's move array."""
 
-    def __init__(self, s, rs, planets: list[str], kinds: list[str], seat):
+    def __init__(self, s, rs, planets: list[str], kinds: list[str], seat, rules: dict):
         self.s, self.rs, self.planets, self.kinds, self.seat = s, rs, planets, kinds, seat
+        self.presets = user_presets(rules)
+        self.known = [*bots.strategy_names(), *self.presets]
+        self.forbiddable = list(forbid.names(rules))
+        self.choose = direct(bots.choose, s, rs, 0, 0, _PARAMETERS, s.move)
         self.card_kind = rs.card_kind.tolist()
         self.board = board(rs, planets, s.units.shape[0])
         self.cards = deck_cards(rs, kinds)
+        self.legal_moves = direct(engine.legal_moves, s, rs, 0)
+        self.mine_count = direct(engine.mine_count, s, rs, 0)
 
     def __call__(self, seat: int) -> None:
         s = self.s
-        rows, legal = moves(s, self.rs, self.planets, self.kinds, seat)
-        i = self.seat.pick(view(s, self.planets, self.kinds, self.card_kind, seat, self.board,
-                                self.cards), legal)
+        rows, legal = moves(s, self.rs, self.planets, self.kinds, seat, self.legal_moves,
+                            self.mine_count)
+        move = s.move.copy()
+
+        def index_of(strategy: str, forbidden: tuple[str, ...]) -> int:
+            family, params = bots.resolve(strategy, self.presets)
+            own = int(s.forbid[seat]), s.forbid_card[seat].copy()
+            bits, cards = forbid.mask(self.kinds, self.rs.card_kind, forbidden)
+            s.forbid[seat] |= bits
+            s.forbid_card[seat] |= cards
+            try:
+                self.choose(s, self.rs, seat, family, params, move)
+            finally:
+                s.forbid[seat], s.forbid_card[seat] = own
+            return rows.index(move.tolist())
+
+        seen = advised(view(s, self.planets, self.kinds, self.card_kind, seat, self.board,
+                            self.cards), adviser(self.known, self.forbiddable, index_of, legal))
+        i = self.seat.pick(seen, legal)
+        expire(seen)
         s.move[:] = rows[i]
+
+
+_PARAMETERS = np.zeros(len(bots.PARAMETERS))  # its type, for `direct`

@@ -12,7 +12,7 @@ from sim.saboteur.state import new_state
 from sim.saboteur.tables import COLUMNS
 from sim.saboteur.tables import build as build_tables
 from sim.saboteur.trace import Tracer
-from sim.saboteur.view import PythonSeatPlayer
+from sim.saboteur.view import PythonSeatPlayer, deck_cards
 from strategies import python_bots
 from strategies import saboteur as bots
 from strategies import seats as seat_strings
@@ -24,6 +24,7 @@ class SaboteurBots:
 
     families = bots.FAMILIES
     presets = bots.BUILT_IN
+    roles = forbid.ROLES  # --forbid ROLE:NAME
 
     def forbiddable(self, rules: dict) -> dict[str, str]:
         return forbid.names(rules)
@@ -91,18 +92,21 @@ class Saboteur:
         out = play.new_results(stop - start, setup.players, int(ruleset.numbers[cards.ROUNDS]))
         classes = python_bots.python_classes(setup.seats)
         if classes:  # the Python driver: the same rules, seeds and tables, slower
+            known = deck_cards(ruleset, names)
             for row, game in enumerate(range(start, stop)):
                 play.play_python(state, ruleset, families, params, seed, game, fixed, out, row,
-                                 self._python_seats(state, ruleset, names, classes, seed, game))
+                                 self._python_seats(state, ruleset, names, known, classes,
+                                                    seed, game, rules))
         else:
             play.play_games(state, ruleset, families, params, seed, start, stop, fixed, out)
         ids = np.arange(start, stop, dtype=np.int64) + id_offset
         return build_tables(out, ids, setup.players, setup.strategies(), setup.option("saboteurs"))
 
     @staticmethod
-    def _python_seats(state, ruleset, names, classes, seed, game) -> dict:
-        """Gives the players of one game's Python seats (fresh strategy instances)."""
-        return {seat: PythonSeatPlayer(state, ruleset, names, bot)
+    def _python_seats(state, ruleset, names, known, classes, seed, game, rules) -> dict:
+        """Gives the players of one game's Python seats (fresh strategy instances); `known`:
+        what each card name of the deck is (view.deck_cards)."""
+        return {seat: PythonSeatPlayer(state, ruleset, names, known, bot, rules)
                 for seat, bot in python_bots.seats_for_game(classes, seed, game).items()}
 
     def trace(self, rules, setup, seed, index, out: TextIO):
@@ -114,7 +118,8 @@ class Saboteur:
               + ", ".join(f"{i}:{name}" for i, name in enumerate(labels)), file=out)
         classes = python_bots.python_classes(setup.seats)
         play.play_python(state, ruleset, families, params, seed, index, fixed, results, 0,
-                         self._python_seats(state, ruleset, names, classes, seed, index), tracer)
+                         self._python_seats(state, ruleset, names, deck_cards(ruleset, names),
+                                            classes, seed, index, rules), tracer)
         built = build_tables(results, np.array([index], np.int64), setup.players, labels,
                              setup.option("saboteurs"))
         seats = built["seats"]

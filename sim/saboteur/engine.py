@@ -109,12 +109,20 @@ def start_round(s, rs, round_index, first_seat):
 
 
 @small_rule
+def forbidden(s, seat, card, what):
+    """Gives whether `seat` may not, in the role it has now, do `what` (FORBID_PLAY or
+    FORBID_PASS) with `card` (--forbid NAME, or ROLE:NAME for one role: State.forbid)."""
+    bits = s.forbid[seat, card]
+    return (bits | (bits >> (2 + 2 * s.role[seat]))) & what != 0
+
+
+@small_rule
 def _play_count(s, rs, seat, slot):
     """Gives how many legal moves other than its discard the card in a hand slot offers."""
     broken, fit_count, shown = s.broken, s.fit_count, s.goal_shown
     n_placed = s.g[N_PLACED]
     card = s.hand[seat, slot]
-    if s.forbid[seat, card] & FORBID_PLAY:
+    if forbidden(s, seat, card, FORBID_PLAY):
         return 0
     kind = rs.kind[card]
     tools = rs.tools[card]
@@ -154,7 +162,7 @@ def cannot_play(s, rs, seat):
 def may_discard(s, rs, seat, card):
     """Gives whether `seat` may pass by discarding `card`: always, unless passing is forbidden
     to it (--forbid pass), and then only when it has no other move."""
-    return not (s.forbid[seat, card] & FORBID_PASS) or cannot_play(s, rs, seat)
+    return not forbidden(s, seat, card, FORBID_PASS) or cannot_play(s, rs, seat)
 
 
 @small_rule
@@ -185,7 +193,7 @@ def slot_moves(s, rs, seat, slot, out, n):
     kind = rs.kind[card]
     tools = rs.tools[card]
     e = rs.exits[card]
-    if s.forbid[seat, card] & FORBID_PLAY:
+    if forbidden(s, seat, card, FORBID_PLAY):
         pass
     elif kind == PATH:
         if broken[seat] == 0:

@@ -33,17 +33,23 @@ def names(rules: dict) -> dict[str, str]:
     return found
 
 
+ROLES = ("miner", "saboteur")  # --forbid ROLE:NAME: only while the seat has that role
+
+
 def mask(rs, card_names: list[str], forbidden: tuple[str, ...]) -> np.ndarray:
-    """Gives one seat's row of State.forbid: FORBID_PLAY/FORBID_PASS bits per deck card."""
+    """Gives one seat's row of State.forbid: FORBID_PLAY/FORBID_PASS bits per deck card, for
+    every role, or shifted for one role (`miner:break`)."""
     row = np.zeros(len(card_names), np.int8)
     kinds = {"path": PATH, "break": BREAK, "repair": REPAIR, "map": MAP, "rockfall": ROCKFALL}
-    for name in forbidden:
+    for restriction in forbidden:
+        role, _, name = restriction.rpartition(":")
+        shift = 2 + 2 * ROLES.index(role) if role else 0
         if name == "pass":
-            row |= FORBID_PASS
+            row |= FORBID_PASS << shift
             continue
         for card, card_name in enumerate(card_names):
             if name == card_name or (name in kinds and rs.kind[card] == kinds[name]) \
                     or (name == "dead_end" and rs.kind[card] == PATH and not rs.through[card]):
-                row[card] |= FORBID_PLAY
+                row[card] |= FORBID_PLAY << shift
     return row
 

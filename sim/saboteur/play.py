@@ -4,11 +4,20 @@ from collections import namedtuple
 
 import numpy as np
 
-from sim.jit import rule, small_rule
+from sim.jit import direct, rule, small_rule
 from sim.saboteur import engine
 from sim.saboteur.cards import ROCKFALL, ROUNDS
-from sim.saboteur.state import (FINDER, GAME_TURNS, MINER_ROUNDS, MINERS_WON, ROUND_TURNS,
-                                SABOTEURS, STAMP, THROUGH, TURN_SEAT)
+from sim.saboteur.state import (
+    FINDER,
+    GAME_TURNS,
+    MINER_ROUNDS,
+    MINERS_WON,
+    ROUND_TURNS,
+    SABOTEURS,
+    STAMP,
+    THROUGH,
+    TURN_SEAT,
+)
 from strategies import saboteur as bots
 
 
@@ -106,29 +115,39 @@ def play_python(s, rs, families, params, seed, game, fixed_saboteurs, out, row=0
     watch(event, ...), if given, is called at each step: ("round", r), ("move", seat, move,
     card) after each move, ("round_end", r).
     """
-    move = s.move
+    move, g, hand = s.move, s.g, s.hand
     python_seats = python_seats or {}
-    observed = bots.keeps_record(families)
-    engine.start_game(s, rs, seed, game, fixed_saboteurs)
+    # A Python seat may ask a built-in bot what it would play (View.suggest): keep the record.
+    observed = bots.keeps_record(families) or bool(python_seats)
+    # The rules, bound to these arguments' types: called from Python (sim/jit.py).
+    choose = direct(bots.choose, s, rs, 0, families[0], params[0], move)
+    play_turn = direct(turn, s, rs, 0, move, observed)
+    start_round = direct(engine.start_round, s, rs, 0, 0)
+    first_seat = direct(engine.next_round_first_seat, s, rs)
+    end_round = direct(engine.end_round, s, rs)
+    round_done = direct(record_round, s, out, row, 0)
+    direct(engine.start_game, s, rs, seed, game, fixed_saboteurs)(
+        s, rs, seed, game, fixed_saboteurs)
     for r in range(rs.numbers[ROUNDS]):
         if r > 0:
-            engine.start_round(s, rs, r, engine.next_round_first_seat(s, rs))
+            start_round(s, rs, r, first_seat(s, rs))
         if watch:
             watch("round", r)
         over = False
         while not over:
-            seat = int(s.g[TURN_SEAT])
+            seat = int(g[TURN_SEAT])
             player = python_seats.get(seat)
             if player is None:
-                bots.choose(s, rs, seat, families[seat], params[seat], move)
+                choose(s, rs, seat, families[seat], params[seat], move)
             else:
                 player(seat, r)
-            card = int(s.hand[seat, move[1]])
-            over = turn(s, rs, seat, move, observed)
+            if watch:
+                card = int(hand[seat, move[1]])
+            over = play_turn(s, rs, seat, move, observed)
             if watch:
                 watch("move", seat, move.copy(), card)
-        engine.end_round(s, rs)
-        record_round(s, out, row, r)
+        end_round(s, rs)
+        round_done(s, out, row, r)
         if watch:
             watch("round_end", r)
-    record_game(s, out, row)
+    direct(record_game, s, out, row)(s, out, row)

@@ -16,7 +16,8 @@ MAX_MOVES = 4096
 MAX_SCRATCH = 64
 MOVE_FIELDS = 5  # action, hand slot, x, y, arg (see engine.py)
 
-# Bits of State.forbid.
+# Bits of State.forbid: these two for every role; shifted left by 2 (miner) or 4 (saboteur)
+# for one role only (--forbid miner:break).
 FORBID_PLAY, FORBID_PASS = 1, 2
 
 # Cell contents.
@@ -63,6 +64,7 @@ State = namedtuple("State", [
                    # its index in `front`, the second-nearest distance
     "forbid",      # int8[players, cards]: restricted play (--forbid): FORBID_PLAY set where the
                    # seat may not play that card, FORBID_PASS where it may not discard it
+                   # (shifted for one role: see FORBID_PLAY)
 ])
 
 

@@ -9,17 +9,20 @@ from "NESW".
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 from types import MappingProxyType
 from typing import NamedTuple
 
 import numpy as np
 
-from sim.saboteur import engine
+from sim.jit import direct, rule
+from sim.saboteur import engine, forbid
 from sim.saboteur.cards import BREAK, MAP, PATH, REPAIR, ROCKFALL, TOOL_NAMES
 from sim.saboteur.engine import DISCARD, PLACE
 from sim.saboteur.state import DRAW_AT, N_PLACED, ORIGIN, ROUND_TURNS, STAMP, THROUGH
 from sim.saboteur.trace import ROLES, sides
+from strategies import saboteur as bots
+from strategies.presets import user_presets
+from strategies.python_bots import LegalMoves, Suggests, adviser, expire
 
 SIDES = tuple(sides(mask) for mask in range(16))  # looked up: a view lists every maze card
 BROKEN = tuple(tuple(name for bit, name in TOOL_NAMES.items() if tools & bit) for tools in range(8))
@@ -80,31 +83,63 @@ class Goal(NamedTuple):
     kind: str | None  # "gold" or "coal" when face up or looked at with a map; else None
 
 
-@dataclass(frozen=True, slots=True)
-class View:
-    """What the player in `seat` may know when it is to move."""
+class View(Suggests):
+    """What the player in `seat` may know when it is to move (read-only).
 
-    seat: int
-    players: int
-    round: int                              # 1, 2, 3
-    turn: int                               # moves played so far this round
-    role: str                               # "miner" or "saboteur"
-    hand: tuple[str, ...]                   # the cards in hand, by slot
-    maze: tuple[PathCard, ...]              # the start card first, then path cards as placed
-    goals: tuple[Goal, Goal, Goal]          # north to south
-    broken: tuple[tuple[str, ...], ...]     # per seat, its broken tools
-    hand_sizes: tuple[int, ...]             # per seat
-    pile: int                               # cards left to draw
-    gold: int                               # this player's nuggets so far (others keep theirs hidden)
-    cards: Mapping[str, Card]               # every card name of the deck -> what it is
+    seat, players: int
+    round:      1, 2, 3
+    turn:       moves played so far this round
+    role:       "miner" or "saboteur"
+    hand:       tuple[str, ...], the cards in hand, by slot
+    maze:       tuple[PathCard, ...], the start card first, then path cards as placed
+    goals:      tuple[Goal, Goal, Goal], north to south
+    broken:     tuple[tuple[str, ...], ...], per seat, its broken tools
+    hand_sizes: tuple[int, ...], per seat
+    pile:       cards left to draw
+    gold:       this player's nuggets so far (others keep theirs hidden)
+    cards:      Mapping[str, Card], every card name of the deck -> what it is
+    suggest(strategy): the move a built-in strategy would play here (see Suggests)
+
+    The maze is put into words when first read, from a copy taken when the view was made.
+    """
+
+    __slots__ = ("seat", "players", "round", "turn", "role", "hand", "goals", "broken",
+                 "hand_sizes", "pile", "gold", "cards", "_placed", "_names", "_maze")
+
+    def __init__(self, **fields):
+        for name, value in fields.items():
+            object.__setattr__(self, name, value)
+        object.__setattr__(self, "_maze", None)
+
+    def __setattr__(self, name, value):
+        raise AttributeError("a View is read-only")
+
+    @property
+    def maze(self) -> tuple[PathCard, ...]:
+        if self._maze is None:
+            names = self._names
+            maze = [PathCard(0, 0, "start", "NESW", True, True)]
+            maze += [PathCard(x - ORIGIN, y - ORIGIN, names[card], SIDES[exits], bool(through),
+                              bool(joined))
+                     for x, y, card, exits, through, joined in self._placed]
+            object.__setattr__(self, "_maze", tuple(maze))
+        return self._maze
+
+    def __repr__(self) -> str:
+        return (f"View(seat={self.seat}, players={self.players}, round={self.round}, "
+                f"turn={self.turn}, role={self.role!r}, hand={self.hand!r}, maze={self.maze!r}, "
+                f"goals={self.goals!r}, broken={self.broken!r}, hand_sizes={self.hand_sizes!r}, "
+                f"pile={self.pile}, gold={self.gold})")
 
 
-def moves(s, rs, names: list[str], seat: int) -> tuple[np.ndarray, list[Move]]:
+def moves(s, rs, names: list[str], seat: int, legal_moves=engine.legal_moves
+          ) -> tuple[list, LegalMoves]:
     """Gives the legal moves of `seat` in the engine's order (restrictions applied): as the
-    engine's rows (a copy) and in words."""
-    n = engine.legal_moves(s, rs, seat)
-    rows = s.moves[:n].copy()
-    return rows, [readable(names, s.hand, seat, row) for row in rows.tolist()]
+    engine's rows and in words. `legal_moves`: the engine's rule, or its compiled code bound
+    to this state (sim/jit.py `direct`)."""
+    rows = s.moves[:legal_moves(s, rs, seat)].tolist()
+    hand = s.hand.copy()
+    return rows, LegalMoves(rows, lambda row: readable(names, hand, seat, row))
 
 
 def readable(names: list[str], hand, seat: int, row) -> Move:
@@ -136,42 +171,76 @@ def deck_cards(rs, names: list[str]) -> Mapping[str, Card]:
         for c, name in enumerate(names)})
 
 
+@rule
+def _placed(s, out):
+    """Copies the path cards in the maze into out's rows (x, y, card, exits, through, joined);
+    gives how many."""
+    placed, card_at, exits, cell, reach, stamp = s.placed, s.card_at, s.exits, s.cell, s.reach, \
+        s.g[STAMP]
+    n = s.g[N_PLACED]
+    for i in range(n):
+        x, y = placed[i, 0], placed[i, 1]
+        out[i, 0], out[i, 1], out[i, 2], out[i, 3] = x, y, card_at[y, x], exits[y, x]
+        out[i, 4], out[i, 5] = cell[y, x] == THROUGH, reach[y, x] == stamp
+    return n
+
+
 def view(s, rs, names: list[str], seat: int, round_index: int,
-         cards: Mapping[str, Card]) -> View:
-    """Gives what `seat` may know now: its hand, role, maps seen, and the public table."""
-    players = s.hand.shape[0]
-    stamp = s.g[STAMP]
-    placed = s.placed[:s.g[N_PLACED]]
-    xs, ys = placed[:, 0], placed[:, 1]
-    maze = [PathCard(0, 0, "start", "NESW", True, True)]
-    maze += [PathCard(x - ORIGIN, y - ORIGIN, names[card], SIDES[exits], through, joined)
-             for x, y, card, exits, through, joined in zip(
-                 xs.tolist(), ys.tolist(), s.card_at[ys, xs].tolist(), s.exits[ys, xs].tolist(),
-                 (s.cell[ys, xs] == THROUGH).tolist(), (s.reach[ys, xs] == stamp).tolist())]
+         cards: Mapping[str, Card], placed=_placed, advise=None) -> View:
+    """Gives what `seat` may know now: its hand, role, maps seen, and the public table.
+
+    placed: `_placed`, or its compiled code bound to this state; advise(strategy) gives the
+    index of the legal move a built-in strategy would play (View.suggest), None: no advice."""
+    buffer = np.empty((s.placed.shape[0], 6), np.int64)
+    placed_now = buffer[:placed(s, buffer)].tolist()
     shown, seen, kind = s.goal_shown.tolist(), s.seen[seat].tolist(), s.goal_kind.tolist()
     goals = tuple(Goal(x, y, bool(shown[i]),
                        ("gold" if kind[i] == 0 else "coal") if shown[i] or seen[i] else None)
                   for i, (x, y) in enumerate(rs.goal_xy.tolist()))
     g = s.g.tolist()
     return View(
-        seat=seat, players=players, round=round_index + 1, turn=g[ROUND_TURNS],
-        role=ROLES[s.role[seat]], hand=tuple(names[c] for c in s.hand[seat, :s.hand_n[seat]].tolist()),
-        maze=tuple(maze), goals=goals, broken=tuple(BROKEN[b] for b in s.broken.tolist()),
+        seat=seat, players=s.hand.shape[0], round=round_index + 1, turn=g[ROUND_TURNS],
+        role=ROLES[s.role[seat]],
+        hand=tuple(names[c] for c in s.hand[seat, :s.hand_n[seat]].tolist()),
+        goals=goals, broken=tuple(BROKEN[b] for b in s.broken.tolist()),
         hand_sizes=tuple(s.hand_n.tolist()), pile=s.deck.shape[0] - g[DRAW_AT],
-        gold=int(s.gold[seat]), cards=cards)
+        gold=int(s.gold[seat]), cards=cards, _placed=placed_now, _names=names, _advise=advise)
+
+
+_ROWS, _PARAMETERS = np.empty((1, 6), np.int64), np.zeros(len(bots.PARAMETERS))  # their types
 
 
 class PythonSeatPlayer:
     """Plays a Python strategy's seat in the Python driver: lists the legal moves in words,
     builds the view, asks the strategy, and writes its move into the engine's move array."""
 
-    def __init__(self, s, rs, names: list[str], seat):
-        self.s, self.rs, self.names, self.seat = s, rs, names, seat
-        self.cards = deck_cards(rs, names)
+    def __init__(self, s, rs, names: list[str], cards: Mapping[str, Card], seat, rules: dict):
+        self.s, self.rs, self.names, self.cards, self.seat = s, rs, names, cards, seat
+        self.presets = user_presets(rules)
+        self.known = [*bots.strategy_names(), *self.presets]
+        self.forbiddable = list(forbid.names(rules))
+        # The rules called at every move, bound to this state (sim/jit.py).
+        self.legal_moves = direct(engine.legal_moves, s, rs, 0)
+        self.placed = direct(_placed, s, _ROWS)
+        self.choose = direct(bots.choose, s, rs, 0, 0, _PARAMETERS, s.move)
 
     def __call__(self, seat: int, round_index: int) -> None:
         s = self.s
-        rows, legal = moves(s, self.rs, self.names, seat)
-        i = self.seat.pick(view(s, self.rs, self.names, seat, round_index, self.cards), legal)
-        s.move[:] = rows[i]
+        rows, legal = moves(s, self.rs, self.names, seat, self.legal_moves)
+        move = np.empty_like(s.move)
 
+        def index_of(strategy: str, forbidden: tuple[str, ...]) -> int:
+            family, params = bots.resolve(strategy, self.presets)
+            own = s.forbid[seat].copy()
+            s.forbid[seat] |= forbid.mask(self.rs, self.names, forbidden)
+            try:
+                self.choose(s, self.rs, seat, family, params, move)
+            finally:
+                s.forbid[seat] = own
+            return rows.index(move.tolist())
+
+        seen = view(s, self.rs, self.names, seat, round_index, self.cards, self.placed,
+                    adviser(self.known, self.forbiddable, index_of, legal))
+        i = self.seat.pick(seen, legal)
+        expire(seen)
+        s.move[:] = rows[i]

@@ -88,16 +88,16 @@ class SequenceStacks:
         if classes:  # the Python driver: the same rules, seeds and tables, slower
             for row, game in enumerate(range(start, stop)):
                 play.play_python(state, ruleset, families, params, seed, game, out, row,
-                                 self._python_seats(state, ruleset, classes, seed, game))
+                                 self._python_seats(state, ruleset, classes, seed, game, rules))
         else:
             play.play_games(state, ruleset, families, params, seed, start, stop, out)
         ids = np.arange(start, stop, dtype=np.int64) + id_offset
         return build_tables(out, ids, setup.players, setup.strategies())
 
     @staticmethod
-    def _python_seats(state, ruleset, classes, seed, game) -> dict:
+    def _python_seats(state, ruleset, classes, seed, game, rules) -> dict:
         """Gives the players of one game's Python seats (fresh strategy instances)."""
-        return {seat: PythonSeatPlayer(state, ruleset, bot)
+        return {seat: PythonSeatPlayer(state, ruleset, bot, rules)
                 for seat, bot in python_bots.seats_for_game(classes, seed, game).items()}
 
     def trace(self, rules, setup, seed, index, out: TextIO):
@@ -109,7 +109,7 @@ class SequenceStacks:
               + ", ".join(f"{i}:{name}" for i, name in enumerate(labels)), file=out)
         classes = python_bots.python_classes(setup.seats)
         play.play_python(state, ruleset, families, params, seed, index, results, 0,
-                         self._python_seats(state, ruleset, classes, seed, index),
+                         self._python_seats(state, ruleset, classes, seed, index, rules),
                          Tracer(state, labels, out))
         return build_tables(results, np.array([index], np.int64), setup.players, labels)
 

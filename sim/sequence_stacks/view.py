@@ -13,7 +13,10 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import NamedTuple
 
-from sim.sequence_stacks import engine
+import numpy as np
+
+from sim.jit import direct
+from sim.sequence_stacks import engine, forbid
 from sim.sequence_stacks.cards import (
     ALLOWED,
     COLOURS,
@@ -63,6 +66,9 @@ from sim.sequence_stacks.trace import pile_label
 CARD_NAMES = tuple(name(t) for t in range(TYPES))
 PILE_LABELS = tuple(pile_label(slot) for slot in range(2 * MAX_OPEN))
 ACTION_NAMES = ("play", "action", "discard", "end", "block", "pass")  # by engine action
+from strategies import sequence_stacks as bots
+from strategies.presets import user_presets
+from strategies.python_bots import LegalMoves, Suggests, advised, adviser, expire
 
 
 class Move(NamedTuple):
@@ -107,7 +113,7 @@ class Completion(NamedTuple):
 
 
 @dataclass(frozen=True, slots=True)
-class View:
+class View(Suggests):
     """What the player in `seat` may know when it is to decide: its own hand; of the others,
     hand sizes only; the open sequence piles, the tops of the discard piles, every player's
     chips and the draw pile's size are public."""
@@ -144,12 +150,12 @@ def readable(row) -> Move:
     return Move(ACTION_NAMES[action])
 
 
-def moves(s, rs, seat: int):
+def moves(s, rs, seat: int, legal_moves=engine.legal_moves) -> tuple[list, LegalMoves]:
     """Gives the legal moves of `seat` in the engine's order (restrictions applied): as the
-    engine's rows (a copy: bots reuse the scratch array) and in words."""
-    n = engine.legal_moves(s.m, rs, s.moves, seat)
-    rows = s.moves[:n].copy()
-    return rows, [readable(row) for row in rows.tolist()]
+    engine's rows and in words. `legal_moves`: the engine's rule, or its compiled code bound
+    to this state (sim/jit.py `direct`)."""
+    rows = s.moves[:legal_moves(s.m, rs, s.moves, seat)].tolist()
+    return rows, LegalMoves(rows, readable)
 
 
 def rules_of(rs) -> Rules:
@@ -193,12 +199,37 @@ class PythonSeatPlayer:
     """Plays a Python strategy's seat in the Python driver: lists the legal moves in words,
     builds the view, asks the strategy, and writes its move into the engine's move array."""
 
-    def __init__(self, s, rs, seat):
+    def __init__(self, s, rs, seat, rules: dict):
         self.s, self.rs, self.seat = s, rs, seat
         self.rules = rules_of(rs)
+        self.presets = user_presets(rules)
+        self.known = [*bots.strategy_names(), *self.presets]
+        self.forbiddable = list(forbid.names(rules))
+        # The rules called at every move, bound to this state (sim/jit.py).
+        self.legal_moves = direct(engine.legal_moves, s.m, rs, s.moves, 0)
+        self.choose = direct(bots.choose, s.m, s.rngs, rs, s.moves, 0, 0, _PARAMETERS, s.move)
 
     def __call__(self, seat: int) -> None:
         s = self.s
-        rows, legal = moves(s, self.rs, seat)
-        i = self.seat.pick(view(s, seat, self.rules), legal)
+        rows, legal = moves(s, self.rs, seat, self.legal_moves)
+        move = s.move.copy()
+        restricted = views(s).forbid
+
+        def index_of(strategy: str, forbidden: tuple[str, ...]) -> int:
+            family, params = bots.resolve(strategy, self.presets)
+            own = int(restricted[seat])
+            restricted[seat] |= forbid.mask(forbidden)
+            try:
+                self.choose(s.m, s.rngs, self.rs, s.moves, seat, family, params, move)
+            finally:
+                restricted[seat] = own
+            return rows.index(move.tolist())
+
+        seen = advised(view(s, seat, self.rules),
+                       adviser(self.known, self.forbiddable, index_of, legal))
+        i = self.seat.pick(seen, legal)
+        expire(seen)
         s.move[:] = rows[i]
+
+
+_PARAMETERS = np.zeros(len(bots.PARAMETERS))  # its type, for `direct`

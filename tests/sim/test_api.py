@@ -1,0 +1,70 @@
+"""The Python API (sim/api.py): the command line's runs, tables with labels, reports and
+comparisons, and one clear UserError for every bad argument."""
+
+import polars as pl
+import pytest
+
+from sim import api
+from sim.errors import UserError
+
+
+@pytest.fixture
+def small(tmp_path):
+    return dict(games=8, seed=5, workers=1)
+
+
+def test_a_run_plays_the_games_the_command_plays(simulate, tmp_path, small):
+    run = api.run("saboteur", players=[4, 5], out=tmp_path / "api", **small)
+    code, _, _ = simulate("saboteur", "--players", "4,5", "--games", 8, "--seed", 5,
+                          "--workers", 1, "--out", tmp_path / "cli", "--quiet")
+    assert code == 0
+    cli = api.open_run(tmp_path / "cli")
+    assert run.games().equals(cli.games()) and run.seats().equals(cli.seats())
+    assert run.seed == 5 and run.game == "saboteur" and len(run.configurations) == 2
+
+
+def test_tables_carry_their_labels(tmp_path, small):
+    run = api.run("saboteur", players=5, rules={"hand_size.5": [5, 6]}, out=tmp_path / "r",
+                  **small)
+    seats = run.seats()
+    assert seats.columns[:3] == ["game_id", "setup", "configuration"]
+    assert sorted(seats["configuration"].unique()) == run.configurations
+    assert any("hand_size.5=6" in label for label in run.configurations)
+    assert set(run.table("rounds")["role"].unique()) <= {"miner", "saboteur"}
+    summary = run.summary()
+    assert summary.height == 2 and (summary["low"] <= summary["rate"]).all()
+
+
+def test_a_report_and_a_comparison_over_two_player_counts(tmp_path, small):
+    run = api.run("sequence-stacks", players=3, out=tmp_path / "r", **small)
+    assert (api.report(run, out=tmp_path / "report") / "report.md").is_file()
+    duel = api.compare("sequence-stacks", ["default", "random"], players="2,3",
+                       out=tmp_path / "c", **small)
+    h2h = duel.head_to_head
+    assert sorted(h2h["players"].unique()) == [2, 3]
+    assert set(h2h["strategy"]) == {"default", "random"}
+    assert duel.ranking.group_by("players").len()["len"].to_list() == [2, 2]
+
+
+@pytest.mark.parametrize("call, message", [
+    (lambda: api.run("saboteur", players=2, games=1), "saboteur takes 3–10 players, got 2"),
+    (lambda: api.run("chess", players=2, games=1), "unknown game 'chess'"),
+    (lambda: api.run("spit", players=2, games=1, saboteurs=2), "spit does not take saboteurs"),
+    (lambda: api.run("saboteur", players=5, games=1, board="b.toml"), "saboteur does not take board"),
+    (lambda: api.run("saboteur", players=5, games=1, rules={"hand_size.5": []}),
+     "an empty list sweeps nothing"),
+    (lambda: api.run("saboteur", players=5, games=0), "must be at least 1, got 0"),
+    (lambda: api.compare("saboteur", ["default"], players=5, games=1), "at least two strategies"),
+])
+def test_a_bad_argument_is_one_user_error(tmp_path, monkeypatch, call, message):
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(UserError, match=message) as e:
+        call()
+    assert "\n" not in str(e.value) and not (tmp_path / "runs").exists()
+
+
+def test_a_table_the_game_lacks_is_a_user_error(tmp_path, small):
+    run = api.run("sequence-stacks", players=2, out=tmp_path / "r", **small)
+    with pytest.raises(UserError, match="sequence-stacks has no table 'rounds'; its tables: "):
+        run.table("rounds")
+    assert isinstance(run.games(), pl.DataFrame)
