@@ -7,12 +7,14 @@ numba are imported inside those helpers so that `simulate --help` answers at onc
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import functools
 import inspect
 import os
 import signal
 import sys
+from datetime import datetime
 from pathlib import Path
 from typing import Annotated, Callable
 
