@@ -53,8 +53,9 @@ def _percent_axis(ax, axis: str = "y") -> None:
 
 
 def rate_bars(path: Path, labels: list[str], rate, low, high, *, title: str, xlabel: str,
-              ylabel: str, caption: str, reference: float | None = None) -> Path:
-    """Gives a bar chart of rates with 95% interval whiskers (rates in 0..1)."""
+              ylabel: str, caption: str, target: float | None = None) -> Path:
+    """Gives a bar chart of rates with 95% interval whiskers (rates in 0..1), and the target
+    balanced means as a dashed line."""
     fig, ax = _figure(max(5.0, 0.7 * len(labels) + 2.5))
     x = np.arange(len(labels))
     rate, low, high = (np.asarray(a, float) for a in (rate, low, high))
@@ -64,9 +65,7 @@ def rate_bars(path: Path, labels: list[str], rate, low, high, *, title: str, xla
     for xi, r in zip(x, rate):
         ax.annotate(f"{100 * r:.1f}%", (xi, r), xytext=(0, 3), textcoords="offset points",
                     ha="left", fontsize=8)
-    if reference is not None:
-        ax.axhline(reference, color=OKABE_ITO[3], linestyle="--", linewidth=1,
-                   label=f"reference {100 * reference:.0f}%")
+    _target_line(ax, target)
     ax.set_xticks(x, labels, rotation=30 if len(labels) > 6 else 0, ha="right" if len(labels) > 6 else "center")
     ax.set_ylim(0, min(1.0, max(1e-3, float(np.nanmax(high, initial=0.0))) * 1.15))
     _percent_axis(ax)
@@ -77,12 +76,15 @@ def rate_bars(path: Path, labels: list[str], rate, low, high, *, title: str, xla
 
 
 def rate_lines(path: Path, series: dict[str, tuple], *, title: str, xlabel: str, ylabel: str,
-               caption: str, band: bool = True) -> Path:
-    """Gives one line per series of rates over x with its 95% interval as a band (or whiskers).
+               caption: str, band: bool = True, target: tuple | float | None = None) -> Path:
+    """Gives one line per series of rates over x with its 95% interval as a band (or whiskers),
+    and the target balanced means as a dashed line.
 
-    `series` maps a label to (x, rate, low, high).
+    `series` maps a label to (x, rate, low, high); `target` is a rate, or (x, rates) when it
+    changes along x (a fair share 1/players).
     """
     fig, ax = _figure()
+    _target_line(ax, target)
     for i, (label, (x, rate, low, high)) in enumerate(series.items()):
         colour = OKABE_ITO[i % len(OKABE_ITO)]
         x, rate, low, high = (np.asarray(a, float) for a in (x, rate, low, high))
@@ -188,3 +190,51 @@ def grid(frame, rows: list, cols: list, row: str, col: str, label) -> tuple[np.n
         values[i, j] = r["rate"]
         text[i][j] = label(r)
     return values, text
+
+
+def _target_line(ax, target: tuple | float | None) -> None:
+    """Draws the target (a rate, or (x, rates) along x) as a dashed vermilion line."""
+    if target is None:
+        return
+    if isinstance(target, tuple):
+        x, y = (np.asarray(a, float) for a in target)
+        ax.plot(x, y, color=OKABE_ITO[3], linestyle="--", linewidth=1.2, label="target (balanced)",
+                zorder=1)
+    else:
+        ax.axhline(float(target), color=OKABE_ITO[3], linestyle="--", linewidth=1.2,
+                   label=f"target {100 * float(target):.3g}%", zorder=1)
+
+
+def forest(path: Path, labels: list[str], estimate, low, high, *, title: str, xlabel: str,
+           caption: str, unpaired: tuple | None = None) -> Path:
+    """Gives a forest plot: one row per label, its difference (rates, drawn in percentage
+    points) with its 95% interval as whiskers, a zero line, and beside each the unpaired
+    interval, thin and grey, when `unpaired` = (low, high) is given."""
+    k = len(labels)
+    fig, ax = _figure(8.0, max(2.6, 0.42 * k + 1.7))
+    ax.grid(True, axis="x", alpha=0.3)
+    ax.grid(False, axis="y")
+    y = np.arange(k)[::-1].astype(float)  # the first row on top
+    estimate, low, high = (100 * np.asarray(a, float) for a in (estimate, low, high))
+    ax.axvline(0, color="#444444", linewidth=1, zorder=1)
+    if unpaired is not None:
+        u_low, u_high = (100 * np.asarray(a, float) for a in unpaired)
+        ax.hlines(y - 0.22, u_low, u_high, color="#999999", linewidth=1.5,
+                  label="unpaired 95% interval (same games)", zorder=2)
+    ax.errorbar(estimate, y, xerr=_whiskers(estimate, low, high), fmt="o", color=OKABE_ITO[0],
+                ecolor=OKABE_ITO[0], capsize=4, markersize=6, label="difference, 95% interval",
+                zorder=3)
+    for yi, e, hi in zip(y, estimate, high):
+        ax.annotate(f"{e:+.1f}", (hi if np.isfinite(hi) else e, yi), xytext=(5, 0),
+                    textcoords="offset points", va="center", fontsize=8)
+    ax.set_yticks(y, labels)
+    ax.set_ylim(-0.8, k - 0.4)
+    ends = np.concatenate([low, high, *([] if unpaired is None else [u_low, u_high]), [0.0]])
+    lo, hi = float(np.nanmin(ends)), float(np.nanmax(ends))
+    pad = max(hi - lo, 0.5) * 0.08
+    ax.set_xlim(lo - pad, hi + 2.5 * pad)  # room on the right for the values
+    ax.legend(loc="lower right" if k > 1 else "best", fontsize=8)
+    longest = max((len(str(label)) for label in labels), default=1)
+    left = min(0.5, 0.06 + 0.0105 * longest)
+    bottom = min(0.3, 0.8 / fig.get_figheight())
+    return _finish(fig, ax, path, title, xlabel, "", caption, left=left, bottom=bottom)
