@@ -198,6 +198,9 @@ def _target_line(ax, target: tuple | float | None) -> None:
         return
     if isinstance(target, tuple):
         x, y = (np.asarray(a, float) for a in target)
+        if len(y) and np.ptp(y) == 0:  # the same everywhere (or one x): across the chart
+            target = float(y[0])
+    if isinstance(target, tuple):
         ax.plot(x, y, color=OKABE_ITO[3], linestyle="--", linewidth=1.2, label="target (balanced)",
                 zorder=1)
     else:
@@ -207,33 +210,47 @@ def _target_line(ax, target: tuple | float | None) -> None:
 
 def forest(path: Path, labels: list[str], estimate, low, high, *, title: str, xlabel: str,
            caption: str, unpaired: tuple | None = None) -> Path:
-    """Gives a forest plot: one row per label, its difference (rates, drawn in percentage
-    points) with its 95% interval as whiskers, a zero line, and beside each the unpaired
-    interval, thin and grey, when `unpaired` = (low, high) is given."""
+    """Gives a forest plot: one row per label (top down), its difference (rates, drawn in
+    percentage points) with its 95% interval as whiskers, a zero line, and under each the
+    unpaired interval, thin and grey, when `unpaired` = (low, high) is given. A row without an
+    interval (nan), such as the baseline itself, is drawn as a diamond on the zero line."""
     k = len(labels)
-    fig, ax = _figure(8.0, max(2.6, 0.42 * k + 1.7))
+    fig, ax = _figure(8.0, max(2.8, 0.45 * k + 1.9))
     ax.grid(True, axis="x", alpha=0.3)
     ax.grid(False, axis="y")
     y = np.arange(k)[::-1].astype(float)  # the first row on top
     estimate, low, high = (100 * np.asarray(a, float) for a in (estimate, low, high))
+    reference = np.isnan(low)
     ax.axvline(0, color="#444444", linewidth=1, zorder=1)
+    ends = [low, high, [0.0]]
     if unpaired is not None:
         u_low, u_high = (100 * np.asarray(a, float) for a in unpaired)
-        ax.hlines(y - 0.22, u_low, u_high, color="#999999", linewidth=1.5,
-                  label="unpaired 95% interval (same games)", zorder=2)
-    ax.errorbar(estimate, y, xerr=_whiskers(estimate, low, high), fmt="o", color=OKABE_ITO[0],
-                ecolor=OKABE_ITO[0], capsize=4, markersize=6, label="difference, 95% interval",
-                zorder=3)
-    for yi, e, hi in zip(y, estimate, high):
-        ax.annotate(f"{e:+.1f}", (hi if np.isfinite(hi) else e, yi), xytext=(5, 0),
-                    textcoords="offset points", va="center", fontsize=8)
+        ax.hlines(y - 0.2, u_low, u_high, color="#999999", linewidth=1.5,
+                  label="unpaired interval", zorder=2)
+        ends += [u_low, u_high]
+    shown = ~reference
+    ax.errorbar(estimate[shown], y[shown], xerr=np.array(_whiskers(estimate, low, high))[:, shown],
+                fmt="o",
+                color=OKABE_ITO[0], ecolor=OKABE_ITO[0], capsize=4, markersize=6,
+                label="difference (paired 95% interval)", zorder=3)
+    if reference.any():
+        ax.scatter(np.zeros(int(reference.sum())), y[reference], marker="D", s=36,
+                   color="#444444", label="baseline", zorder=3)
+    for yi, e, hi in zip(y[shown], estimate[shown], high[shown]):
+        value = round(float(e), 1) + 0.0  # never "-0.0"
+        ax.annotate(f"{value:+.1f}" if value else "0.0", (hi if np.isfinite(hi) else e, yi),
+                    xytext=(5, 0), textcoords="offset points", va="center", fontsize=8)
     ax.set_yticks(y, labels)
-    ax.set_ylim(-0.8, k - 0.4)
-    ends = np.concatenate([low, high, *([] if unpaired is None else [u_low, u_high]), [0.0]])
+    ax.set_ylim(-1.5, k - 0.4)  # a free strip at the bottom holds the legend
+    ends = np.concatenate([np.asarray(e, float).ravel() for e in ends])
     lo, hi = float(np.nanmin(ends)), float(np.nanmax(ends))
     pad = max(hi - lo, 0.5) * 0.08
     ax.set_xlim(lo - pad, hi + 2.5 * pad)  # room on the right for the values
-    ax.legend(loc="lower right" if k > 1 else "best", fontsize=8)
+    handles, names = ax.get_legend_handles_labels()
+    first = names.index("difference (paired 95% interval)")
+    order = [first] + [i for i in range(len(names)) if i != first]
+    ax.legend([handles[i] for i in order], [names[i] for i in order], loc="lower center",
+              ncol=3, fontsize=8, frameon=False)
     longest = max((len(str(label)) for label in labels), default=1)
     left = min(0.5, 0.06 + 0.0105 * longest)
     bottom = min(0.3, 0.8 / fig.get_figheight())

@@ -95,8 +95,7 @@ def win_rate_by_style(ctx: ReportContext) -> Section:
         pl.col("players").cast(pl.Int64),
         pl.col("strategy").replace_strict(styles, return_dtype=pl.String).alias("style"))
     # a group of bars per player count, or per variant and player count: never pooled
-    frame = frame.with_columns(pl.concat_str([pl.col(k).cast(pl.Utf8) for k in keys[:-1]],
-                                             separator=" · ").alias("__group"))
+    frame = frame.with_columns(ctx.group_label(frame).alias("__group"))
     groups = frame.unique("__group", maintain_order=True)["__group"].to_list()
     series = {}
     for name in sorted(frame["strategy"].unique().to_list()):

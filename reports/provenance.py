@@ -13,6 +13,8 @@ import polars as pl
 import sim
 from sim import rules as rule_files
 
+DEFAULT = "default rules"  # the label of the game's rules as its configs file has them
+DEFAULT_MARK = "(default)"
 # bots a --strategies-file adds travel with the rules, but they are bots, not rules
 _NOT_RULES = ("strategy_presets",)
 
@@ -59,6 +61,8 @@ def variant_label(game, runs: list, index: int, setup) -> str:
     """Gives the label that keeps a configuration's rule variant apart in a report: what it
     changes from the defaults, and with several runs, the run's folder name."""
     text = change_text(game, runs[index].manifest["rules"], setup)
+    if text == DEFAULT and setup.rules:  # a sweep's value that is the default: say both
+        text = f"{setup.variant()} {DEFAULT_MARK}"
     return f"{text} ({Path(runs[index].path).name})" if len(runs) > 1 else text
 
 

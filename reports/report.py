@@ -87,6 +87,7 @@ def write_report(runs: list[Path], out: Path | None = None,
     if sections and sections[0].title == PARTIAL:
         console.print(f"{PARTIAL}: {sections[0].text}", style="bold red", markup=False)
     title = f"{getattr(game, 'title', opened[0].game)} balance report"
+    # the provenance is for the files: a terminal gets the findings
     publish(out, "report", title, sections, console,
-            only={s.tables[0].title for s in sections if s.tables})
+            only={s.tables[0].title for s in sections if s.tables and s.title != "Provenance"})
     return out

@@ -69,17 +69,16 @@ def miners_by_saboteurs(ctx: ReportContext) -> Section:
     frame = with_wilson(frame).with_columns(pl.col("players").cast(pl.Int64),
                                             pl.col("saboteurs").cast(pl.Int64)).sort(keys)
     # a heatmap row per player count, or per variant and player count: never pooled
-    frame = frame.with_columns(pl.concat_str([pl.col(k).cast(pl.Utf8) for k in keys[:-1]],
-                                             separator=" · ").alias("__row"))
+    frame = frame.with_columns(ctx.group_label(frame).alias("__row"))
     rows = frame.unique("__row", maintain_order=True)["__row"].to_list()
     saboteurs = sorted(frame["saboteurs"].unique().to_list())
     values, text = charts.grid(frame, rows, saboteurs, "__row", "saboteurs",
-                               lambda r: f"{100 * r['rate']:.0f}%\nn={r['n']:,}")
+                               lambda r: f"{100 * r['rate']:.0f}%\nn={int(r['n']):,}")
     n = int(frame["n"].sum())
     path = charts.heatmap(ctx.chart("miners_by_players_saboteurs"), values,
                           rows, [str(s) for s in saboteurs],
                           title="Saboteur: miners' round-win rate", xlabel="saboteurs in play",
-                          ylabel=" · ".join(keys[:-1]).replace("variant", "variant (rules)"),
+                          ylabel="players" if not ctx.split else "variant (rules)",
                           caption=f"n = {n:,} rounds; cell: rate and rounds",
                           cell_text=text, colour_label="miners' round-win rate (%)",
                           vmin=0, vmax=1)
@@ -115,8 +114,7 @@ def gold_by_role(ctx: ReportContext) -> Section:
                                 .join(spread, on=keys, how="left"), "mean gold")
     frame = frame.with_columns(pl.col("players").cast(pl.Int64)).sort(keys)
     # a group of bars per player count, or per variant and player count: never pooled
-    frame = frame.with_columns(pl.concat_str([pl.col(k).cast(pl.Utf8) for k in keys[:-1]],
-                                             separator=" · ").alias("__group"))
+    frame = frame.with_columns(ctx.group_label(frame).alias("__group"))
     groups = frame.unique("__group", maintain_order=True)["__group"].to_list()
     series = {}
     for role in ("miner", "saboteur"):
@@ -126,7 +124,7 @@ def gold_by_role(ctx: ReportContext) -> Section:
     n = int(frame["n"].sum())
     path = charts.grouped_bars(ctx.chart("gold_by_role"), groups, series,
                                title="Saboteur: gold per round by role",
-                               xlabel=" · ".join(keys[:-1]).replace("players", "players (count)"),
+                               xlabel="players (count)" if not ctx.split else "variant (rules)",
                                ylabel="gold gained per round (nuggets)",
                                caption=f"n = {n:,} seat-rounds; whiskers: 95% interval of the mean")
     return Section("Gold per round by role", [Table(

@@ -49,7 +49,7 @@ class ReportContext:
 
     def __init__(self, runs: list, game, charts_dir: Path, target: float | None = None,
                  baseline: str | None = None):
-        from reports.provenance import variant_label
+        from reports.provenance import rule_changes, variant_label
 
         self.runs = runs
         self.game = game
@@ -62,10 +62,11 @@ class ReportContext:
             for sid, setup in enumerate(run.setups):
                 # several runs: the folder names the run, even when their rules are the same
                 label = f"{setup.label()} ({Path(run.path).name})" if several else setup.label()
-                rows.append((i, sid, label, variant_label(game, runs, i, setup), setup.players))
+                rows.append((i, sid, label, variant_label(game, runs, i, setup),
+                             not rule_changes(game, run.manifest["rules"], setup), setup.players))
         self.configs = pl.DataFrame(rows, orient="row", schema={
             "run": pl.Int16, "setup": pl.Int16, "configuration": pl.Utf8, "variant": pl.Utf8,
-            "cfg_players": pl.Int64})
+            "default": pl.Boolean, "cfg_players": pl.Int64})
         # configurations in a stable reading order: by player count, then label
         self.order = (self.configs.unique("configuration").sort("cfg_players", "configuration")
                       ["configuration"].to_list())
@@ -83,6 +84,18 @@ class ReportContext:
             return [frame]
         parts = [frame.filter(pl.col("variant") == name) for name in self.variants]
         return [part for part in parts if part.height]
+
+    def group_label(self, frame: pl.DataFrame) -> pl.Expr:
+        """Gives a chart's label for each row's group: its player count ("7"), or with several
+        variants, the variant and the player count on two lines ("hand_size.7=6", "7p"; the
+        variant alone when every row has one player count)."""
+        if not self.split:
+            return pl.col("players").cast(pl.Utf8)
+        # "(default)" and a run's name on a line of their own keep bar labels narrow
+        variant = pl.col("variant").str.replace_all(" (", "\n(", literal=True)
+        if frame["players"].n_unique() == 1:
+            return variant
+        return variant + "\n" + pl.col("players").cast(pl.Utf8) + "p"
 
     @property
     def balance(self) -> Target:

@@ -17,6 +17,7 @@ import polars as pl
 from scipy import stats
 
 from reports import charts
+from reports.provenance import DEFAULT_MARK
 from reports.sections import ReportContext, Section, Table, cluster_sums, with_wilson
 from reports.stats import ALPHA, holm
 from reports.verdicts import TOLERANCE, verdicts
@@ -93,9 +94,11 @@ def difference(variant: pl.DataFrame, baseline: pl.DataFrame, paired: bool) -> D
                       True, both.height, same[1], same[2])
 
 
-def _base_text(label: str, several_runs: bool) -> str:
-    """Gives a variant label without its run's folder name."""
-    return label.rsplit(" (", 1)[0] if several_runs else label
+def _names(label: str, several_runs: bool) -> set[str]:
+    """Gives the names --baseline may call a variant by: its label, and without its run's
+    folder name or its "(default)" mark ("hand_size.7=5 (default) (run1)", "hand_size.7=5")."""
+    text = label.rsplit(" (", 1)[0] if several_runs else label
+    return {label, text, text.removesuffix(f" {DEFAULT_MARK}")}
 
 
 def check_baseline(ctx: ReportContext) -> None:
@@ -103,7 +106,7 @@ def check_baseline(ctx: ReportContext) -> None:
     if ctx.baseline is None:
         return
     several = len(ctx.runs) > 1
-    known = set(ctx.variants) | {_base_text(v, several) for v in ctx.variants}
+    known = set().union(*(_names(v, several) for v in ctx.variants))
     if ctx.baseline not in known:
         raise UserError(f"--baseline {ctx.baseline!r} is not a variant of these runs; they hold: "
                         + ", ".join(repr(v) for v in ctx.variants))
@@ -150,7 +153,7 @@ def comparisons(ctx: ReportContext) -> pl.DataFrame:
         by_setting.setdefault(_setting(setup), []).append(row)
     for setting, members in by_setting.items():
         base = _baseline(ctx, members, several)
-        for row in sorted(members, key=lambda m: m is not base):  # the baseline first
+        for row in members:
             own = games.filter((pl.col("run") == row["run"]) & (pl.col("setup") == row["setup"]))
             diff = None
             if base is not None and row is not base:
@@ -160,8 +163,12 @@ def comparisons(ctx: ReportContext) -> pl.DataFrame:
                              == ctx.runs[base["run"]].manifest.get("seed"))
                 diff = difference(own.select("index", "__s", "__t"),
                                   other.select("index", "__s", "__t"), same_seed)
-            rows.append(_row(setting, row, base, diff))
-    frame = pl.DataFrame(rows, orient="row", schema=_SCHEMA)
+            rows.append((*_row(setting, row, base, diff), len(rows), row is not base,
+                         list(by_setting).index(setting)))
+    # the table puts each setting's baseline first; `order` keeps the runs' own
+    frame = pl.DataFrame(rows, orient="row", schema={**_SCHEMA, "order": pl.Int64,
+                                                     "__later": pl.Boolean, "__setting": pl.Int64})
+    frame = frame.sort("__setting", "__later", "order").drop("__later", "__setting")
     target = ctx.balance
     goal = target.at(frame["players"].to_numpy(), ctx.target)
     frame = frame.with_columns(
@@ -185,10 +192,8 @@ def _baseline(ctx: ReportContext, members: list[dict], several: bool) -> dict | 
     """Gives the setting's baseline: the variant --baseline names, else the first playing the
     game's default rules, else the first; None when --baseline names none of this setting."""
     if ctx.baseline is not None:
-        return next((m for m in members if ctx.baseline in
-                     (m["variant"], _base_text(m["variant"], several))), None)
-    return next((m for m in members if _base_text(m["variant"], several) == "default rules"),
-                members[0])
+        return next((m for m in members if ctx.baseline in _names(m["variant"], several)), None)
+    return next((m for m in members if m["default"]), members[0])
 
 
 def _row(setting: str, row: dict, base: dict | None, diff: Difference | None) -> tuple:
@@ -220,8 +225,10 @@ def section(ctx: ReportContext) -> Section | None:
     head = ctx.game.headline
     several_settings = frame["setting"].n_unique() > 1
     compared = frame.filter(pl.col("vs baseline").is_not_null())
-    labels = [f"{v} · {s}" if several_settings else v
-              for v, s in compared.select("variant", "setting").iter_rows()]
+    # the forest keeps the runs' order (a sweep reads 3, 4, 5, 6), the baselines among them
+    drawn = frame.filter(pl.col("baseline").is_not_null()).sort("order")
+    labels = [(f"{v} · {s}" if several_settings else v) + (" (baseline)" if v == b else "")
+              for v, s, b in drawn.select("variant", "setting", "baseline").iter_rows()]
     baselines = sorted(set(compared["baseline"].to_list()))
     ratios = compared["width vs unpaired"].drop_nulls()
     gain = (f"Pairing: the paired interval is {ratios.median():.2f}× the width of the unpaired "
@@ -232,13 +239,15 @@ def section(ctx: ReportContext) -> Section | None:
     path = None
     if compared.height:
         path = charts.forest(
-            ctx.chart("whatif_forest"), labels, compared["vs baseline"],
-            compared["vs baseline low"], compared["vs baseline high"],
-            unpaired=(compared["unpaired low"], compared["unpaired high"]),
-            title=f"{ctx.game.title}: {head.title}, difference from the baseline",
-            xlabel=f"difference from {' / '.join(baselines)} (percentage points)",
-            caption=f"n = {int(compared['games'].max()):,} games per variant; whiskers: 95% "
-                    "interval of the paired difference")
+            ctx.chart("whatif_forest"), labels, drawn["vs baseline"].fill_null(0.0),
+            drawn["vs baseline low"].fill_null(np.nan), drawn["vs baseline high"].fill_null(np.nan),
+            unpaired=(drawn["unpaired low"].fill_null(np.nan),
+                      drawn["unpaired high"].fill_null(np.nan)),
+            title=f"{ctx.game.title}: what if the rules changed?",
+            xlabel=f"{head.title}: difference from {' / '.join(baselines)} (points)",
+            caption=f"n = {int(compared['games'].max()):,} games per variant; blue: the "
+                    "difference with its 95% interval on paired deals; grey: the unpaired "
+                    "interval of the same games")
     columns = ["setting"] if several_settings else []
     table = frame.select(*columns, "variant", "games", "rate", "low", "high", "vs baseline",
                          "vs baseline low", "vs baseline high", "p", "pairing",
