@@ -218,13 +218,15 @@ PERCENT = ("rate", "low", "high", "vs baseline", "vs baseline low", "vs baseline
 
 def section(ctx: ReportContext) -> Section | None:
     """Gives the What-if section (a table and a forest plot) when the report holds more than
-    one variant; None otherwise."""
+    one variant of a setting; None otherwise (e.g. runs that differ only in player counts)."""
     if not ctx.split:
         return None
     frame = comparisons(ctx)
     head = ctx.game.headline
     several_settings = frame["setting"].n_unique() > 1
     compared = frame.filter(pl.col("vs baseline").is_not_null())
+    if compared.is_empty():
+        return None
     # the forest keeps the runs' order (a sweep reads 3, 4, 5, 6), the baselines among them
     drawn = frame.filter(pl.col("baseline").is_not_null()).sort("order")
     labels = [(f"{v} · {s}" if several_settings else v) + (" (baseline)" if v == b else "")
@@ -236,18 +238,15 @@ def section(ctx: ReportContext) -> Section | None:
             f"{ratios.min():.2f}–{ratios.max():.2f}), i.e. as precise as "
             f"{1 / ratios.median() ** 2:.1f}× the games unpaired. " if ratios.len() else
             "No comparison is paired (the runs' seeds differ), so every interval is unpaired. ")
-    path = None
-    if compared.height:
-        path = charts.forest(
-            ctx.chart("whatif_forest"), labels, drawn["vs baseline"].fill_null(0.0),
-            drawn["vs baseline low"].fill_null(np.nan), drawn["vs baseline high"].fill_null(np.nan),
-            unpaired=(drawn["unpaired low"].fill_null(np.nan),
-                      drawn["unpaired high"].fill_null(np.nan)),
-            title=f"{ctx.game.title}: what if the rules changed?",
-            xlabel=f"{head.title}: difference from {' / '.join(baselines)} (points)",
-            caption=f"n = {int(compared['games'].max()):,} games per variant; blue: the "
-                    "difference with its 95% interval on paired deals; grey: the unpaired "
-                    "interval of the same games")
+    path = charts.forest(
+        ctx.chart("whatif_forest"), labels, drawn["vs baseline"].fill_null(0.0),
+        drawn["vs baseline low"].fill_null(np.nan), drawn["vs baseline high"].fill_null(np.nan),
+        unpaired=(drawn["unpaired low"].fill_null(np.nan), drawn["unpaired high"].fill_null(np.nan)),
+        title=f"{ctx.game.title}: what if the rules changed?",
+        xlabel=f"{head.title}: difference from {' / '.join(baselines)} (points)",
+        caption=f"n = {int(compared['games'].max()):,} games per variant; blue: the difference "
+                "with its 95% interval (paired where the seeds match); grey: the unpaired "
+                "interval of the same games")
     columns = ["setting"] if several_settings else []
     table = frame.select(*columns, "variant", "games", "rate", "low", "high", "vs baseline",
                          "vs baseline low", "vs baseline high", "p", "pairing",

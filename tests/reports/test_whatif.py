@@ -7,10 +7,12 @@ import pytest
 from scipy import stats
 from statsmodels.stats.weightstats import CompareMeans, DescrStatsW
 
-from reports.report import build_sections
+from reports import runs, sections
+from reports.report import build_sections, report_context
 from reports.runs import open_run
+from reports.saboteur import miners_by_player_count
 from reports.verdicts import Target, verdict
-from reports.whatif import paired_difference, unpaired_difference
+from reports.whatif import comparisons, paired_difference, unpaired_difference
 from sim.game import Setup
 
 SEVEN = ("default",) * 7
@@ -121,18 +123,20 @@ def test_runs_with_different_seeds_are_compared_unpaired(tmp_path, runkit):
     a = runkit.write(tmp_path / "a", base, runkit.tables(base, 40, seed=1), seed=1)
     b = runkit.write(tmp_path / "b", VARIANTS[1:], runkit.tables(VARIANTS[1:], 40, seed=2),
                      seed=2)
-    sections = build_sections([open_run(a), open_run(b)], tmp_path / "charts")
-    frame = tables_of(sections)["miners' round-win rate by variant, against default rules (a)"].frame
+    ctx = report_context([open_run(a), open_run(b)], runs.game_named("saboteur"), tmp_path)
+    frame = comparisons(ctx)
     assert frame["variant"].to_list() == ["default rules (a)", "hand_size.7=6 (b)"]
     assert frame["pairing"][1].startswith("unpaired")
-    overview = tables_of(sections)["miners' round-win rate by configuration"].frame
+    overview = sections.overview(ctx).tables[0].frame
     assert overview["configuration"].to_list() == ["7p default (a)", "7p hand_size.7=6 default (b)"]
 
 
+def context(run, tmp_path, **flags):
+    return report_context([open_run(run)], runs.game_named("saboteur"), tmp_path, **flags)
+
+
 def test_baseline_names_the_variant_differences_are_taken_from(tmp_path, two_variants):
-    run, _ = two_variants
-    sections = build_sections([open_run(run)], tmp_path / "charts", baseline="hand_size.7=6")
-    frame = tables_of(sections)["miners' round-win rate by variant, against hand_size.7=6"].frame
+    frame = comparisons(context(two_variants[0], tmp_path, baseline="hand_size.7=6"))
     assert frame.select("variant", "pairing").row(0) == ("hand_size.7=6", "baseline")
     assert frame["rate"][1] - frame["rate"][0] == pytest.approx(frame["vs baseline"][1])
 
@@ -179,9 +183,10 @@ def test_by_player_count_gives_the_verdict_not_a_difference_to_the_first_row(two
 
 
 def test_target_replaces_the_games_own(tmp_path, two_variants):
-    sections = build_sections([open_run(two_variants[0])], tmp_path / "charts", target=0.3)
-    frame = tables_of(sections)["Miners' round-win rate by player count"].frame
+    section = miners_by_player_count(context(two_variants[0], tmp_path, target=0.3))
+    frame = section.tables[0].frame
     assert frame["target"].to_list() == [0.3, 0.3]
+    assert frame["vs target"].to_list() == pytest.approx((frame["rate"] - 0.3).to_list())
 
 
 # --- bad input --------------------------------------------------------------------------------
