@@ -239,7 +239,7 @@ def forest(path: Path, labels: list[str], estimate, low, high, *, title: str, xl
     for yi, e, hi in zip(y[shown], estimate[shown], high[shown]):
         value = round(float(e), 1) + 0.0  # never "-0.0"
         ax.annotate(f"{value:+.1f}" if value else "0.0", (hi if np.isfinite(hi) else e, yi),
-                    xytext=(5, 0), textcoords="offset points", va="center", fontsize=8)
+                    xytext=(7, 0), textcoords="offset points", va="center", fontsize=8)
     ax.set_yticks(y, labels)
     ax.set_ylim(-1.5, k - 0.4)  # a free strip at the bottom holds the legend
     ends = np.concatenate([np.asarray(e, float).ravel() for e in ends])

@@ -212,6 +212,14 @@ def _row(setting: str, row: dict, base: dict | None, diff: Difference | None) ->
             diff.unpaired_high)
 
 
+def _marked(label: str, baseline: bool) -> str:
+    """Gives a forest plot's row label, the baseline's marked: "hand_size.7=5 (default,
+    baseline)", "default rules (baseline)"."""
+    if not baseline:
+        return label
+    return label[:-1] + ", baseline)" if label.endswith(")") else label + " (baseline)"
+
+
 PERCENT = ("rate", "low", "high", "vs baseline", "vs baseline low", "vs baseline high",
            "target", "vs target", "vs target low", "vs target high")
 
@@ -229,7 +237,7 @@ def section(ctx: ReportContext) -> Section | None:
         return None
     # the forest keeps the runs' order (a sweep reads 3, 4, 5, 6), the baselines among them
     drawn = frame.filter(pl.col("baseline").is_not_null()).sort("order")
-    labels = [(f"{v} · {s}" if several_settings else v) + (" (baseline)" if v == b else "")
+    labels = [_marked(f"{v} · {s}" if several_settings else v, v == b)
               for v, s, b in drawn.select("variant", "setting", "baseline").iter_rows()]
     baselines = sorted(set(compared["baseline"].to_list()))
     ratios = compared["width vs unpaired"].drop_nulls()
@@ -243,10 +251,9 @@ def section(ctx: ReportContext) -> Section | None:
         drawn["vs baseline low"].fill_null(np.nan), drawn["vs baseline high"].fill_null(np.nan),
         unpaired=(drawn["unpaired low"].fill_null(np.nan), drawn["unpaired high"].fill_null(np.nan)),
         title=f"{ctx.game.title}: what if the rules changed?",
-        xlabel=f"{head.title}: difference from {' / '.join(baselines)} (points)",
-        caption=f"n = {int(compared['games'].max()):,} games per variant; blue: the difference "
-                "with its 95% interval (paired where the seeds match); grey: the unpaired "
-                "interval of the same games")
+        xlabel=f"difference in the {head.title} (points)",
+        caption=f"n = {int(compared['games'].max()):,} games per variant; whiskers: 95% interval "
+                "(paired where the seeds match); grey: unpaired, for comparison")
     columns = ["setting"] if several_settings else []
     table = frame.select(*columns, "variant", "games", "rate", "low", "high", "vs baseline",
                          "vs baseline low", "vs baseline high", "p", "pairing",
