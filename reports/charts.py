@@ -53,8 +53,9 @@ def _percent_axis(ax, axis: str = "y") -> None:
 
 
 def rate_bars(path: Path, labels: list[str], rate, low, high, *, title: str, xlabel: str,
-              ylabel: str, caption: str, reference: float | None = None) -> Path:
-    """Gives a bar chart of rates with 95% interval whiskers (rates in 0..1)."""
+              ylabel: str, caption: str, target: float | None = None) -> Path:
+    """Gives a bar chart of rates with 95% interval whiskers (rates in 0..1), and the target
+    balanced means as a dashed line."""
     fig, ax = _figure(max(5.0, 0.7 * len(labels) + 2.5))
     x = np.arange(len(labels))
     rate, low, high = (np.asarray(a, float) for a in (rate, low, high))
@@ -64,9 +65,7 @@ def rate_bars(path: Path, labels: list[str], rate, low, high, *, title: str, xla
     for xi, r in zip(x, rate):
         ax.annotate(f"{100 * r:.1f}%", (xi, r), xytext=(0, 3), textcoords="offset points",
                     ha="left", fontsize=8)
-    if reference is not None:
-        ax.axhline(reference, color=OKABE_ITO[3], linestyle="--", linewidth=1,
-                   label=f"reference {100 * reference:.0f}%")
+    _target_line(ax, target)
     ax.set_xticks(x, labels, rotation=30 if len(labels) > 6 else 0, ha="right" if len(labels) > 6 else "center")
     ax.set_ylim(0, min(1.0, max(1e-3, float(np.nanmax(high, initial=0.0))) * 1.15))
     _percent_axis(ax)
@@ -77,12 +76,15 @@ def rate_bars(path: Path, labels: list[str], rate, low, high, *, title: str, xla
 
 
 def rate_lines(path: Path, series: dict[str, tuple], *, title: str, xlabel: str, ylabel: str,
-               caption: str, band: bool = True) -> Path:
-    """Gives one line per series of rates over x with its 95% interval as a band (or whiskers).
+               caption: str, band: bool = True, target: tuple | float | None = None) -> Path:
+    """Gives one line per series of rates over x with its 95% interval as a band (or whiskers),
+    and the target balanced means as a dashed line.
 
-    `series` maps a label to (x, rate, low, high).
+    `series` maps a label to (x, rate, low, high); `target` is a rate, or (x, rates) when it
+    changes along x (a fair share 1/players).
     """
     fig, ax = _figure()
+    _target_line(ax, target)
     for i, (label, (x, rate, low, high)) in enumerate(series.items()):
         colour = OKABE_ITO[i % len(OKABE_ITO)]
         x, rate, low, high = (np.asarray(a, float) for a in (x, rate, low, high))
@@ -188,3 +190,68 @@ def grid(frame, rows: list, cols: list, row: str, col: str, label) -> tuple[np.n
         values[i, j] = r["rate"]
         text[i][j] = label(r)
     return values, text
+
+
+def _target_line(ax, target: tuple | float | None) -> None:
+    """Draws the target (a rate, or (x, rates) along x) as a dashed vermilion line."""
+    if target is None:
+        return
+    if isinstance(target, tuple):
+        x, y = (np.asarray(a, float) for a in target)
+        if len(y) and np.ptp(y) == 0:  # the same everywhere (or one x): across the chart
+            target = float(y[0])
+    if isinstance(target, tuple):
+        ax.plot(x, y, color=OKABE_ITO[3], linestyle="--", linewidth=1.2, label="target (balanced)",
+                zorder=1)
+    else:
+        ax.axhline(float(target), color=OKABE_ITO[3], linestyle="--", linewidth=1.2,
+                   label=f"target {100 * float(target):.3g}%", zorder=1)
+
+
+def forest(path: Path, labels: list[str], estimate, low, high, *, title: str, xlabel: str,
+           caption: str, unpaired: tuple | None = None) -> Path:
+    """Gives a forest plot: one row per label (top down), its difference (rates, drawn in
+    percentage points) with its 95% interval as whiskers, a zero line, and under each the
+    unpaired interval, thin and grey, when `unpaired` = (low, high) is given. A row without an
+    interval (nan), such as the baseline itself, is drawn as a diamond on the zero line."""
+    k = len(labels)
+    fig, ax = _figure(8.0, max(2.8, 0.45 * k + 1.9))
+    ax.grid(True, axis="x", alpha=0.3)
+    ax.grid(False, axis="y")
+    y = np.arange(k)[::-1].astype(float)  # the first row on top
+    estimate, low, high = (100 * np.asarray(a, float) for a in (estimate, low, high))
+    reference = np.isnan(low)
+    ax.axvline(0, color="#444444", linewidth=1, zorder=1)
+    ends = [low, high, [0.0]]
+    if unpaired is not None:
+        u_low, u_high = (100 * np.asarray(a, float) for a in unpaired)
+        ax.hlines(y - 0.2, u_low, u_high, color="#999999", linewidth=1.5,
+                  label="unpaired interval", zorder=2)
+        ends += [u_low, u_high]
+    shown = ~reference
+    ax.errorbar(estimate[shown], y[shown], xerr=np.array(_whiskers(estimate, low, high))[:, shown],
+                fmt="o",
+                color=OKABE_ITO[0], ecolor=OKABE_ITO[0], capsize=4, markersize=6,
+                label="difference (paired 95% interval)", zorder=3)
+    if reference.any():
+        ax.scatter(np.zeros(int(reference.sum())), y[reference], marker="D", s=36,
+                   color="#444444", label="baseline", zorder=3)
+    for yi, e, hi in zip(y[shown], estimate[shown], high[shown]):
+        value = round(float(e), 1) + 0.0  # never "-0.0"
+        ax.annotate(f"{value:+.1f}" if value else "0.0", (hi if np.isfinite(hi) else e, yi),
+                    xytext=(7, 0), textcoords="offset points", va="center", fontsize=8)
+    ax.set_yticks(y, labels)
+    ax.set_ylim(-1.5, k - 0.4)  # a free strip at the bottom holds the legend
+    ends = np.concatenate([np.asarray(e, float).ravel() for e in ends])
+    lo, hi = float(np.nanmin(ends)), float(np.nanmax(ends))
+    pad = max(hi - lo, 0.5) * 0.08
+    ax.set_xlim(lo - pad, hi + 2.5 * pad)  # room on the right for the values
+    handles, names = ax.get_legend_handles_labels()
+    first = names.index("difference (paired 95% interval)")
+    order = [first] + [i for i in range(len(names)) if i != first]
+    ax.legend([handles[i] for i in order], [names[i] for i in order], loc="lower center",
+              ncol=3, fontsize=8, frameon=False)
+    longest = max((len(str(label)) for label in labels), default=1)
+    left = min(0.5, 0.06 + 0.0105 * longest)
+    bottom = min(0.3, 0.8 / fig.get_figheight())
+    return _finish(fig, ax, path, title, xlabel, "", caption, left=left, bottom=bottom)

@@ -18,6 +18,7 @@ from reports.sections import (
     ReportContext,
     Section,
     Table,
+    _apart_note,
     _n_caption,
     clustered_totals,
     game_section,
@@ -27,23 +28,29 @@ from reports.sections import (
     with_wilson,
 )
 from reports.stats import significance_level
+from reports.verdicts import Target, declare
+
+# the starter is rolled for: a fair share for the player moving first is 1/players
+declare("deep-space", Target(None, above="the first player", below="the other players"))
 
 
 @game_section("deep-space")
 def seat_advantage(ctx: ReportContext) -> Section:
     """Gives the game-win rate by turn order (0 = the player who rolled highest and started),
     per player count, with permutation tests against equal positions."""
-    frame, tests = seat_fairness(ctx, "players", "turn_order")
+    keys = ctx.apart("players")
+    frame, tests = seat_fairness(ctx, keys, "turn_order")
     frame = frame.with_columns(pl.col("players").cast(pl.Int64),
                                (1 / pl.col("players").cast(pl.Float64)).alias("fair share"))
     rows, series = [], {}
-    for (players,), part in frame.group_by("players", maintain_order=True):
-        test = tests[players]
-        rows.append((players, int(part["n"].max()), test.q, part.height - 1, test.p,
+    for group, part in frame.group_by(keys, maintain_order=True):
+        test = tests[tuple(group)]
+        rows.append((*group, int(part["n"].max()), test.q, part.height - 1, test.p,
                      significance_level(test.p)))
-        series[f"{players} players"] = (part["turn_order"], part["rate"], part["low"], part["high"])
+        series[" · ".join([*group[:-1], f"{group[-1]} players"])] = (
+            part["turn_order"], part["rate"], part["low"], part["high"])
     fairness = pl.DataFrame(rows, orient="row", schema={
-        "players": pl.Int64, "games": pl.Int64, "Q": pl.Float64, "dof": pl.Int64,
+        **({"variant": pl.Utf8} if ctx.split else {}), "players": pl.Int64, "games": pl.Int64, "Q": pl.Float64, "dof": pl.Int64,
         "p": pl.Float64, "positions differ": pl.Utf8})
     games = int(fairness["games"].sum())
     path = charts.rate_lines(ctx.chart("deep_space_turn_order"), series,
@@ -52,12 +59,12 @@ def seat_advantage(ctx: ReportContext) -> Section:
                              caption=_n_caption(games))
     return Section("Seat advantage by player count", [
         Table("Game-win rate by turn order and player count", frame.select(
-            "players", "turn_order", "n", "wins", "rate", "low", "high", "fair share", "even",
+            *keys, "turn_order", "n", "wins", "rate", "low", "high", "fair share", "even",
             "vs even", "p", "significance"), ("rate", "low", "high", "fair share", "even", "vs even"),
             chart=path, chart_caption=_n_caption(games),
             note="n = seat-games; the starter is rolled for, so turn order, not the seat number, "
                  "is what a seat's position means; stalled games count as lost for everyone; "
-                 + SEAT_TEST_NOTE.replace("seat", "position")),
+                 + SEAT_TEST_NOTE.replace("seat", "position") + _apart_note(ctx)),
         Table("Turn order balance", fairness,
               note="Q: Cochran's Q of the wins by turn order; p: its permutation p-value "
                    "(turn-order labels permuted within games): do the positions differ at all")])
@@ -77,34 +84,36 @@ def _style(strategy: str) -> str:
 @game_section("deep-space")
 def win_rate_by_style(ctx: ReportContext) -> Section:
     """Gives the game-win rate of each strategy (its style named) per player count."""
-    keys = ["players", "strategy"]
+    keys = ctx.apart("players", "strategy")
     frame = with_wilson(clustered_totals(ctx, "seats", keys, pl.col("won")))
     styles = {name: _style(name) for name in frame["strategy"].unique().to_list()}
     parts = []
-    for _, part in frame.sort("players").group_by("players", maintain_order=True):
+    for _, part in frame.sort(keys[:-1]).group_by(keys[:-1], maintain_order=True):
         part = part.sort("rate", "strategy", descending=[True, False])
         parts.append(gap_tests(part, cov=rate_covariance(ctx, "seats", part, keys, pl.col("won"))))
     frame = pl.concat(parts).with_columns(
         pl.col("players").cast(pl.Int64),
         pl.col("strategy").replace_strict(styles, return_dtype=pl.String).alias("style"))
-    players = sorted(frame["players"].unique().to_list())
+    # a group of bars per player count, or per variant and player count: never pooled
+    frame = frame.with_columns(ctx.group_label(frame).alias("__group"))
+    groups = frame.unique("__group", maintain_order=True)["__group"].to_list()
     series = {}
     for name in sorted(frame["strategy"].unique().to_list()):
-        rows = {r["players"]: r for r in frame.filter(pl.col("strategy") == name).iter_rows(named=True)}
-        series[name] = tuple(np.array([rows[p][k] if p in rows else np.nan for p in players])
+        rows = {r["__group"]: r for r in frame.filter(pl.col("strategy") == name).iter_rows(named=True)}
+        series[name] = tuple(np.array([rows[g][k] if g in rows else np.nan for g in groups])
                              for k in ("rate", "low", "high"))
     n = int(frame["n"].sum())
-    path = charts.grouped_bars(ctx.chart("deep_space_styles"), [str(p) for p in players], series,
+    path = charts.grouped_bars(ctx.chart("deep_space_styles"), groups, series,
                                percent=True, title="Deep Space: game-win rate by strategy",
                                xlabel="players (count)", ylabel="game-win rate (%)",
                                caption=_n_caption(n, "seat-games"))
     return Section("Win rate by strategy style", [Table(
         "Game-win rate by strategy and player count", frame.select(
-            "players", "strategy", "style", "n", "wins", "rate", "low", "high", "vs first", "p",
+            *keys, "style", "n", "wins", "rate", "low", "high", "vs first", "p",
             "significance"),
         ("rate", "low", "high", "vs first"), chart=path, chart_caption=_n_caption(n, "seat-games"),
         note="n = seat-games; vs first: difference to the best strategy at that player count; "
-             f"p: z-test with games as clusters, {ADJUSTED}; {INTERVAL_NOTE}")])
+             f"p: z-test with games as clusters, {ADJUSTED}; {INTERVAL_NOTE}" + _apart_note(ctx))])
 
 
 @game_section("deep-space")
@@ -141,7 +150,9 @@ def bases_by_planet(ctx: ReportContext) -> Section:
             part.select("players", "planet", "games", "bases", "bases per game", "share of games"),
             ("share of games",), chart=path, chart_caption=f"n = {n:,} games",
             note="bases per game counts every colour's base; share of games: games in which at "
-                 "least one base stands there at the end"))
+                 "least one base stands there at the end"
+                 + ("; pooled over the variants on this board: " + ", ".join(ctx.variants)
+                    if ctx.split else "")))
     return Section("Which planets get bases", tables)
 
 
@@ -189,17 +200,19 @@ def draw_board(path: Path, board: dict, per_game: dict[str, float], caption: str
 @game_section("deep-space")
 def length_by_players(ctx: ReportContext) -> Section:
     """Gives rounds per game by player count, with the stalled rate."""
+    keys = ctx.apart("players")
     frame = ctx.collect(
         ctx.scan("games", ["players", "rounds", "stalled"])
-        .group_by("players")
+        .group_by(*keys)
         .agg(pl.len().alias("n"), pl.col("stalled").cast(pl.Int64).sum().alias("wins"),
              pl.col("rounds").mean().alias("mean rounds"),
              *[pl.col("rounds").quantile(q, "nearest").alias(f"p{int(100 * q)}")
                for q in (0.1, 0.5, 0.9)],
              pl.col("rounds").max().alias("max")), "games")
-    frame = with_wilson(frame).with_columns(pl.col("players").cast(pl.Int64)).sort("players")
+    frame = with_wilson(frame).with_columns(pl.col("players").cast(pl.Int64)).sort(keys)
     return Section("Game length in rounds", [Table(
         "Rounds per game by player count",
-        frame.select("players", "n", "mean rounds", "p10", "p50", "p90", "max",
+        frame.select(*keys, "n", "mean rounds", "p10", "p50", "p90", "max",
                      pl.col("wins").alias("stalled"), pl.col("rate").alias("stalled rate")),
-        ("stalled rate",), note="n = games; a round is one turn of every player")])
+        ("stalled rate",), note="n = games; a round is one turn of every player"
+        + _apart_note(ctx))])

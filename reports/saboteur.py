@@ -7,42 +7,51 @@ import numpy as np
 import polars as pl
 
 from reports import charts
-from reports.sections import (ADJUSTED, CLUSTER, INTERVAL_NOTE, ReportContext, Section, Table,
-                              _n_caption, cluster_sums, clustered_totals, compare_section,
-                              game_section, gap_tests, rate_covariance, with_mean_interval,
+from reports.sections import (ADJUSTED, CLUSTER, INTERVAL_NOTE, TARGET_PERCENT, VERDICT_NOTE,
+                              ReportContext, Section, Table, _apart_note, _n_caption,
+                              cluster_sums, clustered_totals, compare_section, game_section,
+                              gap_tests, rate_covariance, with_mean_interval, with_verdicts,
                               with_wilson)
 from reports.stats import mean_design_effect
+from reports.verdicts import Target, declare
+
+# the miners' round-win rate is balanced at 50% (simulate report --target changes it)
+declare("saboteur", Target(0.5, above="miners", below="saboteurs"))
 
 
 @game_section("saboteur")
 def miners_by_player_count(ctx: ReportContext) -> Section:
-    """Gives the miners' round-win rate by player count, per way of choosing saboteurs."""
+    """Gives the miners' round-win rate by player count, per way of choosing saboteurs (and
+    per variant), with its verdict against the target."""
+    keys = ctx.apart("saboteurs", "players")
     frame = ctx.collect(
         ctx.scan("games", ["players", "rounds", "miner_rounds", "saboteurs_fixed"])
         .with_columns(pl.when(pl.col("saboteurs_fixed").is_null())
                       .then(pl.lit("role cards dealt"))
                       .otherwise(pl.col("saboteurs_fixed").cast(pl.Utf8) + " saboteurs fixed")
                       .alias("saboteurs"))
-        .group_by("saboteurs", "players")
+        .group_by(*keys)
         .agg(*cluster_sums(pl.col("miner_rounds"), pl.col("rounds"))), "games")
-    frame = pl.concat([gap_tests(part) for _, part in with_wilson(frame).with_columns(
-        pl.col("players").cast(pl.Int64)).sort("saboteurs", "players").group_by(
-        "saboteurs", maintain_order=True)])
-    series = {mode: (part["players"], part["rate"], part["low"], part["high"])
-              for (mode,), part in frame.group_by("saboteurs", maintain_order=True)}
+    frame = with_verdicts(ctx, with_wilson(frame).with_columns(
+        pl.col("players").cast(pl.Int64)).sort(keys))
+    lines = keys[:-1]
+    series = {" · ".join(group): (part["players"], part["rate"], part["low"], part["high"])
+              for group, part in frame.group_by(lines, maintain_order=True)}
     n = int(frame["n"].sum())
+    xs = np.array(sorted(set(frame["players"].to_list())), dtype=float)
     path = charts.rate_lines(ctx.chart("miners_by_players"), series,
                              title="Saboteur: miners' round-win rate by player count",
                              xlabel="players (count)", ylabel="miners' round-win rate (%)",
-                             caption=_n_caption(n, "rounds"))
+                             caption=_n_caption(n, "rounds"), band=len(series) < 3,
+                             target=(xs, ctx.target_at(xs)))
     return Section("Miners' round-win rate by player count", [Table(
         "Miners' round-win rate by player count", frame.select(
-            "saboteurs", "players", "games", "n", "wins", "rate", "low", "high", "vs first", "p",
-            "significance"),
-        ("rate", "low", "high", "vs first"), chart=path, chart_caption=_n_caption(n, "rounds"),
-        note="n = rounds played (the rule `rounds` per game); vs first: difference to the "
-             "smallest player count with the same way of choosing saboteurs; p: z-test on "
-             f"effective trials, {ADJUSTED}; {INTERVAL_NOTE}")])
+            *keys, "games", "n", "wins", "rate", "low", "high", "target", "vs target",
+            "vs target low", "vs target high", "verdict"),
+        ("rate", "low", "high", *TARGET_PERCENT), chart=path,
+        chart_caption=_n_caption(n, "rounds"),
+        note="n = rounds played (the rule `rounds` per game); "
+             f"{INTERVAL_NOTE}; {VERDICT_NOTE}" + _apart_note(ctx))])
 
 
 def _round_rows(ctx: ReportContext, columns: list[str]) -> pl.LazyFrame:
@@ -53,29 +62,32 @@ def _round_rows(ctx: ReportContext, columns: list[str]) -> pl.LazyFrame:
 @game_section("saboteur")
 def miners_by_saboteurs(ctx: ReportContext) -> Section:
     """Gives the miners' round-win rate by players × saboteurs in play (a heatmap)."""
-    frame = clustered_totals(ctx, "rounds", ["players", "saboteurs"],
-                             pl.col("winner_team") == "miners",
+    keys = ctx.apart("players", "saboteurs")
+    frame = clustered_totals(ctx, "rounds", keys, pl.col("winner_team") == "miners",
                              lf=_round_rows(ctx, ["players", "saboteurs", "winner_team",
                                                   "game_id"]))
     frame = with_wilson(frame).with_columns(pl.col("players").cast(pl.Int64),
-                                            pl.col("saboteurs").cast(pl.Int64)).sort(
-        "players", "saboteurs")
-    players = sorted(frame["players"].unique().to_list())
+                                            pl.col("saboteurs").cast(pl.Int64)).sort(keys)
+    # a heatmap row per player count, or per variant and player count: never pooled
+    frame = frame.with_columns(ctx.group_label(frame).alias("__row"))
+    rows = frame.unique("__row", maintain_order=True)["__row"].to_list()
     saboteurs = sorted(frame["saboteurs"].unique().to_list())
-    values, text = charts.grid(frame, players, saboteurs, "players", "saboteurs",
-                               lambda r: f"{100 * r['rate']:.0f}%\nn={r['n']:,}")
+    values, text = charts.grid(frame, rows, saboteurs, "__row", "saboteurs",
+                               lambda r: f"{100 * r['rate']:.0f}%\nn={int(r['n']):,}")
     n = int(frame["n"].sum())
     path = charts.heatmap(ctx.chart("miners_by_players_saboteurs"), values,
-                          [str(p) for p in players], [str(s) for s in saboteurs],
+                          rows, [str(s) for s in saboteurs],
                           title="Saboteur: miners' round-win rate", xlabel="saboteurs in play",
-                          ylabel="players", caption=f"n = {n:,} rounds; cell: rate and rounds",
+                          ylabel="players" if not ctx.split else "variant (rules)",
+                          caption=f"n = {n:,} rounds; cell: rate and rounds",
                           cell_text=text, colour_label="miners' round-win rate (%)",
                           vmin=0, vmax=1)
     return Section("Miners' round-win rate by players × saboteurs in play", [Table(
         "Miners' round-win rate by players × saboteurs in play",
-        frame.select("players", "saboteurs", "games", "n", "wins", "rate", "low", "high"),
+        frame.select(*keys, "games", "n", "wins", "rate", "low", "high"),
         ("rate", "low", "high"), chart=path, chart_caption=f"n = {n:,} rounds",
-        note=f"n = rounds (a game's rounds may differ in saboteurs in play); {INTERVAL_NOTE}")])
+        note=f"n = rounds (a game's rounds may differ in saboteurs in play); {INTERVAL_NOTE}"
+             + _apart_note(ctx))])
 
 
 def with_clustered_mean(frame: pl.DataFrame, mean: str) -> pl.DataFrame:
@@ -93,32 +105,35 @@ def with_clustered_mean(frame: pl.DataFrame, mean: str) -> pl.DataFrame:
 @game_section("saboteur")
 def gold_by_role(ctx: ReportContext) -> Section:
     """Gives the mean gold gained per round by role and player count, with 95% intervals."""
-    keys = ["players", "role"]
+    keys = ctx.apart("players", "role")
     spread = ctx.collect(
         ctx.scan("rounds", ["players", "role", "gold_gained"])
         .group_by(*keys)
         .agg(pl.col("gold_gained").cast(pl.Float64).std().alias("sd")), "rounds")
     frame = with_clustered_mean(clustered_totals(ctx, "rounds", keys, pl.col("gold_gained"))
                                 .join(spread, on=keys, how="left"), "mean gold")
-    frame = frame.with_columns(pl.col("players").cast(pl.Int64)).sort("players", "role")
-    players = sorted(frame["players"].unique().to_list())
+    frame = frame.with_columns(pl.col("players").cast(pl.Int64)).sort(keys)
+    # a group of bars per player count, or per variant and player count: never pooled
+    frame = frame.with_columns(ctx.group_label(frame).alias("__group"))
+    groups = frame.unique("__group", maintain_order=True)["__group"].to_list()
     series = {}
     for role in ("miner", "saboteur"):
-        part = {r["players"]: r for r in frame.filter(pl.col("role") == role).iter_rows(named=True)}
-        series[role] = tuple(np.array([part[p][k] if p in part else np.nan for p in players])
+        part = {r["__group"]: r for r in frame.filter(pl.col("role") == role).iter_rows(named=True)}
+        series[role] = tuple(np.array([part[g][k] if g in part else np.nan for g in groups])
                              for k in ("mean gold", "low", "high"))
     n = int(frame["n"].sum())
-    path = charts.grouped_bars(ctx.chart("gold_by_role"), [str(p) for p in players], series,
-                               title="Saboteur: gold per round by role", xlabel="players (count)",
+    path = charts.grouped_bars(ctx.chart("gold_by_role"), groups, series,
+                               title="Saboteur: gold per round by role",
+                               xlabel="players (count)" if not ctx.split else "variant (rules)",
                                ylabel="gold gained per round (nuggets)",
                                caption=f"n = {n:,} seat-rounds; whiskers: 95% interval of the mean")
     return Section("Gold per round by role", [Table(
-        "Gold gained per round by role", frame.select("players", "role", "games", "n",
-                                                      "mean gold", "sd", "low", "high"),
+        "Gold gained per round by role", frame.select(*keys, "games", "n", "mean gold", "sd",
+                                                      "low", "high"),
         chart=path, chart_caption=f"n = {n:,} seat-rounds",
         note="n = seat-rounds; low/high: 95% Student t interval of the mean (nuggets) on the "
              "effective seat-rounds (n over the design effect of seat-rounds clustered in "
-             "games, at least 1)")])
+             "games, at least 1)" + _apart_note(ctx))])
 
 
 # games per pass of the role-mix join: keeps the join's memory flat on huge runs (what each
@@ -129,7 +144,7 @@ SLAB = 250_000
 @game_section("saboteur")
 def win_by_role_mix(ctx: ReportContext) -> Section:
     """Gives the final game-win rate by how many of its game's rounds a seat was a saboteur."""
-    keys = ["rounds", "saboteur rounds"]
+    keys = ctx.apart("rounds", "saboteur rounds")
     # one Int64 key per (run, game, seat) joins much faster than three columns
     key = ((pl.col("run").cast(pl.Int64) * (1 << 40) + pl.col("game_id")) * 16
            + pl.col("seat").cast(pl.Int64)).alias("key")
@@ -147,7 +162,7 @@ def win_by_role_mix(ctx: ReportContext) -> Section:
             # per game and role mix: its seats' wins and seats (seats of a game are dependent)
             parts.append(ctx.collect(
                 ctx.scan("seats", ["game_id", "seat", "won"]).filter(in_slab)
-                .select(key, *CLUSTER, "won")
+                .select(key, *CLUSTER, *ctx.apart(), "won")
                 .join(roles, on="key", how="inner")
                 .group_by(*keys, *CLUSTER)
                 .agg(pl.col("won").cast(pl.Float64).sum().alias("__s"),
@@ -158,8 +173,9 @@ def win_by_role_mix(ctx: ReportContext) -> Section:
     frame = pl.concat([
         gap_tests(part, cov=rate_covariance(ctx, "rounds", part, keys, pl.col("__s"),
                                             pl.col("__t"), lf=per_game.lazy()))
-        for _, part in frame.sort(*keys).group_by("rounds", maintain_order=True)])
-    labels = [f"{k} of {r}" for r, k in frame.select("rounds", "saboteur rounds").iter_rows()]
+        for _, part in frame.sort(*keys).group_by(keys[:-1], maintain_order=True)])
+    labels = [" · ".join([*map(str, rest), f"{k} of {r}"])
+              for *rest, r, k in frame.select(*keys).iter_rows()]
     n = int(frame["n"].sum())
     path = charts.rate_bars(ctx.chart("win_by_role_mix"), labels, frame["rate"], frame["low"],
                             frame["high"], title="Saboteur: game-win rate by role mix",
@@ -167,13 +183,13 @@ def win_by_role_mix(ctx: ReportContext) -> Section:
                             caption=_n_caption(n, "seat-games"))
     return Section("Final game-win rate by role mix", [Table(
         "Game-win rate by rounds played as a saboteur",
-        frame.select("rounds", "saboteur rounds", "n", "wins", "rate", "low", "high", "vs first",
-                     "p", "significance"),
+        frame.select(*keys, "n", "wins", "rate", "low", "high", "vs first", "p",
+                     "significance"),
         ("rate", "low", "high", "vs first"), chart=path,
         chart_caption=_n_caption(n, "seat-games"),
         note="n = seat-games; rounds: rounds per game; vs first: difference to seats of games "
              "as long that were never a saboteur; p: z-test with games as clusters (a game's "
-             f"seats fall in several rows), {ADJUSTED}; {INTERVAL_NOTE}")])
+             f"seats fall in several rows), {ADJUSTED}; {INTERVAL_NOTE}" + _apart_note(ctx))])
 
 
 @compare_section("saboteur")

@@ -19,6 +19,7 @@ from reports import charts
 from reports import runs as runs_mod
 from scipy.stats import t as t_dist
 
+from reports.verdicts import TOLERANCE, Target, target_of, verdicts
 from reports.stats import (PERMUTATIONS, balance, design_effect, seat_test, significance_level,
                            simultaneous_p, two_sided_p, wilson_arrays)
 
@@ -43,35 +44,88 @@ class Section:
 
 
 class ReportContext:
-    """What sections read: the runs' tables (pooled, with a `configuration` label) and the game."""
+    """What sections read: the runs' tables (pooled, with `configuration` and `variant` labels),
+    the game, and what balanced means for its headline (`target`, or the game's own)."""
 
-    def __init__(self, runs: list, game, charts_dir: Path):
+    def __init__(self, runs: list, game, charts_dir: Path, target: float | None = None,
+                 baseline: str | None = None):
+        from reports.provenance import rule_changes, variant_label
+
         self.runs = runs
         self.game = game
         self.charts_dir = charts_dir
-        same_rules = all(r.manifest.get("rules") == runs[0].manifest.get("rules") for r in runs)
+        self.target = target
+        self.baseline = baseline
+        several = len(runs) > 1
         rows = []
         for i, run in enumerate(runs):
             for sid, setup in enumerate(run.setups):
-                label = setup.label() if same_rules else f"{setup.label()} ({Path(run.path).name})"
-                rows.append((i, sid, label, setup.players))
+                # several runs: the folder names the run, even when their rules are the same
+                label = f"{setup.label()} ({Path(run.path).name})" if several else setup.label()
+                rows.append((i, sid, label, variant_label(game, runs, i, setup),
+                             not rule_changes(game, run.manifest["rules"], setup), setup.players))
         self.configs = pl.DataFrame(rows, orient="row", schema={
-            "run": pl.Int16, "setup": pl.Int16, "configuration": pl.Utf8, "cfg_players": pl.Int64})
+            "run": pl.Int16, "setup": pl.Int16, "configuration": pl.Utf8, "variant": pl.Utf8,
+            "default": pl.Boolean, "cfg_players": pl.Int64})
         # configurations in a stable reading order: by player count, then label
         self.order = (self.configs.unique("configuration").sort("cfg_players", "configuration")
                       ["configuration"].to_list())
+        self.variants = self.configs["variant"].unique(maintain_order=True).to_list()
+
+    @property
+    def split(self) -> bool:
+        """Gives whether the report holds several rule variants or runs, which no row pools."""
+        return len(self.variants) > 1
+
+    def per_variant(self, frame: pl.DataFrame) -> list[pl.DataFrame]:
+        """Gives the frame's rows of each variant in turn (the whole frame when there is one),
+        for tests and charts that compare rows within a variant."""
+        if not self.split:
+            return [frame]
+        parts = [frame.filter(pl.col("variant") == name) for name in self.variants]
+        return [part for part in parts if part.height]
+
+    def group_label(self, frame: pl.DataFrame) -> pl.Expr:
+        """Gives a chart's label for each row's group: its player count ("7"), or with several
+        variants, the variant and the player count on two lines ("hand_size.7=6", "7p"; the
+        variant alone when every row has one player count)."""
+        if not self.split:
+            return pl.col("players").cast(pl.Utf8)
+        # "(default)" and a run's name on a line of their own keep bar labels narrow
+        variant = pl.col("variant").str.replace_all(" (", "\n(", literal=True)
+        if frame["players"].n_unique() == 1:
+            return variant
+        return variant + "\n" + pl.col("players").cast(pl.Utf8) + "p"
+
+    @property
+    def balance(self) -> Target:
+        """Gives what balanced means for the game's headline (reports/<game>.py declares it)."""
+        _load_game_sections(self.game.name)
+        return target_of(self.game.name)
+
+    def target_at(self, players) -> np.ndarray:
+        """Gives the headline's target at each player count (--target, else the game's)."""
+        return self.balance.at(players, self.target)
+
+    def apart(self, *keys: str) -> list[str]:
+        """Gives the grouping keys that keep variants (and runs) apart: `variant` first when
+        the report holds several, then `keys`."""
+        return ["variant", *keys] if self.split else list(keys)
 
     def scan(self, table: str, columns: list[str] | None = None) -> pl.LazyFrame:
-        """Gives the table of all runs, lazily, with `run` and `configuration` columns added."""
+        """Gives the table of all runs, lazily, with `run`, `configuration` and `variant`
+        (the rules changed from the game's defaults; with several runs, and the run) added."""
         frames = []
         for i, run in enumerate(self.runs):
             lf = runs_mod.scan(run, table)
             if columns is not None:
-                lf = lf.select(["setup", *[c for c in columns if c != "setup"]])
+                lf = lf.select(["setup", *[c for c in columns if c not in ("setup", "variant")]])
+            elif "variant" in lf.collect_schema().names():  # the shards' own label: ours names
+                lf = lf.drop("variant")                      # the run too, and what a file set
             frames.append(lf.with_columns(pl.lit(i, pl.Int16).alias("run"),
                                           pl.col("setup").cast(pl.Int16)))
         lf = frames[0] if len(frames) == 1 else pl.concat(frames, how="diagonal_relaxed")
-        return lf.join(self.configs.lazy().select("run", "setup", "configuration"),
+        return lf.join(self.configs.lazy().select("run", "setup", "configuration", "variant"),
                        on=["run", "setup"], how="left")
 
     def collect(self, lf: pl.LazyFrame, table: str) -> pl.DataFrame:
@@ -248,32 +302,35 @@ def gap_tests(frame: pl.DataFrame, against: int = 0, cov: np.ndarray | None = No
                               pl.Series("significance", [significance_level(x) for x in p]))
 
 
-def seat_fairness(ctx: ReportContext, block: str, seat: str = "seat"
+def seat_fairness(ctx: ReportContext, block: str | list[str], seat: str = "seat"
                   ) -> tuple[pl.DataFrame, dict]:
-    """Gives each seat's game-win rate per `block` (a configuration or a player count), tested
-    against an even share by permuting seat labels within games, and each block's SeatTest.
+    """Gives each seat's game-win rate per `block` (a configuration, a player count, or several
+    columns such as variant and player count), tested against an even share by permuting seat
+    labels within games, and each block's SeatTest (keyed by its value, a tuple for several).
 
-    Frame columns: block, seat, n, wins, rate, low, high (95% Wilson: a seat plays a game once),
-    even (a seat's rate if seats were exchangeable: winning seats per game / seats), vs even,
-    p (max-|deviation| permutation p over the block's seats), significance.
+    Frame columns: block(s), seat, n, wins, rate, low, high (95% Wilson: a seat plays a game
+    once), even (a seat's rate if seats were exchangeable: winning seats per game / seats),
+    vs even, p (max-|deviation| permutation p over the block's seats), significance.
     """
-    columns = [seat, "won", "game_id"] + ([block] if block != "configuration" else [])
+    blocks = [block] if isinstance(block, str) else list(block)
+    columns = [seat, "won", "game_id"] + [b for b in blocks if b not in ("configuration", "variant")]
     frame = ctx.collect(
         ctx.scan("seats", columns)
-        .group_by(block, seat)
+        .group_by(*blocks, seat)
         .agg(pl.len().alias("n"), pl.col("won").cast(pl.Int64).sum().alias("wins")), "seats")
     winners = ctx.collect(
         ctx.scan("seats", columns)
-        .group_by(block, *CLUSTER).agg(pl.col("won").cast(pl.Int64).sum().alias("c"))
-        .group_by(block, "c").agg(pl.len().alias("games")), "seats")
-    frame = with_wilson(frame).with_columns(pl.col(seat).cast(pl.Int64)).sort(block, seat)
+        .group_by(*blocks, *CLUSTER).agg(pl.col("won").cast(pl.Int64).sum().alias("c"))
+        .group_by(*blocks, "c").agg(pl.len().alias("games")), "seats")
+    frame = with_wilson(frame).with_columns(pl.col(seat).cast(pl.Int64)).sort(*blocks, seat)
     parts, tests = [], {}
-    for (value,), part in frame.group_by(block, maintain_order=True):
-        counts = winners.filter(pl.col(block) == value)
+    for values, part in frame.group_by(blocks, maintain_order=True):
+        counts = winners.filter(*[pl.col(b) == v for b, v in zip(blocks, values)])
         per_c = np.zeros(part.height + 1, dtype=np.int64)
         for c, g in counts.select("c", "games").iter_rows():
             per_c[min(c, part.height)] += g
-        test = tests[value] = seat_test(part["wins"].to_numpy(), per_c)
+        test = tests[values[0] if isinstance(block, str) else tuple(values)] = seat_test(
+            part["wins"].to_numpy(), per_c)
         parts.append(part.with_columns(
             pl.lit(test.expected, pl.Float64).alias("even"),
             (pl.col("rate") - test.expected).alias("vs even"),
@@ -347,8 +404,8 @@ def _n_caption(n_games: int, unit: str = "games") -> str:
 
 # --- sections every game has --------------------------------------------------------------
 
-def headline_totals(ctx: ReportContext, by: str, *more: pl.Expr) -> pl.DataFrame:
-    """Gives, per value of `by`: games, the headline's successes (`wins`) and trials (`n`),
+def headline_totals(ctx: ReportContext, by: str | list[str], *more: pl.Expr) -> pl.DataFrame:
+    """Gives, per value of `by` (a column or several): games, the headline's successes (`wins`) and trials (`n`),
     the cluster sums `with_wilson` takes (a game's trials are not independent when it has
     several, e.g. Saboteur's rounds), and any further aggregates over the `games` table."""
     head = ctx.game.headline
@@ -365,48 +422,91 @@ INTERVAL_NOTE = ("low/high: 95% Wilson interval on the effective trials (n over 
                  "of trials clustered in games, at least 1)")
 
 
+VERDICT_NOTE = ("target: what balanced means for the headline; vs target: the distance to it, "
+                "with low/high its 95% interval; verdict: balanced when that interval lies "
+                f"within ±{100 * TOLERANCE:g} points, favouring a side when it excludes 0")
+TARGET_PERCENT = ("target", "vs target", "vs target low", "vs target high")
+
+
+def with_verdicts(ctx: ReportContext, frame: pl.DataFrame, players: str = "players"
+                  ) -> pl.DataFrame:
+    """Gives the frame (rate, low, high per row; player counts in column `players`) with the
+    target, the distance to it (vs target) with its interval, and the verdict in words."""
+    goal = ctx.target_at(frame[players].to_numpy())
+    rate, low, high = (frame[c].to_numpy().astype(float) for c in ("rate", "low", "high"))
+    return frame.with_columns(
+        pl.Series("target", goal, dtype=pl.Float64),
+        pl.Series("vs target", rate - goal), pl.Series("vs target low", low - goal),
+        pl.Series("vs target high", high - goal),
+        pl.Series("verdict", verdicts(rate - goal, low - goal, high - goal, ctx.balance),
+                  dtype=pl.Utf8))
+
+
 @common_section
 def overview(ctx: ReportContext) -> Section:
-    """Gives games, the headline rate and the game's summary aggregates per configuration."""
+    """Gives games, the headline rate, its verdict and the game's summary aggregates per
+    configuration."""
     head = ctx.game.headline
     frame = headline_totals(ctx, "configuration",
                             *[expr.alias(title) for title, expr in ctx.game.summary])
-    frame = with_wilson(frame).sort(ctx.config_rank())
-    frame = frame.select("configuration", "games", "n", "wins", "rate", "low", "high",
-                         *[t for t, _ in ctx.game.summary])
+    frame = with_wilson(frame).sort(ctx.config_rank()).join(
+        ctx.configs.unique("configuration").select("configuration", "cfg_players"),
+        on="configuration", how="left", maintain_order="left")
+    frame = with_verdicts(ctx, frame, "cfg_players").select(
+        "configuration", "games", "n", "wins", "rate", "low", "high", "target", "vs target",
+        "verdict", *[t for t, _ in ctx.game.summary])
     runs = ", ".join(str(r.path) for r in ctx.runs)
     return Section("Overview", [Table(
-        f"{head.title} by configuration", frame, ("rate", "low", "high"),
-        note=f"n = trials ({head.title}); {INTERVAL_NOTE}; runs: {runs}")])
+        f"{head.title} by configuration", frame, ("rate", "low", "high", *TARGET_PERCENT),
+        note=f"n = trials ({head.title}); {INTERVAL_NOTE}; {VERDICT_NOTE}; runs: {runs}")])
 
 
 @common_section
 def by_player_count(ctx: ReportContext) -> Section:
-    """Gives the headline rate and the share of seats that win, by player count."""
+    """Gives the headline rate with its verdict against the target, and the share of seats
+    that win, by player count (per variant and run when the report holds several)."""
     head = ctx.game.headline
-    games = gap_tests(with_wilson(headline_totals(ctx, "players")).sort("players").with_columns(
-        pl.col("players").cast(pl.Int64)))
-    seats = with_wilson(clustered_totals(ctx, "seats", ["players"], pl.col("won")))
-    seats = seats.sort("players").with_columns(
+    keys = ctx.apart("players")
+    games = with_wilson(headline_totals(ctx, keys)).sort(keys).with_columns(
+        pl.col("players").cast(pl.Int64))
+    games = with_verdicts(ctx, games)
+    seats = with_wilson(clustered_totals(ctx, "seats", keys, pl.col("won")))
+    seats = seats.sort(keys).with_columns(
         pl.col("players").cast(pl.Int64), (1 / pl.col("players")).alias("fair share"))
+    if ctx.split:  # one line per variant: a line pooling them would show a rate none has
+        series = {name: (part["players"], part["rate"], part["low"], part["high"])
+                  for (name,), part in games.group_by("variant", maintain_order=True)}
+    else:
+        series = {head.title: (games["players"], games["rate"], games["low"], games["high"]),
+                  "seat game-win rate": (seats["players"], seats["rate"], seats["low"],
+                                         seats["high"])}
+    xs = np.array(sorted(set(games["players"].to_list())), dtype=float)
+    caption = _n_caption(int(games["games"].sum()))
     path = charts.rate_lines(
-        ctx.chart("headline_by_players"),
-        {head.title: (games["players"], games["rate"], games["low"], games["high"]),
-         "seat game-win rate": (seats["players"], seats["rate"], seats["low"], seats["high"])},
+        ctx.chart("headline_by_players"), series,
         title=f"{ctx.game.title}: rates by player count", xlabel="players (count)",
-        ylabel="rate (%)", caption=_n_caption(int(games["games"].sum())))
+        ylabel=f"{head.title} (%)" if ctx.split else "rate (%)", caption=caption,
+        band=not ctx.split, target=(xs, ctx.target_at(xs)))
     return Section("Win rate by player count", [
         Table(f"{head.title} by player count", games.select(
-            "players", "games", "n", "wins", "rate", "low", "high", "vs first", "p",
-            "significance"), ("rate", "low", "high", "vs first"),
-            chart=path, chart_caption=_n_caption(int(games["games"].sum())),
-            note=f"vs first: difference to the smallest player count; p: z-test on effective "
-                 f"trials, {ADJUSTED}; {INTERVAL_NOTE}"),
+            *keys, "games", "n", "wins", "rate", "low", "high", "target", "vs target",
+            "vs target low", "vs target high", "verdict"),
+            ("rate", "low", "high", *TARGET_PERCENT), chart=path, chart_caption=caption,
+            note=f"{INTERVAL_NOTE}; {VERDICT_NOTE}; a row pools the configurations of its "
+                 "player count (options, bots: the Overview keeps them apart)"
+                 + _apart_note(ctx)),
         Table("Seat game-win rate by player count", seats.select(
-            "players", "n", "wins", "rate", "low", "high", "fair share"),
+            *keys, "n", "wins", "rate", "low", "high", "fair share"),
             ("rate", "low", "high", "fair share"),
             note=f"n = seat-games; tied seats all win, so rates may sum past 100%; "
                  f"{INTERVAL_NOTE}")])
+
+
+def _apart_note(ctx: ReportContext) -> str:
+    """Gives the note's last words when rows are per variant: what a variant is."""
+    return ("; variant: the rules changed from the defaults" + (" and the run" if len(ctx.runs) > 1
+                                                                 else "") + ", never pooled"
+            if ctx.split else "")
 
 
 @common_section
@@ -454,24 +554,29 @@ def by_seat(ctx: ReportContext) -> Section:
 @common_section
 def by_strategy(ctx: ReportContext) -> Section:
     """Gives the game-win rate by strategy (seat-games), with each gap to the best tested."""
-    totals = clustered_totals(ctx, "seats", ["strategy"], pl.col("won"))
-    frame = with_wilson(totals).sort("rate", "strategy", descending=[True, False])
-    cov = rate_covariance(ctx, "seats", frame, ["strategy"], pl.col("won"))
-    frame = gap_tests(frame, cov=cov)
+    keys = ctx.apart("strategy")
+    totals = with_wilson(clustered_totals(ctx, "seats", keys, pl.col("won")))
+    parts = []
+    for part in ctx.per_variant(totals):
+        part = part.sort("rate", "strategy", descending=[True, False])
+        # strategies at one table share its games: their rates are dependent
+        parts.append(gap_tests(part, cov=rate_covariance(ctx, "seats", part, keys, pl.col("won"))))
+    frame = pl.concat(parts)
     n = int(frame["n"].sum())
-    path = charts.rate_bars(ctx.chart("win_rate_by_strategy"), frame["strategy"].to_list(),
+    labels = [" · ".join(map(str, r)) for r in frame.select(*reversed(keys)).iter_rows()]
+    path = charts.rate_bars(ctx.chart("win_rate_by_strategy"), labels,
                             frame["rate"], frame["low"], frame["high"],
                             title=f"{ctx.game.title}: game-win rate by strategy",
                             xlabel="strategy", ylabel="game-win rate (%)",
                             caption=_n_caption(n, "seat-games"))
     return Section("Win rate by strategy", [Table(
-        "Game-win rate by strategy", frame.select("strategy", "n", "wins", "rate", "low", "high",
+        "Game-win rate by strategy", frame.select(*keys, "n", "wins", "rate", "low", "high",
                                                   "vs first", "p", "significance"),
         ("rate", "low", "high", "vs first"), chart=path,
         chart_caption=_n_caption(n, "seat-games"),
         note=f"n = seat-games; vs first: difference to the best strategy; p: z-test with games "
              f"as clusters (strategies at one table are dependent), {ADJUSTED} (every pair of "
-             f"strategies: the data picked the best); {INTERVAL_NOTE}")])
+             f"strategies: the data picked the best); {INTERVAL_NOTE}" + _apart_note(ctx))])
 
 
 @common_section
@@ -486,10 +591,11 @@ def game_length(ctx: ReportContext) -> Section:
               for q in (0.1, 0.25, 0.5, 0.75, 0.9)],
             pl.col("turns").max().alias("max")), "games")
     frame = with_wilson(frame).sort(ctx.config_rank())
-    counts = ctx.collect(lf.group_by("players", "turns").agg(pl.len().alias("count")), "games")
-    series = {f"{p} players": (part["turns"].to_numpy(), part["count"].to_numpy())
-              for (p,), part in counts.sort("players", "turns").group_by("players",
-                                                                         maintain_order=True)}
+    keys = ctx.apart("players")
+    counts = ctx.collect(lf.group_by(*keys, "turns").agg(pl.len().alias("count")), "games")
+    series = {" · ".join([*map(str, group[:-1]), f"{group[-1]} players"]):
+              (part["turns"].to_numpy(), part["count"].to_numpy())
+              for group, part in counts.sort(*keys, "turns").group_by(keys, maintain_order=True)}
     n = int(frame["n"].sum())
     path = charts.histograms(ctx.chart("game_length"), series,
                              title=f"{ctx.game.title}: game length", xlabel="turns per game",

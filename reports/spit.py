@@ -7,10 +7,12 @@ from __future__ import annotations
 import polars as pl
 
 from reports import charts
+from reports.verdicts import Target, declare
 from reports.sections import (
     ReportContext,
     Section,
     Table,
+    _apart_note,
     _n_caption,
     game_section,
     gap_tests,
@@ -33,29 +35,33 @@ def _variants(ctx: ReportContext) -> list[str]:
 
 def win_rate_by_reaction_ratio(ctx: ReportContext) -> Section:
     """Gives seat 0's win rate (decided games) against seat 0's / seat 1's mean reaction time."""
+    keys = ctx.apart("reaction_ratio")
     frame = ctx.collect(
         ctx.scan("games", ["reaction_ratio", "winner"])
         .filter(pl.col("winner").is_not_null())
-        .group_by(pl.col("reaction_ratio").round(3))
+        .group_by(*ctx.apart(), pl.col("reaction_ratio").round(3))
         .agg(pl.len().alias("n"), (pl.col("winner") == 0).cast(pl.Int64).sum().alias("wins")),
-        "games").sort("reaction_ratio")
+        "games").sort(keys)
     frame = with_wilson(frame).with_columns(
         (1 / (1 + pl.col("reaction_ratio"))).alias("speed share"))
     n = int(frame["n"].sum())
     title = f"{ctx.game.title}: seat 0's win rate against the reaction-time ratio"
+    series = {part["variant"][0] if ctx.split else "seat 0's win rate":
+              (part["reaction_ratio"], part["rate"], part["low"], part["high"])
+              for part in ctx.per_variant(frame)}
+    # equal players (a ratio of 1) are balanced at 50%
     path = charts.rate_lines(
-        ctx.chart("win_rate_by_reaction_ratio"),
-        {"seat 0's win rate": (frame["reaction_ratio"], frame["rate"], frame["low"], frame["high"])},
+        ctx.chart("win_rate_by_reaction_ratio"), series, target=ctx.target_at([2])[0],
         title=title, xlabel="seat 0's mean reaction time / seat 1's (< 1: seat 0 faster)",
         ylabel="seat 0's game-win rate (%)", caption=_n_caption(n, "decided games"))
     return Section("Win rate against the reaction-time ratio", [Table(
         "Seat 0's win rate by reaction-time ratio",
-        frame.select("reaction_ratio", "n", "wins", "rate", "low", "high", "speed share"),
+        frame.select(*keys, "n", "wins", "rate", "low", "high", "speed share"),
         ("rate", "low", "high", "speed share"), chart=path,
         chart_caption=_n_caption(n, "decided games"),
         note="n = decided games (stalled ones left out), pooled over strategies and spreads; "
              "speed share = 1/(1 + ratio): seat 0's share of the two players' speed, the rate a "
-             "game decided by speed alone in proportion would give")])
+             "game decided by speed alone in proportion would give" + _apart_note(ctx))])
 
 
 def _as_text(value) -> str:
@@ -71,7 +77,7 @@ def variant_effects(ctx: ReportContext) -> Section:
     defaults = {k: _as_text(v) for k, v in ctx.game.options(ctx.game.load_rules(None, [])).items()}
     frame = ctx.collect(
         ctx.scan("games", [*variants, length, "sim_seconds", "stalls", "stalled", "winner"])
-        .group_by(*[pl.col(v).cast(pl.Utf8) for v in variants])
+        .group_by(*ctx.apart(), *[pl.col(v).cast(pl.Utf8) for v in variants])
         .agg(pl.len().alias("n"),
              pl.col(length).cast(pl.Float64).mean().alias(f"mean {length}"),
              pl.col(length).cast(pl.Float64).std().alias("sd"),
@@ -82,7 +88,7 @@ def variant_effects(ctx: ReportContext) -> Section:
     labels = [", ".join(f"{k}={row[k]}" for k in variants if row[k] != defaults[k]) or "as printed"
               for row in frame.iter_rows(named=True)]
     frame = frame.with_columns(pl.Series("rules", labels)).sort(
-        pl.col("rules") != "as printed", "rules")
+        *ctx.apart(), pl.col("rules") != "as printed", "rules")
     frame = with_mean_interval(frame, f"mean {length}", "sd").rename(
         {"low": f"{length} low", "high": f"{length} high"})
     base = frame.filter(pl.col("rules") == "as printed")
@@ -96,7 +102,7 @@ def variant_effects(ctx: ReportContext) -> Section:
             "together to `simulate report` to compare them.")
     return Section("Effect of each rule variant", [Table(
         "Game length, stalls and seat 0's win rate by rule variant", frame.select(
-            "rules", "n", f"mean {length}", f"{length} low", f"{length} high",
+            *ctx.apart(), "rules", "n", f"mean {length}", f"{length} low", f"{length} high",
             f"{length} vs printed", "mean minutes", f"stalls per {length[:-1]}", "stalled",
             "rate", "low", "high", "vs first", "p", "significance"),
         ("rate", "low", "high", "vs first"), note=note)])
@@ -157,6 +163,9 @@ def stall_frequency(ctx: ReportContext) -> Section:
         note="a stall is resolved by spitting (Spit) or turning up side-pile cards (Speed); "
              "rate = games that could not be resolved within the caps (recorded as stalled)")])
 
+
+# two players: balanced is 50% for seat 0
+declare("spit", Target(None, above="seat 0", below="seat 1"))
 
 SECTIONS = (win_rate_by_reaction_ratio, variant_effects, game_length, stall_frequency)
 for _section in SECTIONS:

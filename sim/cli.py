@@ -466,12 +466,18 @@ def report(
     allow_partial: Annotated[bool, typer.Option(
         "--allow-partial", help="Report a run that is not whole (interrupted, a chunk missing or "
                                 "damaged) on the games it holds, with a warning.")] = False,
+    target: Annotated[float | None, typer.Option(
+        help="What balanced means for the headline, a rate in [0, 1] (default: the game's "
+             "own, e.g. 0.5 for Saboteur's miners, 1/players for a seat).")] = None,
+    baseline: Annotated[str | None, typer.Option(
+        help="The variant differences are taken from, by its label (default: the one playing "
+             "the default rules), e.g. 'hand_size.7=5'.")] = None,
 ) -> None:
     """Write a balance report (Markdown, HTML and charts) of one or more runs."""
     from reports.report import write_report
 
     try:
-        write_report(runs, out, allow_partial=allow_partial)
+        write_report(runs, out, allow_partial=allow_partial, target=target, baseline=baseline)
     except OSError as e:
         if not e.filename:  # a failed write() names no file
             e.filename = str(out or runs[0] / "report")

@@ -150,15 +150,18 @@ def test_report_files_are_whole(published):
     assert "Seat balance" in md and "Game-win rate by seat" in text
 
 
-def test_two_runs_pool_their_games(tmp_path, runkit):
+def test_two_runs_are_kept_apart(tmp_path, runkit):
     a = runkit.write(tmp_path / "a", runkit.SETUPS, runkit.tables(runkit.SETUPS, 20, seed=1))
     b = runkit.write(tmp_path / "b", runkit.SETUPS, runkit.tables(runkit.SETUPS, 30, seed=2))
     frames = tables_of(build_sections([open_run(a), open_run(b)], tmp_path / "charts"))
     overview = frames["miners' round-win rate by configuration"]
-    assert overview["games"].to_list() == [50, 50, 50, 50]
-    games = pl.concat([read(a, "games"), read(b, "games")]).filter(pl.col("setup") == 0)
-    assert overview.filter(pl.col("configuration") == "4p default")["wins"][0] == \
+    assert sorted(overview["games"].to_list()) == [20] * 4 + [30] * 4
+    games = read(b, "games").filter(pl.col("setup") == 0)
+    assert overview.filter(pl.col("configuration") == "4p default (b)")["wins"][0] == \
         games["miner_rounds"].sum()
+    by_players = frames["miners' round-win rate by player count"]
+    assert by_players.filter(pl.col("players") == 4)["variant"].to_list() == [
+        "default rules (a)", "default rules (b)"]
 
 
 def test_a_game_without_its_own_sections_gets_the_common_ones(tmp_path, runkit):
@@ -171,7 +174,7 @@ def test_a_game_without_its_own_sections_gets_the_common_ones(tmp_path, runkit):
     assert out == run / "report"  # the default folder
     titles = [line[3:] for line in (out / "report.md").read_text().splitlines()
               if line.startswith("## ")]
-    assert titles == ["Overview", "Win rate by player count", "Win rate by seat",
+    assert titles == ["Provenance", "Overview", "Win rate by player count", "Win rate by seat",
                       "Win rate by strategy", "Game length and stalled games"]
     assert all(p.read_bytes()[:8] == PNG for p in (out / "charts").glob("*.png"))
 

@@ -28,16 +28,20 @@ def spit_report(tmp_path_factory):
     return {t.title: t.frame for s in sections for t in s.tables}, games, base
 
 
-def test_win_rate_by_reaction_ratio_equals_direct_query(spit_report):
-    tables, games, base = spit_report
+def test_win_rate_by_reaction_ratio_keeps_the_runs_apart_and_equals_direct_query(spit_report):
+    tables, _, base = spit_report
     frame = tables["Seat 0's win rate by reaction-time ratio"]
-    want = (games.filter(pl.col("winner").is_not_null())
-            .group_by(pl.col("reaction_ratio").round(3))
-            .agg(pl.len().alias("n"), (pl.col("winner") == 0).sum().alias("wins"))
-            .sort("reaction_ratio"))
-    assert frame["reaction_ratio"].to_list() == pytest.approx([0.75, 1.0, 1.5])
-    assert frame["n"].to_list() == want["n"].to_list()
-    assert frame["wins"].to_list() == want["wins"].to_list()
+    for run, variant in (("plain", "default rules (plain)"),
+                         ("colours", "options.alternating_colours=true (colours)")):
+        games = pl.read_parquet(base / run / "games" / "*.parquet")
+        want = (games.filter(pl.col("winner").is_not_null())
+                .group_by(pl.col("reaction_ratio").round(3))
+                .agg(pl.len().alias("n"), (pl.col("winner") == 0).sum().alias("wins"))
+                .sort("reaction_ratio"))
+        own = frame.filter(pl.col("variant") == variant)
+        assert own["reaction_ratio"].to_list() == pytest.approx([0.75, 1.0, 1.5])
+        assert own["n"].to_list() == want["n"].to_list()
+        assert own["wins"].to_list() == want["wins"].to_list()
     assert (base / "charts" / "win_rate_by_reaction_ratio.png").exists()
 
 

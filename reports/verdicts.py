@@ -1,0 +1,75 @@
+"""What balanced means for each game's headline, and a verdict in words on an interval.
+
+A game declares its target (a fixed rate such as Saboteur's 50%, else a fair share 1/players)
+and whom a rate above or below it favours, in reports/<game>.py (`declare`); `simulate report
+--target` replaces the rate. A verdict rests on the interval, never on the point alone.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from sim.errors import UserError
+
+TOLERANCE = 0.02  # an interval within ±2 points of the target is balanced
+
+
+@dataclass(frozen=True)
+class Target:
+    """Balance for one game's headline: a fixed rate (None: a fair share, 1/players), and the
+    side a rate above and below it favours (e.g. "miners", "saboteurs")."""
+
+    rate: float | None = None
+    above: str = "the first player"
+    below: str = "the other players"
+
+    def at(self, players, override: float | None = None) -> np.ndarray:
+        """Gives the target rate at each player count (`override`, from --target, first)."""
+        players = np.asarray(players, dtype=float)
+        if override is not None:
+            return np.full(players.shape, override)
+        return np.full(players.shape, self.rate) if self.rate is not None else 1 / players
+
+
+_TARGETS: dict[str, Target] = {}
+
+
+def declare(game: str, target: Target) -> None:
+    """Records what balanced means for `game`'s headline (called by reports/<game>.py)."""
+    _TARGETS[game] = target
+
+
+def target_of(game: str) -> Target:
+    """Gives the game's declared target (a fair share for the first player if none)."""
+    return _TARGETS.get(game, Target())
+
+
+def check_target(value: float | None) -> None:
+    """Raises UserError unless `value` (from --target) is a rate in [0, 1] or absent."""
+    if value is not None and not 0 <= value <= 1:
+        raise UserError(f"--target takes a rate between 0 and 1 (e.g. 0.5), got {value:g}")
+
+
+def verdict(distance: float, low: float, high: float, target: Target,
+            tolerance: float = TOLERANCE) -> str:
+    """Gives the verdict on a headline whose distance to its target is `distance` with the 95%
+    interval [low, high] (rates): balanced when the interval lies within ± `tolerance`;
+    favouring a side when it excludes 0; else not distinguishable at this sample size."""
+    if any(v is None or not np.isfinite(v) for v in (distance, low, high)):
+        return "no interval"
+    if -tolerance <= low and high <= tolerance:
+        return f"balanced within ±{100 * tolerance:g} points"
+    if low > 0:
+        return (f"favours {target.above} by {100 * distance:.1f} points "
+                f"[{100 * low:.1f}, {100 * high:.1f}]")
+    if high < 0:
+        return (f"favours {target.below} by {-100 * distance:.1f} points "
+                f"[{-100 * high:.1f}, {-100 * low:.1f}]")
+    return "not distinguishable from balanced at this sample size"
+
+
+def verdicts(distance, low, high, target: Target) -> list[str]:
+    """Gives `verdict` element-wise."""
+    return [verdict(d, lo, hi, target) for d, lo, hi in zip(distance, low, high)]
