@@ -132,7 +132,7 @@ def category_lines(path: Path, categories: list[str], series: dict[str, tuple],
     _percent_axis(ax)
     # outside the axes: ten player counts would cover the lines
     ax.legend(loc="center left", bbox_to_anchor=(1.01, 0.5), fontsize=8,
-              title="bars: 95% interval" + ("" if shared else "\ndashed: target 1/players"),
+              title="bars: 95% interval" + ("" if shared else "\ndashed: targets"),
               title_fontsize=8)
     return _finish(fig, ax, path, title, xlabel, ylabel, caption, right=0.78)
 
