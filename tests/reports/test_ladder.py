@@ -45,24 +45,40 @@ def test_conclusions_that_agree_or_cannot_be_tested_raise_no_flag():
                         (3, "random", "n/a"), (3, "default", "miners favoured")])).is_empty()
 
 
+def ladder_section(simulate, tmp_path, *args):
+    """Gives the section "Balance across skill levels" of a deep-space ladder run (None when
+    the report has none)."""
+    from reports import runs
+    from reports.ladder import balance_across_skill
+    from reports.sections import ReportContext
+
+    code, _, err = simulate("ladder", "deep-space", "--seed", "3", "--workers", "1",
+                            "--out", "lad", "--quiet", *args)
+    assert code == 0, err
+    opened = runs.open_runs([tmp_path / "lad"])
+    return balance_across_skill(ReportContext(opened, runs.game_named("deep-space"),
+                                              tmp_path / "charts"))
+
+
 def test_a_ladder_run_reports_every_rung_with_what_its_bots_exercise(simulate, tmp_path):
-    code, _, err = simulate("ladder", "deep-space", "--players", "2-3", "--games", "30",
-                            "--rungs", "random,default", "--seed", "3", "--workers", "1",
-                            "--out", "lad", "--quiet")
-    assert code == 0, err
-    code, _, err = simulate("report", "lad")
-    assert code == 0, err
-    text = (tmp_path / "lad" / "report" / "report.md").read_text()
-    part = text.split("Balance across skill levels", 1)[1]
-    assert "by rung" in part and "What the bots exercise" in part
-    assert (tmp_path / "lad" / "report" / "charts" / "balance_by_rung.png").is_file()
-    for rung in ("random", "default"):
-        assert f"| {rung} " in part
+    section = ladder_section(simulate, tmp_path, "--players", "2-3", "--games", "30",
+                             "--rungs", "random,default")
+    head, *_, uses = section.tables
+    assert head.frame.select("players", "rung").rows() == [
+        (2, "random"), (2, "default"), (3, "random"), (3, "default")]
+    assert head.frame["target"].to_list() == [0.5, 0.5, 1 / 3, 1 / 3]
+    assert uses.title.startswith("What the bots exercise")
+    # random play moves far more than the default bots on the same deals
+    moves = dict(uses.frame.filter(pl.col("players") == 2).select("rung", "move").rows())
+    assert moves["random"] > moves["default"] > 0
+    assert head.chart.is_file()
 
 
 def test_a_run_without_rungs_has_no_ladder_section(simulate, tmp_path):
-    code, _, err = simulate("deep-space", "--players", "2", "--games", "20", "--seed", "3",
-                            "--workers", "1", "--out", "one", "--quiet")
-    assert code == 0, err
-    simulate("report", "one")
-    assert "Balance across skill levels" not in (tmp_path / "one" / "report" / "report.md").read_text()
+    from reports import report  # noqa: F401  (which registers the section)
+    from reports.ladder import balance_across_skill
+    from reports.sections import COMMON
+
+    assert balance_across_skill in COMMON
+    assert ladder_section(simulate, tmp_path, "--players", "2-3", "--games", "10",
+                          "--rungs", "default") is None
