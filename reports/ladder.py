@@ -10,6 +10,7 @@ configuration's `rung` option where `simulate ladder` set one.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
 
 import numpy as np
 import polars as pl
@@ -103,12 +104,16 @@ def flags(frame: pl.DataFrame) -> pl.DataFrame:
                                                     "conclusion by rung": pl.Utf8})
 
 
-def _headline(ctx: ReportContext, ladder: list[Rung]) -> pl.DataFrame:
-    """Gives the headline per rung with its interval, its gap to the target, the z-test of
-    that gap on effective trials, and the conclusion it supports."""
-    keys = pl.DataFrame([(r.configuration, r.players, r.rung, r.order) for r in ladder],
+def _keys(ladder: list[Rung]) -> pl.DataFrame:
+    """Gives each rung's configuration with its player count, rung and place on the ladder."""
+    return pl.DataFrame([(r.configuration, r.players, r.rung, r.order) for r in ladder],
                         orient="row", schema={"configuration": pl.Utf8, "players": pl.Int64,
                                               "rung": pl.Utf8, "__order": pl.Int64})
+
+
+def _headline(ctx: ReportContext, keys: pl.DataFrame) -> pl.DataFrame:
+    """Gives the headline per rung with its interval, its gap to the target, the z-test of
+    that gap on effective trials, and the conclusion it supports."""
     frame = with_wilson(headline_totals(ctx, "configuration")).join(keys, on="configuration")
     name = ctx.game.name
     words = WORDS.get(name, SEAT_WORDS)
@@ -166,7 +171,7 @@ def _uses(ctx: ReportContext, keys: pl.DataFrame) -> pl.DataFrame | None:
     return frame.join(keys, on="configuration").sort("players", "__order")
 
 
-def _chart(ctx: ReportContext, frame: pl.DataFrame, ladder_order: list[str]) -> object:
+def _chart(ctx: ReportContext, frame: pl.DataFrame, ladder_order: list[str]) -> Path:
     """Draws the headline against the rung, one line per player count, with the targets."""
     series, targets = {}, {}
     for (players,), part in frame.group_by("players", maintain_order=True):
@@ -187,11 +192,9 @@ def balance_across_skill(ctx: ReportContext) -> Section | None:
     ladder = rungs(ctx)
     if not ladder:
         return None
-    keys = pl.DataFrame([(r.configuration, r.players, r.rung, r.order) for r in ladder],
-                        orient="row", schema={"configuration": pl.Utf8, "players": pl.Int64,
-                                              "rung": pl.Utf8, "__order": pl.Int64})
+    keys = _keys(ladder)
     order = list(dict.fromkeys(r.rung for r in sorted(ladder, key=lambda r: r.order)))
-    head = _headline(ctx, ladder)
+    head = _headline(ctx, keys)
     flagged = flags(head)
     path = _chart(ctx, head, order)
     caption = _n_caption(int(head["games"].sum()))
