@@ -41,11 +41,12 @@ def columns(uses: np.ndarray, names) -> dict[str, np.ndarray]:
     return {PREFIX + name: uses[:, :, k].ravel().astype(np.int16) for k, name in enumerate(names)}
 
 
-def described(names) -> Column:
-    """Gives the one Column that documents a game's use columns, named after its kinds."""
-    return Column(", ".join(PREFIX + name for name in names),
-                  "how often the seat used each kind of action in the game (the names --forbid "
-                  "takes; a move of two kinds, e.g. a dead end is also a path, counts in both)")
+def described(names) -> tuple[Column, ...]:
+    """Gives the Columns that document a game's use columns, one per kind."""
+    return tuple(Column(PREFIX + name, f"moves of kind {name} the seat made in the game (the "
+                                       "names --forbid takes; a move of two kinds, e.g. a dead "
+                                       "end is also a path, counts in both)")
+                 for name in names)
 
 
 def kinds_of(table_columns) -> list[str]:

@@ -21,7 +21,7 @@ COLUMNS = {
         Column("combats_won, combats_lost", "combats (one per attacker-defender pair) won and lost"),
         Column("gems_mined, ore_mined", "resources taken by mining"),
         Column("cards_played", "action cards played"),
-        usage.described([*ACTIONS, PLAY, "<card>"]),
+        *usage.described([*ACTIONS, PLAY, "<card>"]),
     ),
     "bases": (
         Column("game_id, players, seat", "one row per base built"),

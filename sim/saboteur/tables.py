@@ -16,7 +16,7 @@ COLUMNS = {
     "seats": (
         Column("gold", "nuggets at the end of the game"),
         Column("rank", "1 + how many seats have more nuggets (tied seats share a rank; rank 1 won)"),
-        usage.described(USES),
+        *usage.described(USES),
     ),
     "rounds": (
         Column("game_id, round, players", "one row per game, round (1 to `rounds`) and seat"),

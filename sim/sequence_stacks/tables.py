@@ -25,7 +25,7 @@ COLUMNS = {
         Column("blocks_played", "Blocks the seat played on others' completions"),
         Column(", ".join(f"{p}_played" for p in PLURALS if p != "blocks"),
                "the seat's other action cards played, by type"),
-        usage.described(USES),
+        *usage.described(USES),
     ),
 }
 

@@ -27,7 +27,7 @@ class Speed(RealTimeGame):
     length = "hands"
     columns = columns("hands", "hands played", OPTION_COLUMNS,
                       (Column("score", "points at the end (scoring 'points'; else 0)"),
-                       usage.described(forbid.USES)))
+                       *usage.described(forbid.USES)))
     summary = (
         ("avg hands", pl.col("hands").mean()),
         ("avg minutes", pl.col("sim_seconds").mean() / 60),

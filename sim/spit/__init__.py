@@ -33,7 +33,7 @@ class Spit(RealTimeGame):
     title = "Spit"
     length = "deals"
     columns = columns("deals", "deals played (layouts dealt)", OPTION_COLUMNS,
-                      (usage.described(forbid.USES),))
+                      usage.described(forbid.USES))
     summary = (
         ("avg deals", pl.col("deals").mean()),
         ("avg minutes", pl.col("sim_seconds").mean() / 60),
