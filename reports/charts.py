@@ -26,13 +26,13 @@ def _figure(width: float = 7.5, height: float = 4.5):
 
 
 def _finish(fig, ax, path: Path, title: str, xlabel: str, ylabel: str, caption: str,
-            left: float = 0.11, bottom: float = 0.2) -> Path:
+            left: float = 0.11, bottom: float = 0.2, right: float = 0.97) -> Path:
     ax.set_title(title, fontsize=12, fontweight="bold")
     ax.set_xlabel(xlabel)
     ax.set_ylabel(ylabel)
     fig.text(0.01, 0.01, caption, fontsize=8, color="#444444", ha="left", va="bottom")
     # fixed margins: tight_layout costs more than drawing the chart
-    fig.subplots_adjust(left=left, right=0.97, top=0.9, bottom=bottom)
+    fig.subplots_adjust(left=left, right=right, top=0.9, bottom=bottom)
     path.parent.mkdir(parents=True, exist_ok=True)
     fig.savefig(path, format="png")
     plt.close(fig)
@@ -103,6 +103,40 @@ def rate_lines(path: Path, series: dict[str, tuple], *, title: str, xlabel: str,
     ax.legend(loc="best", fontsize=8, title="shaded: 95% interval" if band else "bars: 95% interval",
               title_fontsize=8)
     return _finish(fig, ax, path, title, xlabel, ylabel, caption)
+
+
+def category_lines(path: Path, categories: list[str], series: dict[str, tuple],
+                   targets: dict[str, float], *, title: str, xlabel: str, ylabel: str,
+                   caption: str) -> Path:
+    """Gives one line per series of rates over ordered categories (x = a category's index),
+    95% interval whiskers, and each series' target as a dashed line of its colour (one grey
+    line when every target is the same).
+
+    `series` maps a label to (x, rate, low, high); `targets` a label to its target rate.
+    """
+    fig, ax = _figure(max(6.5, 1.4 * len(categories) + 3.5))
+    shared = len(set(targets.values())) == 1
+    for i, (label, (x, rate, low, high)) in enumerate(series.items()):
+        colour = OKABE_ITO[i % len(OKABE_ITO)]
+        x, rate, low, high = (np.asarray(a, float) for a in (x, rate, low, high))
+        x = x + 0.05 * (i - (len(series) - 1) / 2)  # dodged: whiskers stay readable
+        ax.plot(x, rate, marker="o", color=colour, label=label)
+        ax.errorbar(x, rate, yerr=_whiskers(rate, low, high), fmt="none", ecolor=colour, capsize=3)
+        if not shared and label in targets:
+            ax.axhline(targets[label], color=colour, linestyle="--", linewidth=1, alpha=0.7)
+    if shared and targets:
+        value = next(iter(targets.values()))
+        ax.axhline(value, color="#444444", linestyle="--", linewidth=1.2,
+                   label=f"target {100 * value:.0f}%")
+    ax.set_xticks(range(len(categories)), categories)
+    ax.set_xlim(-0.4, len(categories) - 0.6)
+    ax.set_ylim(-0.02, 1.02)  # the whole scale: a rung's jump reads as large as it is
+    _percent_axis(ax)
+    # outside the axes: ten player counts would cover the lines
+    ax.legend(loc="center left", bbox_to_anchor=(1.01, 0.5), fontsize=8,
+              title="bars: 95% interval" + ("" if shared else "\ndashed: targets"),
+              title_fontsize=8)
+    return _finish(fig, ax, path, title, xlabel, ylabel, caption, right=0.78)
 
 
 def grouped_bars(path: Path, groups: list[str], series: dict[str, tuple], *, title: str,

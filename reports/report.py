@@ -6,6 +6,7 @@ from pathlib import Path
 
 from rich.console import Console
 
+from reports import ladder  # noqa: F401  (registers its common section)
 from reports import render
 from reports import runs as runs_mod
 from reports import provenance, whatif

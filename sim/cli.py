@@ -617,6 +617,46 @@ def _interruptible_tuning(folder: Path) -> Iterator[None]:
         raise _TuningInterrupted(folder) from None
 
 
+@app.command()
+def ladder(
+    game_name: Annotated[str, typer.Argument(metavar="GAME", help="The game, e.g. saboteur.")],
+    players: Players,
+    games: Games = 2_000,
+    rungs: Annotated[str | None, typer.Option(
+        help="Rungs, in order: random,default,tuned,search (default: random, default, tuned "
+             "with --tuned, search where the game has it).")] = None,
+    tuned: Annotated[Path | None, typer.Option(
+        help="Presets file whose first preset is the tuned rung (as 'simulate tune' writes "
+             "it; loaded like --strategies-file).")] = None,
+    seed: Seed = None,
+    workers: Workers = os.cpu_count() or 1,
+    out: Out = None,
+    quiet: Quiet = False,
+    backend: Backend = "local",
+    scheduler: Scheduler = None,
+) -> None:
+    """Play the same deals with every seat at each rung of skill (random to search), into one
+    run: 'simulate report' then shows balance across skill levels."""
+    from sim import ladder as ladders
+    from sim.setups import check_players, parse_counts
+
+    game = registry.get(game_name)
+    counts = parse_counts("--players", players, functools.partial(check_players, game))
+    wanted = ladders.parse_rungs(rungs)
+    preset, presets = ladders.tuned_preset(game, tuned) if tuned else (None, {})
+    rules = game.load_rules(None, [])
+    if presets:
+        from strategies.presets import with_presets
+        rules = with_presets(rules, presets)
+    setups = ladders.setups(game, counts, {}, ladders.rung_strategies(game, wanted, preset), rules)
+    for setup in setups:
+        game.check(rules, setup)
+    run = _play(game, rules, setups, games=games, seed=seed, workers=workers,
+                out=out or _default_out(f"{game_name}-ladder"), quiet=quiet, backend=backend,
+                scheduler=scheduler)
+    _print_summary(run)
+
+
 def _run_game(name: str, *, players: str, options: dict[str, list], games: int, seed: int | None,
               workers: int, out: Path | None, strategy: str, seat_strategy: list[str] | None,
               config: list[Path] | None, sets: list[str] | None, quiet: bool,

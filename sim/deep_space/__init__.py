@@ -89,7 +89,7 @@ class DeepSpace:
 
     def play(self, rules, setup, seed, start, stop, id_offset):
         rs, planets, kinds, families, params, state = self.prepare(rules, setup)
-        out = play.new_results(stop - start, setup.players, len(planets))
+        out = play.new_results(stop - start, setup.players, len(planets), kinds)
         classes = python_bots.python_classes(setup.seats)
         if classes:  # the Python driver: the same rules, seeds and tables, slower
             for row, game in enumerate(range(start, stop)):
@@ -100,7 +100,7 @@ class DeepSpace:
             play.play_games(state, rs, families, params, seed, start, stop, out)
         ids = np.arange(start, stop, dtype=np.int64) + id_offset
         return build_tables(out, ids, setup.players, setup.strategies(), rules["board"]["name"],
-                            planets)
+                            planets, forbid.uses(kinds))
 
     @staticmethod
     def _python_seats(state, rs, planets, kinds, classes, seed, game, rules) -> dict:
@@ -110,7 +110,7 @@ class DeepSpace:
 
     def trace(self, rules, setup, seed, index, out: TextIO):
         rs, planets, kinds, families, params, state = self.prepare(rules, setup)
-        results = play.new_results(1, setup.players, len(planets))
+        results = play.new_results(1, setup.players, len(planets), kinds)
         labels = setup.strategies()
         print(f"Deep Space, {setup.players} players, seed {seed}, game {index}, board "
               f"{rules['board']['name']!r}; seats: "
@@ -121,7 +121,7 @@ class DeepSpace:
                          self._python_seats(state, rs, planets, kinds, classes, seed, index, rules),
                          tracer)
         return build_tables(results, np.array([index], np.int64), setup.players, labels,
-                            rules["board"]["name"], planets)
+                            rules["board"]["name"], planets, forbid.uses(kinds))
 
 
 GAME = DeepSpace()

@@ -5,7 +5,9 @@ from collections import namedtuple
 
 import numpy as np
 
-from sim.deep_space import engine
+from sim import usage
+from sim.deep_space import engine, forbid
+from sim.deep_space.forbid import use_of
 from sim.deep_space.state import FIRST_SEAT, OVER, PLAYERS, TURN_SEAT, TURNS, WINNER
 from sim.jit import rule
 from strategies import deep_space as bots
@@ -14,16 +16,18 @@ Results = namedtuple("Results", [
     "turns", "winner", "first_seat",
     "bases", "lost", "won_fights", "lost_fights", "gems_mined", "ore_mined", "played",
     "base_turn",
+    "uses",  # int64[games, players, len(forbid.uses(kinds))]: moves of each kind (sim/usage.py)
 ])
 _PER_SEAT = ("bases", "lost", "won_fights", "lost_fights", "gems_mined", "ore_mined", "played")
 
 
-def new_results(games: int, players: int, planets: int) -> Results:
-    """Gives zeroed result arrays for `games` games."""
+def new_results(games: int, players: int, planets: int, kinds: list[str]) -> Results:
+    """Gives zeroed result arrays for `games` games (`kinds`: the deck's card kinds)."""
     per_seat = {name: np.zeros((games, players), np.int64) for name in _PER_SEAT}
     return Results(turns=np.zeros(games, np.int64), winner=np.zeros(games, np.int64),
                    first_seat=np.zeros(games, np.int64), **per_seat,
-                   base_turn=np.zeros((games, players, planets), np.int64))
+                   base_turn=np.zeros((games, players, planets), np.int64),
+                   uses=usage.new_counts(games, players, len(forbid.uses(kinds))))
 
 
 @rule
@@ -55,6 +59,7 @@ def play_games(s, rs, families, params, seed, start, stop, out):
         while not s.g[OVER]:
             seat = s.g[TURN_SEAT]
             bots.choose(s, rs, seat, families[seat], params[seat], move)
+            usage.tally(out.uses, game - start, seat, use_of(s, rs, seat, move))
             engine.apply_move(s, rs, seat, move)
         record_game(s, out, game - start)
 
@@ -81,6 +86,7 @@ def play_python(s, rs, families, params, seed, game, out, row=0, python_seats=No
             bots.choose(s, rs, seat, families[seat], params[seat], move)
         else:
             player(seat)
+        usage.tally(out.uses, row, seat, use_of(s, rs, seat, move))
         if watch:
             watch("move", seat, move.copy())
         engine.apply_move(s, rs, seat, move)

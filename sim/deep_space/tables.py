@@ -3,6 +3,8 @@
 import numpy as np
 import polars as pl
 
+from sim import usage
+from sim.deep_space.forbid import ACTIONS, PLAY
 from sim.game import Column
 
 COLUMNS = {
@@ -19,6 +21,7 @@ COLUMNS = {
         Column("combats_won, combats_lost", "combats (one per attacker-defender pair) won and lost"),
         Column("gems_mined, ore_mined", "resources taken by mining"),
         Column("cards_played", "action cards played"),
+        *usage.described([*ACTIONS, PLAY, "<card>"]),
     ),
     "bases": (
         Column("game_id, players, seat", "one row per base built"),
@@ -29,8 +32,9 @@ COLUMNS = {
 
 
 def build(results, ids: np.ndarray, players: int, seats: tuple[str, ...], board: str,
-          planets: list[str]) -> dict[str, pl.DataFrame]:
-    """Gives the games, seats and bases tables of a chunk of games."""
+          planets: list[str], uses: list[str]) -> dict[str, pl.DataFrame]:
+    """Gives the games, seats and bases tables of a chunk of games (`uses`: the kinds of move
+    results.uses counts, forbid.uses)."""
     n = len(ids)
     stalled = results.winner < 0
     games = pl.DataFrame({
@@ -59,6 +63,7 @@ def build(results, ids: np.ndarray, players: int, seats: tuple[str, ...], board:
         "gems_mined": results.gems_mined.ravel().astype(np.int16),
         "ore_mined": results.ore_mined.ravel().astype(np.int16),
         "cards_played": results.played.ravel().astype(np.int16),
+        **usage.columns(results.uses, uses),
     }).with_columns(
         strategy=pl.Series(seats, dtype=pl.String).gather(pl.Series(seat_ids, dtype=pl.UInt32)))
     seat_table = seat_table.select("game_id", "players", "seat", "strategy", "won",

@@ -8,6 +8,7 @@ player must do something on its turn.
 
 import numpy as np
 
+from sim.jit import small_rule
 from sim.saboteur.cards import BREAK, MAP, PATH, REPAIR, ROCKFALL
 from sim.saboteur.state import FORBID_PASS, FORBID_PLAY
 
@@ -20,6 +21,22 @@ ACTIONS = {
     "rockfall": "removing a path card with a rockfall",
     "pass": "passing (discarding a card) while another move is possible",
 }
+USES = tuple(ACTIONS)  # the kinds the seats table counts (uses_<kind>), in this order
+_DEAD_END = USES.index("dead_end")
+
+
+@small_rule
+def use_of(s, rs, seat, move):
+    """Gives the kinds (bit k: USES[k]) of `seat`'s move, before it is played: its action, and
+    dead_end too for a path card without a through centre. Every discard counts as a pass."""
+    # USES lists the actions in the engine's order (PLACE, BREAK, ..., DISCARD), dead_end
+    # slotted in after path.
+    action = move[0]
+    if action != PATH:
+        return 1 << (action + 1)
+    if rs.through[s.hand[seat, move[1]]]:
+        return 1
+    return 1 | (1 << _DEAD_END)
 
 
 def names(rules: dict) -> dict[str, str]:

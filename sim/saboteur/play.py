@@ -4,9 +4,11 @@ from collections import namedtuple
 
 import numpy as np
 
+from sim import usage
 from sim.jit import direct, rule, small_rule
 from sim.saboteur import engine
 from sim.saboteur.cards import ROCKFALL, ROUNDS
+from sim.saboteur.forbid import USES, use_of
 from sim.saboteur.state import (
     FINDER,
     GAME_TURNS,
@@ -78,6 +80,7 @@ def play_games(s, rs, families, params, seed, start, stop, fixed_saboteurs, out)
             while not over:
                 seat = s.g[TURN_SEAT]
                 bots.choose(s, rs, seat, families[seat], params[seat], move)
+                usage.tally(out.uses, row, seat, use_of(s, rs, seat, move))
                 over = turn(s, rs, seat, move, observed)
             engine.end_round(s, rs)
             record_round(s, out, row, r)
@@ -88,6 +91,7 @@ Results = namedtuple("Results", [
     "turns", "miner_rounds", "gold", "rank",
     "round_saboteurs", "round_miners_won", "round_finder", "round_turns", "round_role",
     "round_gold",
+    "uses",  # int64[games, players, len(USES)]: moves of each kind (sim/usage.py)
 ])
 
 
@@ -102,6 +106,7 @@ def new_results(games: int, players: int, rounds: int) -> Results:
         round_turns=np.zeros((games, rounds), np.int64),
         round_role=np.zeros((games, rounds, players), np.int64),
         round_gold=np.zeros((games, rounds, players), np.int64),
+        uses=usage.new_counts(games, players, len(USES)),
     )
 
 
@@ -126,6 +131,8 @@ def play_python(s, rs, families, params, seed, game, fixed_saboteurs, out, row=0
     first_seat = direct(engine.next_round_first_seat, s, rs)
     end_round = direct(engine.end_round, s, rs)
     round_done = direct(record_round, s, out, row, 0)
+    kinds = direct(use_of, s, rs, 0, move)
+    tally = direct(usage.tally, out.uses, row, 0, 0)
     direct(engine.start_game, s, rs, seed, game, fixed_saboteurs)(
         s, rs, seed, game, fixed_saboteurs)
     for r in range(rs.numbers[ROUNDS]):
@@ -141,6 +148,7 @@ def play_python(s, rs, families, params, seed, game, fixed_saboteurs, out, row=0
                 choose(s, rs, seat, families[seat], params[seat], move)
             else:
                 player(seat, r)
+            tally(out.uses, row, seat, kinds(s, rs, seat, move))
             if watch:
                 card = int(hand[seat, move[1]])
             over = play_turn(s, rs, seat, move, observed)

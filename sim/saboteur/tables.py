@@ -3,7 +3,9 @@
 import numpy as np
 import polars as pl
 
+from sim import usage
 from sim.game import Column
+from sim.saboteur.forbid import USES
 
 COLUMNS = {
     "games": (
@@ -14,6 +16,7 @@ COLUMNS = {
     "seats": (
         Column("gold", "nuggets at the end of the game"),
         Column("rank", "1 + how many seats have more nuggets (tied seats share a rank; rank 1 won)"),
+        *usage.described(USES),
     ),
     "rounds": (
         Column("game_id, round, players", "one row per game, round (1 to `rounds`) and seat"),
@@ -48,9 +51,11 @@ def build(results, ids: np.ndarray, players: int, seats: tuple[str, ...],
         "won": results.rank.ravel() == 1,
         "gold": results.gold.ravel().astype(np.int16),
         "rank": results.rank.ravel().astype(np.int8),
+        **usage.columns(results.uses, USES),
     }).with_columns(
         strategy=pl.Series(seats, dtype=pl.String).gather(pl.Series(seat_ids, dtype=pl.UInt32)))
-    seat_table = seat_table.select("game_id", "players", "seat", "strategy", "won", "gold", "rank")
+    seat_table = seat_table.select("game_id", "players", "seat", "strategy", "won", "gold", "rank",
+                                   *usage.names(USES))
     per_round = n * rounds
     miners_won = np.repeat(results.round_miners_won.ravel(), players) == 1
     round_table = pl.DataFrame({

@@ -6,6 +6,9 @@ discarding (or ending a turn with an empty hand) is never forbidden, so a seat a
 move. A seat forbidden to Block is not asked whether to Block.
 """
 
+import numpy as np
+
+from sim.jit import small_rule
 from sim.sequence_stacks.cards import (
     BLOCK,
     BLUE,
@@ -14,9 +17,11 @@ from sim.sequence_stacks.cards import (
     SKIP,
     STEAL_CARD,
     STEAL_CHIP,
+    TYPES,
     WILD,
     card_type,
 )
+from sim.sequence_stacks.engine import ACT, BLOCK_IT, PLAY, TOP
 from sim.sequence_stacks.state import FORBID_TOP
 
 KINDS = {  # name: (bits of the seat's FORBID mask, what it forbids)
@@ -29,6 +34,36 @@ KINDS = {  # name: (bits of the seat's FORBID mask, what it forbids)
              "playing a red or blue wild on a sequence pile"),
     "from_discard": (FORBID_TOP, "playing a card from the top of its own discard pile"),
 }
+
+
+USES = tuple(KINDS)  # the kinds the seats table counts (uses_<kind>), in this order
+
+
+def _type_uses() -> np.ndarray:
+    """Gives, per card type, the kinds (bit k: USES[k]) that playing it is."""
+    found = np.zeros(TYPES, np.int64)
+    for k, name in enumerate(USES):
+        for t in range(TYPES):
+            if KINDS[name][0] >> t & 1:
+                found[t] |= 1 << k
+    return found
+
+
+_TYPE_USES = _type_uses()
+_FROM_DISCARD = 1 << USES.index("from_discard")
+
+
+@small_rule
+def use_of(move):
+    """Gives the kinds (bit k: USES[k]) of a move: its card's kind for a play, an action card or
+    a Block, and from_discard too when the card came off the seat's own discard pile."""
+    action = move[0]
+    if action != PLAY and action != ACT and action != BLOCK_IT:
+        return 0
+    kinds = _TYPE_USES[move[2]]
+    if move[1] == TOP:
+        kinds |= _FROM_DISCARD
+    return kinds
 
 
 def names(rules: dict) -> dict[str, str]:

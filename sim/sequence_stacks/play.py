@@ -5,9 +5,11 @@ from collections import namedtuple
 
 import numpy as np
 
+from sim import usage
 from sim.jit import rule
 from sim.sequence_stacks import engine
 from sim.sequence_stacks.cards import ACTIONS
+from sim.sequence_stacks.forbid import USES, use_of
 from sim.sequence_stacks.state import (
     ACTIONS_PLAYED,
     CHIPS,
@@ -46,6 +48,7 @@ def play_games(s, rs, families, params, seed, start, stop, out):
         while m[OVER] == 0:
             seat = engine.to_move(m)
             bots.choose(m, rngs, rs, moves, seat, families[seat], params[seat], move)
+            usage.tally(out.uses, game - start, seat, use_of(move))
             engine.apply_move(m, rngs, rs, seat, move)
         record_game(m, out, game - start)
 
@@ -58,6 +61,7 @@ Results = namedtuple("Results", [
     "chips",      # int64[games, players, 2]: red and blue chips held at the end
     "completed",  # int64[games, players]: sequences completed (blocked ones included)
     "actions",    # int64[games, players, 5]: action cards played, by type (cards.ACTIONS)
+    "uses",       # int64[games, players, len(USES)]: moves of each kind (sim/usage.py)
 ])
 
 
@@ -68,6 +72,7 @@ def new_results(games: int, players: int) -> Results:
         reshuffles=np.zeros(games, np.int64), blocked=np.zeros(games, np.int64),
         chips=np.zeros((games, players, 2), np.int64), completed=np.zeros((games, players), np.int64),
         actions=np.zeros((games, players, len(ACTIONS)), np.int64),
+        uses=usage.new_counts(games, players, len(USES)),
     )
 
 
@@ -94,6 +99,7 @@ def play_python(s, rs, families, params, seed, game, out, row=0, python_seats=No
             bots.choose(m, rngs, rs, moves, seat, families[seat], params[seat], move)
         else:
             player(seat)
+        usage.tally(out.uses, row, seat, use_of(move))
         if watch:
             played = move.copy()
             watch("move", seat, played)

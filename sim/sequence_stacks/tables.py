@@ -3,8 +3,10 @@
 import numpy as np
 import polars as pl
 
+from sim import usage
 from sim.game import Column
 from sim.sequence_stacks.cards import ACTIONS
+from sim.sequence_stacks.forbid import USES
 
 PLURALS = ("skips", "reverses", "steal_cards", "blocks", "steal_chips")  # by cards.ACTIONS
 
@@ -23,6 +25,7 @@ COLUMNS = {
         Column("blocks_played", "Blocks the seat played on others' completions"),
         Column(", ".join(f"{p}_played" for p in PLURALS if p != "blocks"),
                "the seat's other action cards played, by type"),
+        *usage.described(USES),
     ),
 }
 
@@ -54,6 +57,7 @@ def build(results, ids: np.ndarray, players: int, seats: tuple[str, ...]) -> dic
         "blocks_played": results.actions[:, :, ACTIONS.index("block")].ravel().astype(np.int16),
         **{f"{plural}_played": results.actions[:, :, k].ravel().astype(np.int16)
            for k, plural in enumerate(PLURALS) if plural != "blocks"},
+        **usage.columns(results.uses, USES),
     }).with_columns(
         strategy=pl.Series(seats, dtype=pl.String).gather(pl.Series(seat_ids, dtype=pl.UInt32)))
     first = ["game_id", "players", "seat", "strategy", "won"]

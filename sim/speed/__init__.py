@@ -5,6 +5,7 @@ Speed shares Spit's clock, deck, reaction settings, tables and game shape (sim/s
 
 import polars as pl
 
+from sim import usage
 from sim.game import Column
 from sim.speed import cards, forbid, play, sampler, view
 from sim.speed.state import new_state
@@ -25,7 +26,8 @@ class Speed(RealTimeGame):
     title = "Speed"
     length = "hands"
     columns = columns("hands", "hands played", OPTION_COLUMNS,
-                      (Column("score", "points at the end (scoring 'points'; else 0)"),))
+                      (Column("score", "points at the end (scoring 'points'; else 0)"),
+                       *usage.described(forbid.USES)))
     summary = (
         ("avg hands", pl.col("hands").mean()),
         ("avg minutes", pl.col("sim_seconds").mean() / 60),
@@ -45,7 +47,7 @@ class Speed(RealTimeGame):
                 "target": rules["options"]["target"]}
 
     def seat_extra(self, results) -> dict:
-        return {"score": results.score.astype("int16")}
+        return {"score": results.score.astype("int16"), **super().seat_extra(results)}
 
 
 GAME = Speed()

@@ -6,8 +6,10 @@ from collections import namedtuple
 
 import numpy as np
 
+from sim import usage
 from sim.jit import rule, small_rule
 from sim.speed import engine
+from sim.speed.forbid import USES, use_of
 from sim.speed.state import HAND_NO, MOVES, OVER, STALLED, STALLS, WINNER, State
 from sim.spit import loop
 from sim.spit.loop import play_games, play_python  # noqa: F401  (the game's loop: RealTimeGame.loop)
@@ -52,7 +54,7 @@ def over(s):
 
 
 Results = namedtuple("Results", ["winner", "stalled", "hands", "stalls", "moves", "seconds",
-                                 "cards_left", "played", "score"])
+                                 "cards_left", "played", "score", "uses"])
 
 
 def new_results(games: int) -> Results:
@@ -62,10 +64,10 @@ def new_results(games: int) -> Results:
         hands=np.zeros(games, np.int64), stalls=np.zeros(games, np.int64),
         moves=np.zeros(games, np.int64), seconds=np.zeros(games, np.float64),
         cards_left=np.zeros((games, 2), np.int64), played=np.zeros((games, 2), np.int64),
-        score=np.zeros((games, 2), np.int64))
+        score=np.zeros((games, 2), np.int64), uses=usage.new_counts(games, 2, len(USES)))
 
 
 RULES = loop.register(State, loop.Rules(
-    start_game=engine.start_game, bots=bots, land=engine.land, stall=resolve_stall,
+    start_game=engine.start_game, bots=bots, use_of=use_of, land=engine.land, stall=resolve_stall,
     end_round=engine.end_hand, record_game=record_game, over=over,
     stall_python=_resolve_stall_python, moving_card=_moving_card, round_end="hand_end"))

@@ -7,6 +7,7 @@ This package also holds what Speed (sim/speed) shares with Spit: the discrete-ev
 
 import polars as pl
 
+from sim import usage
 from sim.game import Column
 from sim.spit import cards, forbid, play, sampler, view
 from sim.spit.realtime import RealTimeBots, RealTimeGame
@@ -31,7 +32,8 @@ class Spit(RealTimeGame):
     name = "spit"
     title = "Spit"
     length = "deals"
-    columns = columns("deals", "deals played (layouts dealt)", OPTION_COLUMNS)
+    columns = columns("deals", "deals played (layouts dealt)", OPTION_COLUMNS,
+                      usage.described(forbid.USES))
     summary = (
         ("avg deals", pl.col("deals").mean()),
         ("avg minutes", pl.col("sim_seconds").mean() / 60),

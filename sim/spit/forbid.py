@@ -6,7 +6,8 @@ bots and for Python bots alike. In a race nobody must move, so a seat whose rest
 it no move simply waits (a stall resolves it, or the caps end the game as stalled).
 """
 
-from sim.spit.state import FORBID_DOWN, FORBID_SHIFT, FORBID_STACK, FORBID_UP
+from sim.jit import small_rule
+from sim.spit.state import FORBID_DOWN, FORBID_SHIFT, FORBID_STACK, FORBID_UP, PLAY, SHIFT, STACK
 
 DIRECTIONS = {  # Speed's kinds too: a play's direction is all that tells plays apart
     "play_up": ("playing a card one rank above a pile's top (a King on a Queen, an Ace on a King)",
@@ -23,6 +24,35 @@ KINDS = {
     "uncover": ("fill_space and stack_equal: moving any card to uncover another",
                 FORBID_SHIFT | FORBID_STACK),
 }
+
+
+# The kinds the seats table counts (uses_<kind>), in this order: a play's bits are its fits bits
+# (UP, DOWN), so they come first. `uncover` only groups two of them.
+USES = ("play_up", "play_down", "fill_space", "stack_equal")
+_FILL_SPACE, _STACK_EQUAL = 1 << USES.index("fill_space"), 1 << USES.index("stack_equal")
+
+
+@small_rule
+def plays(rs, seat, card, forbid, top):
+    """Gives the kinds (bit k: USES[k]) of `card` played on `top` by a seat with `forbid`
+    bits: its direction, as the seat may make it."""
+    return rs.fits[card, top] & ~forbid & (FORBID_UP | FORBID_DOWN)
+
+
+@small_rule
+def use_of(s, rs, c, seat):
+    """Gives the kinds (bit k: USES[k]) of `seat`'s planned move, before it lands (0 for turning
+    a card up, or a plan that cannot land)."""
+    kind, a, b = c.plan[seat, 0], c.plan[seat, 1], c.plan[seat, 2]
+    if kind == SHIFT:
+        return _FILL_SPACE
+    if kind == STACK:
+        return _STACK_EQUAL
+    if kind != PLAY or a < 0 or a >= s.stock_n.shape[1] or b < 0 or b > 1 \
+            or s.stock_n[seat, a] == 0 or s.centre_n[b] == 0:
+        return 0
+    card = s.stock[seat, a, s.stock_n[seat, a] - 1]
+    return plays(rs, seat, card, s.forbid[seat], s.centre[b, s.centre_n[b] - 1])
 
 
 def names(rules: dict, kinds: dict = KINDS) -> dict[str, str]:

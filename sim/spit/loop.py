@@ -21,6 +21,7 @@ from collections import namedtuple
 
 from numba.extending import overload
 
+from sim import usage
 from sim.jit import rule, small_rule
 from sim.spit import race
 
@@ -29,6 +30,8 @@ Rules = namedtuple("Rules", [
     "start_game",   # (s, rs, c, seed, game): sets up a game and deals
     "bots",         # the game's strategies module: choose(s, rs, seat, family, params, plan)
                     # -> bool, the seat's bot plans a move (a module: it may still be importing)
+    "use_of",       # (s, rs, c, seat) -> the kinds (bits, the game's forbid.USES) of the
+                    # seat's planned move, before it lands
     "land",         # (s, rs, c, seat) -> race.DROPPED, PLAYED, OUT or CAPPED
     "stall",        # (s, rs, c, families, params) -> bool: resolves a stall; True: game over
     "end_round",    # (s, rs, c) -> bool: ends the deal or hand a seat went out of; True: over
@@ -84,6 +87,17 @@ def choose(s, rs, seat, family, params, plan):
 def _choose(s, rs, seat, family, params, plan):
     f = _typed(s).bots.choose
     return lambda s, rs, seat, family, params, plan: f(s, rs, seat, family, params, plan)
+
+
+def use_of(s, rs, c, seat):
+    """Gives the kinds of `seat`'s planned move (Rules.use_of)."""
+    return rules_of(s).use_of(s, rs, c, seat)
+
+
+@overload(use_of, **_HOOK)
+def _use_of(s, rs, c, seat):
+    f = _typed(s).use_of
+    return lambda s, rs, c, seat: f(s, rs, c, seat)
 
 
 def land(s, rs, c, seat):
@@ -154,6 +168,17 @@ def plan_moves(s, rs, c, families, params):
                 idle[seat] = 1
 
 
+@small_rule
+def landed(s, rs, c, seat, uses, row):
+    """Lands `seat`'s planned move and counts its kinds in uses[row, seat] if it was played;
+    gives what landing did (Rules.land)."""
+    kinds = use_of(s, rs, c, seat)
+    status = land(s, rs, c, seat)
+    if status != race.DROPPED:
+        usage.tally(uses, row, seat, kinds)
+    return status
+
+
 @rule
 def play_games(s, rs, c, families, params, seed, start, stop, out):
     """Plays games [start, stop) with the jitted bots and fills `out` (row = game - start)."""
@@ -164,7 +189,7 @@ def play_games(s, rs, c, families, params, seed, start, stop, out):
             seat = race.next_due(c)
             if seat < 0:
                 stall(s, rs, c, families, params)
-            elif land(s, rs, c, seat) == race.OUT:
+            elif landed(s, rs, c, seat, out.uses, game - start) == race.OUT:
                 end_round(s, rs, c)
         record_game(s, c, out, game - start)
 
@@ -202,7 +227,10 @@ def play_python(s, rs, c, families, params, seed, game, out, row=0, python_seats
             watch("stall", rules.stall_python(s, rs, c, families, params, python_seats))
             continue
         card = rules.moving_card(s, c, seat)
+        kinds = rules.use_of(s, rs, c, seat)
         status = rules.land(s, rs, c, seat)
+        if status != race.DROPPED:
+            usage.tally(out.uses, row, seat, kinds)
         watch("land", seat, status, card)
         if status == race.OUT:
             over = rules.end_round(s, rs, c)

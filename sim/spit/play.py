@@ -8,8 +8,10 @@ from collections import namedtuple
 
 import numpy as np
 
+from sim import usage
 from sim.jit import rule, small_rule
 from sim.spit import engine, loop
+from sim.spit.forbid import USES, use_of
 from sim.spit.loop import play_games, play_python  # noqa: F401  (the game's loop: RealTimeGame.loop)
 from sim.spit.state import DEAL, LONE_PILE, MOVES, OVER, STALLED, STALLS, WINNER, State
 from strategies import spit as bots
@@ -69,7 +71,7 @@ def over(s):
 
 
 Results = namedtuple("Results", ["winner", "stalled", "deals", "stalls", "moves", "seconds",
-                                 "cards_left", "played"])
+                                 "cards_left", "played", "uses"])
 
 
 def new_results(games: int) -> Results:
@@ -78,10 +80,11 @@ def new_results(games: int) -> Results:
         winner=np.zeros(games, np.int64), stalled=np.zeros(games, np.int64),
         deals=np.zeros(games, np.int64), stalls=np.zeros(games, np.int64),
         moves=np.zeros(games, np.int64), seconds=np.zeros(games, np.float64),
-        cards_left=np.zeros((games, 2), np.int64), played=np.zeros((games, 2), np.int64))
+        cards_left=np.zeros((games, 2), np.int64), played=np.zeros((games, 2), np.int64),
+        uses=usage.new_counts(games, 2, len(USES)))
 
 
 RULES = loop.register(State, loop.Rules(
-    start_game=engine.start_game, bots=bots, land=engine.land, stall=resolve_stall,
+    start_game=engine.start_game, bots=bots, use_of=use_of, land=engine.land, stall=resolve_stall,
     end_round=engine.end_deal, record_game=record_game, over=over,
     stall_python=_resolve_stall_python, moving_card=_moving_card, round_end="deal_end"))

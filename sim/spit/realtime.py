@@ -8,6 +8,7 @@ from typing import TextIO
 import numpy as np
 import polars as pl
 
+from sim import usage
 from sim.errors import UserError
 from sim.game import Headline, Setup
 from sim.spit import race, reaction
@@ -111,7 +112,9 @@ class RealTimeGame:
                 for seat, bot in python_bots.seats_for_game(classes, seed, game).items()}
 
     def seat_extra(self, results) -> dict:
-        return {}
+        """Gives the seats table's columns after the shared ones, as (games, 2) arrays: the
+        use counts (uses_<kind>), and what a game adds."""
+        return usage.columns(results.uses, self.bots.forbid.USES)
 
     def play(self, rules, setup, seed, start, stop, id_offset):
         ruleset, names, families, params, state, clock, means, spreads = self.prepare(rules, setup)

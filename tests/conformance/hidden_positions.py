@@ -347,12 +347,12 @@ class DeepSpaceHidden(TurnBasedHidden):
     redealt = ("hand", "deck", "bot_rng", "deal_rng", "dice_rng")
 
     def prepare(self, rules, setup):
-        rs, _, _, families, params, s = self.game.prepare(rules, setup)
+        rs, _, self.kinds, families, params, s = self.game.prepare(rules, setup)
         return Prepared((s,), rs, families, params)
 
     def play(self, table, seed, game, check, decide_for):
         s = table.parts[0]
-        out = deep_space_play.new_results(1, self.players, s.units.shape[1])
+        out = deep_space_play.new_results(1, self.players, s.units.shape[1], self.kinds)
         seats = {seat: (lambda seat: check(seat, decide_for(seat, "move")))
                  for seat in range(self.players)}
         deep_space_play.play_python(s, table.rs, table.families, table.params, seed, game, out, 0,

@@ -91,7 +91,7 @@ def test_a_python_callable_can_play_a_seat_in_the_python_loop(rules):
     """The Python loop asks a seat's player(seat) for each of its moves: here a Python bot that
     always takes the last listed legal move (building when it can, else ending); the other seat
     plays its jitted bot."""
-    rs, planets, _, families, params, s = GAME.prepare(rules, Setup(2, ("default", "default")))
+    rs, planets, kinds, families, params, s = GAME.prepare(rules, Setup(2, ("default", "default")))
     asked = []
 
     def last_move(seat):
@@ -99,7 +99,7 @@ def test_a_python_callable_can_play_a_seat_in_the_python_loop(rules):
         s.move[:] = s.moves[n - 1]
         asked.append(seat)
 
-    out = play.new_results(1, 2, len(planets))
+    out = play.new_results(1, 2, len(planets), kinds)
     play.play_python(s, rs, families, params, 3, 0, out, 0, {1: last_move})
     assert asked and set(asked) == {1} and out.winner[0] == s.g[WINNER]
     assert out.winner[0] in (-1, 0, 1) and np.all(out.bases[0] >= 0)

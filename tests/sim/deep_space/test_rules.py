@@ -239,8 +239,8 @@ def test_a_planet_never_holds_two_colours_so_a_combat_has_one_defender(default_r
     from sim.deep_space import GAME, play
     from sim.game import Setup
 
-    rs, planets, _, families, params, s = GAME.prepare(default_rules, Setup(4, ("raider",) * 4))
-    out = play.new_results(1, 4, len(planets))
+    rs, planets, kinds, families, params, s = GAME.prepare(default_rules, Setup(4, ("raider",) * 4))
+    out = play.new_results(1, 4, len(planets), kinds)
     combats = 0
 
     def watch(event, *args):

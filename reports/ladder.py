@@ -1,0 +1,239 @@
+"""The report section "Balance across skill levels": the headline, seat and role rates per rung
+of a skill ladder (`simulate ladder`), a flag wherever a conclusion changes between rungs, and
+what the bots at each rung exercise (the seats' `uses_<kind>` counts).
+
+A run has rungs when, at one player count, several configurations each seat every player with
+one and the same strategy (and differ in nothing else): the rung is that strategy, or the
+configuration's `rung` option where `simulate ladder` set one.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+import polars as pl
+
+from reports import charts
+from reports.sections import (
+    INTERVAL_NOTE,
+    SEAT_TEST_NOTE,
+    ReportContext,
+    Section,
+    Table,
+    _n_caption,
+    clustered_totals,
+    common_section,
+    headline_totals,
+    seat_fairness,
+    with_wilson,
+)
+from reports.stats import significance_level, two_sided_p
+from sim.usage import PREFIX, kinds_of
+
+ALPHA = 0.05
+# Each game's headline target: Saboteur's is a team's share of rounds; the others' a seat's
+# share of games (the first player's, or seat 0's, fair share is 1 / players).
+TEAM_TARGET = {"saboteur": 0.5}
+# How a conclusion about the headline reads, by game: (above the target, below it).
+WORDS = {"saboteur": ("miners favoured", "saboteurs favoured")}
+SEAT_WORDS = ("the first player is advantaged", "the first player is disadvantaged")
+
+
+@dataclass(frozen=True)
+class Rung:
+    """One configuration of a ladder: its player count, rung and configuration label."""
+
+    players: int
+    rung: str
+    configuration: str
+    order: int  # the rung's place on the ladder (its setup's order in the run)
+
+
+def rungs(ctx: ReportContext) -> list[Rung]:
+    """Gives the runs' configurations that are rungs of a ladder (none if there is no ladder):
+    uniform-strategy configurations that share their player count and everything else but the
+    strategy with at least one other."""
+    from sim.ladder import OPTION
+
+    groups: dict[tuple, list[Rung]] = {}
+    labels = {(r, s): c for r, s, c in ctx.configs.select("run", "setup", "configuration").iter_rows()}
+    for i, run in enumerate(ctx.runs):
+        for sid, setup in enumerate(run.setups):
+            if len(set(setup.seats)) != 1:
+                continue
+            rest = tuple((k, v) for k, v in setup.options if k != OPTION)
+            key = (i, setup.players, rest, setup.rules, setup.rule_file)
+            name = setup.option(OPTION) or setup.strategies()[0]
+            groups.setdefault(key, []).append(Rung(setup.players, name, labels[(i, sid)], sid))
+    found = [r for members in groups.values() if len({m.rung for m in members}) > 1
+             for r in members]
+    return sorted(found, key=lambda r: (r.players, r.order))
+
+
+def target(game_name: str, players: int) -> float:
+    """Gives the headline's fair value: 50% for a team headline, else 1 / players."""
+    return TEAM_TARGET.get(game_name, 1 / players)
+
+
+def conclusion(rate: float, target_rate: float, p: float, words: tuple[str, str]) -> str:
+    """Gives what a rung says about the balance: the favoured side when the rate differs from
+    the target at the 5% level, else 'no clear advantage'."""
+    if not p == p:
+        return "n/a"
+    if p >= ALPHA:
+        return "no clear advantage"
+    return words[0] if rate > target_rate else words[1]
+
+
+def flags(frame: pl.DataFrame) -> pl.DataFrame:
+    """Gives, per player count of a headline frame (players, rung, conclusion), a flag where
+    the conclusion changes between rungs: in sign (one side favoured, then the other) or in
+    significance (favoured at one rung, not clearly at another)."""
+    rows = []
+    for (players,), part in frame.group_by("players", maintain_order=True):
+        said = list(zip(part["rung"].to_list(), part["conclusion"].to_list()))
+        seen = {c for _, c in said if c != "n/a"}
+        if len(seen) < 2:
+            continue
+        sides = seen - {"no clear advantage"}
+        kind = "changes sign" if len(sides) > 1 else "changes significance"
+        rows.append((players, kind, "; ".join(f"{rung}: {c}" for rung, c in said)))
+    return pl.DataFrame(rows, orient="row", schema={"players": pl.Int64, "flag": pl.Utf8,
+                                                    "conclusion by rung": pl.Utf8})
+
+
+def _keys(ladder: list[Rung]) -> pl.DataFrame:
+    """Gives each rung's configuration with its player count, rung and place on the ladder."""
+    return pl.DataFrame([(r.configuration, r.players, r.rung, r.order) for r in ladder],
+                        orient="row", schema={"configuration": pl.Utf8, "players": pl.Int64,
+                                              "rung": pl.Utf8, "__order": pl.Int64})
+
+
+def _headline(ctx: ReportContext, keys: pl.DataFrame) -> pl.DataFrame:
+    """Gives the headline per rung with its interval, its gap to the target, the z-test of
+    that gap on effective trials, and the conclusion it supports."""
+    frame = with_wilson(headline_totals(ctx, "configuration")).join(keys, on="configuration")
+    name = ctx.game.name
+    words = WORDS.get(name, SEAT_WORDS)
+    goal = np.array([target(name, p) for p in frame["players"]])
+    eff = frame["eff_n"].to_numpy().astype(float)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        z = (frame["rate"].to_numpy() - goal) / np.sqrt(goal * (1 - goal) / eff)
+    p = two_sided_p(z)
+    return frame.with_columns(
+        pl.Series("target", goal), (pl.col("rate") - pl.Series(goal)).alias("vs target"),
+        pl.Series("p", p), pl.Series("significance", [significance_level(x) for x in p]),
+        pl.Series("conclusion", [conclusion(r, t, x, words)
+                                 for r, t, x in zip(frame["rate"], goal, p)]),
+    ).sort("players", "__order")
+
+
+def _seat_column(ctx: ReportContext) -> str:
+    """Gives the seats table's column for a seat's place in the turn order: `turn_order` where
+    the starter is rolled for (seat 0 need not start), else `seat`."""
+    names = {n.strip() for c in ctx.game.columns.get("seats", ()) for n in c.name.split(",")}
+    return "turn_order" if "turn_order" in names else "seat"
+
+
+def _seats(ctx: ReportContext, keys: pl.DataFrame) -> tuple[pl.DataFrame, str]:
+    """Gives each seat's game-win rate per rung (seat_fairness), and the seat column used."""
+    seat = _seat_column(ctx)
+    frame, _ = seat_fairness(ctx, "configuration", seat)
+    return frame.join(keys, on="configuration").sort("players", "__order", seat), seat
+
+
+def _roles(ctx: ReportContext, keys: pl.DataFrame) -> pl.DataFrame | None:
+    """Gives each role's round-win rate per rung (seat-rounds, games as clusters), for a game
+    with roles (a `rounds` table with `role` and `winner_team`), else None."""
+    if "rounds" not in ctx.game.tables:
+        return None
+    names = {n.strip() for c in ctx.game.columns.get("rounds", ()) for n in c.name.split(",")}
+    if not {"role", "winner_team"} <= names:
+        return None
+    won = (pl.col("role") + "s") == pl.col("winner_team")
+    frame = with_wilson(clustered_totals(ctx, "rounds", ["configuration", "role"], won))
+    return frame.join(keys, on="configuration").sort("players", "__order", "role")
+
+
+def _uses(ctx: ReportContext, keys: pl.DataFrame) -> pl.DataFrame | None:
+    """Gives the mean uses per game of each kind per rung (None when the runs have no
+    `uses_*` columns: runs made before they existed)."""
+    columns = ctx.collect(ctx.scan("seats").head(0), "seats").columns
+    kinds = kinds_of(columns)
+    if not kinds:
+        return None
+    per_game = ctx.scan("seats", ["game_id", *[PREFIX + k for k in kinds]]).group_by(
+        "configuration", "run", "game_id").agg(pl.col(PREFIX + k).sum() for k in kinds)
+    frame = ctx.collect(per_game.group_by("configuration").agg(
+        pl.len().alias("games"), *[pl.col(PREFIX + k).mean().alias(k) for k in kinds]), "seats")
+    return frame.join(keys, on="configuration").sort("players", "__order")
+
+
+def _chart(ctx: ReportContext, frame: pl.DataFrame, ladder_order: list[str]) -> Path:
+    """Draws the headline against the rung, one line per player count, with the targets."""
+    series, targets = {}, {}
+    for (players,), part in frame.group_by("players", maintain_order=True):
+        x = [ladder_order.index(r) for r in part["rung"]]
+        series[f"{players} players"] = (x, part["rate"], part["low"], part["high"])
+        targets[f"{players} players"] = float(part["target"][0])
+    head = ctx.game.headline
+    return charts.category_lines(
+        ctx.chart("balance_by_rung"), ladder_order, series, targets,
+        title=f"{ctx.game.title}: {head.title} by skill rung", xlabel="rung (weakest first)",
+        ylabel=f"{head.title} (%)", caption=_n_caption(int(frame["games"].sum())))
+
+
+@common_section
+def balance_across_skill(ctx: ReportContext) -> Section | None:
+    """Gives the headline, seat and role rates per rung of a ladder, the flags where a
+    conclusion changes between rungs, and what the bots exercise; None without a ladder."""
+    ladder = rungs(ctx)
+    if not ladder:
+        return None
+    keys = _keys(ladder)
+    order = list(dict.fromkeys(r.rung for r in sorted(ladder, key=lambda r: r.order)))
+    head = _headline(ctx, keys)
+    flagged = flags(head)
+    path = _chart(ctx, head, order)
+    caption = _n_caption(int(head["games"].sum()))
+    tables = [Table(
+        f"{ctx.game.headline.title} by rung", head.select(
+            "players", "rung", "games", "n", "rate", "low", "high", "target", "vs target", "p",
+            "significance", "conclusion"), ("rate", "low", "high", "target", "vs target"),
+        chart=path, chart_caption=caption,
+        note="every rung plays the same deals (seed and game indices); target: the fair value "
+             "(dashed in the chart); p: z-test of the rate against the target on effective "
+             f"trials (each row alone, unadjusted); conclusion at the 5% level; {INTERVAL_NOTE}")]
+    if flagged.height:
+        tables.append(Table("Conclusions that change between rungs", flagged,
+                            note="a conclusion that holds at one rung only, or flips, rests on "
+                                 "the bots: read it as a statement about that level of play"))
+    text = ("No conclusion changes between rungs." if flagged.height == 0 else
+            "Flag: " + "; ".join(f"at {p} players the conclusion {k}" for p, k, _ in
+                                 flagged.iter_rows()) + ".")
+    seats, seat = _seats(ctx, keys)
+    tables.append(Table(
+        f"Game-win rate by {seat.replace('_', ' ')} per rung", seats.select(
+            "players", "rung", seat, "n", "rate", "low", "high", "even", "vs even", "p",
+            "significance"), ("rate", "low", "high", "even", "vs even"),
+        note="n = games; " + SEAT_TEST_NOTE))
+    roles = _roles(ctx, keys)
+    if roles is not None:
+        tables.append(Table(
+            "Round-win rate by role per rung", roles.select(
+                "players", "rung", "role", "n", "wins", "rate", "low", "high"),
+            ("rate", "low", "high"),
+            note=f"n = seat-rounds in that role; a seat wins a round when its team does; "
+                 f"{INTERVAL_NOTE}"))
+    uses = _uses(ctx, keys)
+    if uses is not None:
+        kinds = [c for c in uses.columns if c not in ("configuration", "players", "rung",
+                                                      "__order", "games")]
+        tables.append(Table(
+            "What the bots exercise: mean uses per game", uses.select(
+                "players", "rung", "games", *kinds),
+            note="all seats together; a kind is a name --forbid takes (the seats table's "
+                 "uses_<kind>): a rule no rung uses cannot have shaped the results above"))
+    return Section("Balance across skill levels", tables, text=text)

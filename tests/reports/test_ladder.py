@@ -1,0 +1,84 @@
+"""The report section "Balance across skill levels": conclusions per rung, the flags where they
+change, and the section on a real ladder run."""
+
+import polars as pl
+
+from reports.ladder import conclusion, flags, target
+
+WORDS = ("miners favoured", "saboteurs favoured")
+
+
+def frame(rows):
+    return pl.DataFrame(rows, orient="row", schema=["players", "rung", "conclusion"])
+
+
+def test_a_rate_off_target_is_a_conclusion_only_when_significant():
+    assert conclusion(0.62, 0.5, 0.001, WORDS) == "miners favoured"
+    assert conclusion(0.41, 0.5, 0.01, WORDS) == "saboteurs favoured"
+    assert conclusion(0.62, 0.5, 0.2, WORDS) == "no clear advantage"
+    assert conclusion(0.62, 0.5, float("nan"), WORDS) == "n/a"
+
+
+def test_the_target_is_half_for_a_team_and_a_fair_share_for_a_seat():
+    assert target("saboteur", 7) == 0.5
+    assert target("deep-space", 4) == 0.25
+
+
+def test_a_conclusion_that_flips_between_rungs_is_flagged_as_a_change_of_sign():
+    found = flags(frame([(4, "random", "saboteurs favoured"), (4, "default", "miners favoured"),
+                         (5, "random", "miners favoured"), (5, "default", "miners favoured")]))
+    assert found["players"].to_list() == [4]
+    assert found["flag"].to_list() == ["changes sign"]
+    assert "random: saboteurs favoured; default: miners favoured" in found["conclusion by rung"][0]
+
+
+def test_a_conclusion_that_holds_at_one_rung_only_is_flagged_as_a_change_of_significance():
+    found = flags(frame([(3, "random", "no clear advantage"), (3, "default", "miners favoured"),
+                         (3, "search", "miners favoured")]))
+    assert found.rows() == [(3, "changes significance",
+                             "random: no clear advantage; default: miners favoured; "
+                             "search: miners favoured")]
+
+
+def test_conclusions_that_agree_or_cannot_be_tested_raise_no_flag():
+    assert flags(frame([(2, "random", "no clear advantage"), (2, "default", "no clear advantage"),
+                        (3, "random", "n/a"), (3, "default", "miners favoured")])).is_empty()
+
+
+def ladder_section(simulate, tmp_path, *args):
+    """Gives the section "Balance across skill levels" of a deep-space ladder run (None when
+    the report has none)."""
+    from reports import runs
+    from reports.ladder import balance_across_skill
+    from reports.sections import ReportContext
+
+    code, _, err = simulate("ladder", "deep-space", "--seed", "3", "--workers", "1",
+                            "--out", "lad", "--quiet", *args)
+    assert code == 0, err
+    opened = runs.open_runs([tmp_path / "lad"])
+    return balance_across_skill(ReportContext(opened, runs.game_named("deep-space"),
+                                              tmp_path / "charts"))
+
+
+def test_a_ladder_run_reports_every_rung_with_what_its_bots_exercise(simulate, tmp_path):
+    section = ladder_section(simulate, tmp_path, "--players", "2-3", "--games", "30",
+                             "--rungs", "random,default")
+    head, *_, uses = section.tables
+    assert head.frame.select("players", "rung").rows() == [
+        (2, "random"), (2, "default"), (3, "random"), (3, "default")]
+    assert head.frame["target"].to_list() == [0.5, 0.5, 1 / 3, 1 / 3]
+    assert uses.title.startswith("What the bots exercise")
+    # random play moves far more than the default bots on the same deals
+    moves = dict(uses.frame.filter(pl.col("players") == 2).select("rung", "move").rows())
+    assert moves["random"] > moves["default"] > 0
+    assert head.chart.is_file()
+
+
+def test_a_run_without_rungs_has_no_ladder_section(simulate, tmp_path):
+    from reports import report  # noqa: F401  (which registers the section)
+    from reports.ladder import balance_across_skill
+    from reports.sections import COMMON
+
+    assert balance_across_skill in COMMON
+    assert ladder_section(simulate, tmp_path, "--players", "2-3", "--games", "10",
+                          "--rungs", "default") is None
