@@ -16,7 +16,7 @@ import signal
 import sys
 from datetime import datetime
 from pathlib import Path
-from typing import Annotated, Callable
+from typing import Annotated, Callable, Iterator
 
 import typer
 

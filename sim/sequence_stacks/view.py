@@ -59,6 +59,7 @@ from sim.sequence_stacks.state import (
     SKIPPED,
     SUPPLY,
     TURNS,
+    views,
 )
 from sim.sequence_stacks.state import DISCARD as DISCARD_PILES
 from sim.sequence_stacks.trace import pile_label

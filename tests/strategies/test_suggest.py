@@ -100,3 +100,16 @@ def test_kept_legal_moves_name_the_cards_held_when_they_were_listed(simulate, tm
     code, _, err = simulate("saboteur", "--players", 3, "--games", 2, "--workers", 1,
                             "--strategy", bot_file(tmp_path, body), "--out", tmp_path / "r")
     assert code == 0, err
+
+
+@pytest.mark.parametrize("game, players", [("saboteur", 4), ("sequence-stacks", 3),
+                                           ("deep-space", 2)])
+def test_a_bot_playing_the_suggestion_of_default_plays_defaults_games(simulate, tmp_path, game,
+                                                                      players):
+    follower = bot_file(tmp_path, "        return view.suggest('default')\n")
+    common = [game, "--players", players, "--games", 6, "--seed", 8, "--workers", 1, "--quiet"]
+    assert simulate(*common, "--strategy", follower, "--out", tmp_path / "python")[0] == 0
+    assert simulate(*common, "--out", tmp_path / "jitted")[0] == 0
+    python, jitted = tables(tmp_path / "python"), tables(tmp_path / "jitted")
+    assert python["games"].drop("setup").equals(jitted["games"].drop("setup"))
+    assert python["seats"].drop("strategy").equals(jitted["seats"].drop("strategy"))
