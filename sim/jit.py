@@ -7,9 +7,12 @@ run time. Engine functions therefore never allocate arrays; they only read and w
 arrays they are given, and are compiled with `_nrt=False`.
 """
 
+import contextlib
 import hashlib
 import os
+import sys
 from pathlib import Path
+from typing import Iterator
 
 from numba import config, njit
 
@@ -42,3 +45,39 @@ rule = njit(cache=True, _nrt=False)
 
 small_rule = njit(cache=True, _nrt=False, inline="always")
 """Decorates a small jitted helper that hot loops call often (inlined where it is called)."""
+
+
+COMPILE_SECONDS = {"saboteur": 35, "sequence-stacks": 20, "spit": 10, "speed": 10,
+                   "deep-space": 25}
+"""About how long each game's engine takes to compile with a cold cache (measured on 2 cores)."""
+
+
+def is_compiled(game_name: str) -> bool:
+    """Tells whether a game's engine was compiled into the current cache folder."""
+    return (Path(config.CACHE_DIR) / f"{game_name}.compiled").exists()
+
+
+@contextlib.contextmanager
+def first_compile(game_name: str, title: str, show: bool = True) -> Iterator[None]:
+    """Shows a spinner on stderr while a game's engine compiles into a cold cache (when `show`
+    and stderr is a terminal), then marks the cache folder as holding it.
+
+    A cold compile takes half a minute; silence that long reads as a hang. The mark, not
+    numba's own index files, tells cold from warm: their names are numba's business."""
+    if is_compiled(game_name):
+        yield
+        return
+    status = contextlib.nullcontext()
+    if show and sys.stderr.isatty():
+        from rich.console import Console
+
+        seconds = COMPILE_SECONDS.get(game_name)
+        about = f", about {seconds} s" if seconds else ""
+        status = Console(stderr=True).status(
+            f"compiling the {title} engine (once per install{about})")
+    with status:
+        yield
+    with contextlib.suppress(OSError):  # a read-only cache: numba does not cache there either
+        mark = Path(config.CACHE_DIR) / f"{game_name}.compiled"
+        mark.parent.mkdir(parents=True, exist_ok=True)
+        mark.touch()
