@@ -63,14 +63,16 @@ def miners_by_saboteurs(ctx: ReportContext) -> Section:
     players = sorted(frame["players"].unique().to_list())
     saboteurs = sorted(frame["saboteurs"].unique().to_list())
     values, text = charts.grid(frame, players, saboteurs, "players", "saboteurs",
-                               lambda r: f"{100 * r['rate']:.0f}%\nn={r['n']:,}")
+                               lambda r: f"{100 * r['rate']:.1f}%\n"
+                                         f"±{50 * (r['high'] - r['low']):.1f}\nn={r['n']:,}")
     n = int(frame["n"].sum())
     path = charts.heatmap(ctx.chart("miners_by_players_saboteurs"), values,
                           [str(p) for p in players], [str(s) for s in saboteurs],
                           title="Saboteur: miners' round-win rate", xlabel="saboteurs in play",
-                          ylabel="players", caption=f"n = {n:,} rounds; cell: rate and rounds",
-                          cell_text=text, colour_label="miners' round-win rate (%)",
-                          vmin=0, vmax=1)
+                          ylabel="players", caption=f"n = {n:,} rounds; cell: rate, ± the "
+                                                    "half-width of its 95% interval (points), "
+                                                    "rounds; colour: distance from 50%",
+                          cell_text=text, colour_label="miners' round-win rate (%)", centre=0.5)
     return Section("Miners' round-win rate by players × saboteurs in play", [Table(
         "Miners' round-win rate by players × saboteurs in play",
         frame.select("players", "saboteurs", "games", "n", "wins", "rate", "low", "high"),
