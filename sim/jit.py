@@ -67,16 +67,24 @@ def first_compile(game_name: str, title: str, show: bool = True) -> Iterator[Non
     if is_compiled(game_name):
         yield
         return
-    status = contextlib.nullcontext()
+    status = None
     if show and sys.stderr.isatty():
         from rich.console import Console
+        from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
 
         seconds = COMPILE_SECONDS.get(game_name)
         about = f", about {seconds} s" if seconds else ""
-        status = Console(stderr=True).status(
-            f"compiling the {title} engine (once per install{about})")
-    with status:
+        # the time elapsed shows it moving: on a busy machine it takes longer than said
+        status = Progress(SpinnerColumn(), TextColumn("{task.description}"), TimeElapsedColumn(),
+                          console=Console(stderr=True), transient=True)
+        status.add_task(f"compiling the {title} engine (once per install{about})", total=None)
+        status.start()
+        status.refresh()  # at once, not at the first tick
+    try:
         yield
+    finally:
+        if status is not None:
+            status.stop()
     with contextlib.suppress(OSError):  # a read-only cache: numba does not cache there either
         mark = Path(config.CACHE_DIR) / f"{game_name}.compiled"
         mark.parent.mkdir(parents=True, exist_ok=True)
