@@ -54,3 +54,14 @@ def test_a_failed_compile_leaves_the_cache_cold(cold):
     with pytest.raises(RuntimeError), sim.jit.first_compile("saboteur", "Saboteur"):
         raise RuntimeError("numba failed")
     assert not sim.jit.is_compiled("saboteur")
+
+
+def test_the_estimate_is_the_last_cold_compile_measured_here(cold, monkeypatch):
+    stderr = cold()
+    with sim.jit.first_compile("spit", "Spit"):
+        pass
+    assert sim.jit._measured()["spit"] < 5
+    monkeypatch.setattr(sim.jit.config, "CACHE_DIR", sim.jit.config.CACHE_DIR + "-changed")
+    with sim.jit.first_compile("spit", "Spit"):
+        pass
+    assert "compiling the Spit engine (once per install, about 0 s)" in stderr.getvalue()
