@@ -64,7 +64,7 @@ def miners_by_saboteurs(ctx: ReportContext) -> Section:
     saboteurs = sorted(frame["saboteurs"].unique().to_list())
     values, text = charts.grid(frame, players, saboteurs, "players", "saboteurs",
                                lambda r: f"{100 * r['rate']:.1f}%\n"
-                                         f"±{50 * (r['high'] - r['low']):.1f}\nn={r['n']:,}")
+                                         f"±{50 * (r['high'] - r['low']):.1f}\nn={int(r['n']):,}")
     n = int(frame["n"].sum())
     path = charts.heatmap(ctx.chart("miners_by_players_saboteurs"), values,
                           [str(p) for p in players], [str(s) for s in saboteurs],
