@@ -14,7 +14,7 @@ def simulate(fake_game, simulate, monkeypatch):
     """Gives `simulate` (tests/conftest.py) with the test game standing in for saboteur, the
     summaries it would print kept in `simulate.summaries`."""
     simulate.summaries = []
-    monkeypatch.setattr(cli, "_print_summary", simulate.summaries.append)
+    monkeypatch.setattr(cli, "_print_summary", lambda run, *_: simulate.summaries.append(run))
     return simulate
 
 
@@ -230,7 +230,7 @@ def test_compare_seats_every_strategy_everywhere_on_the_same_games(simulate, tmp
     from reports import compare
 
     compared = []
-    monkeypatch.setattr(compare, "print_comparison", compared.append)
+    monkeypatch.setattr(compare, "print_comparison", lambda run, **_: compared.append(run))
     code, _, err = simulate("compare", "saboteur", "--strategies", "default,lucky", "--players", "3",
                             "--games", "30", "--seed", "4", "--workers", "1", "--out", "vs", "--quiet")
     assert (code, err) == (0, "")
