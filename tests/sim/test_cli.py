@@ -34,6 +34,13 @@ def test_a_run_plays_every_configuration_and_prints_its_summary(simulate, tmp_pa
     assert [run.path.resolve() for run in simulate.summaries] == [tmp_path / "sweep"]
 
 
+def test_a_summary_for_other_tools_leaves_stdout_to_it(simulate, tmp_path):
+    code, out, err = simulate("saboteur", "--players", "3", "--games", "20", "--seed", "42",
+                              "--workers", "1", "--format", "csv")
+    assert code == 0 and out == ""  # the summary itself is the stand-in's
+    assert "seed 42" in err
+
+
 def test_without_a_seed_a_fresh_one_is_printed_and_recorded(simulate, tmp_path):
     code, out, _ = simulate("saboteur", "--players", "3", "--games", "20", "--workers", "1",
                             "--quiet")
@@ -59,6 +66,8 @@ def test_without_a_seed_a_fresh_one_is_printed_and_recorded(simulate, tmp_path):
      "error: --until-ci takes a half-width between 0 and 0.5 (e.g. 0.005), got 0.7"),
     (["--players", "3", "--backend", "spark"], "error: --backend must be one of local, dask, got 'spark'"),
     (["--players", "3", "--scheduler", "tcp://127.0.0.1:8786"], "error: --scheduler needs --backend dask"),
+    (["--players", "3", "--format", "xml"],
+     "error: --format must be one of table, csv, json, markdown, got 'xml'"),
     (["--players", "3", "--resume"], "error: --resume needs --out: the run folder to continue"),
     (["--players", "3", "--resume", "--out", "nothing"],
      "error: nothing is not a run folder (it has no manifest.json)"),
