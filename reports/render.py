@@ -190,9 +190,10 @@ def terminal_table(title: str, headers: list[str], body: list[list[str]], numeri
     """Gives a rich table that fits `width` columns without cutting a number.
 
     rich squeezes a table too wide by cutting cells with an ellipsis (`10,…`). Here columns
-    are given widths that wrap between words: the labels' columns give way first (down to
-    their longest word, or ten characters, folding longer words), then the numbers' (a rate and
-    its interval onto two lines), down to their longest number.
+    are given widths that wrap between words: the numbers' headers wrap first (down to their
+    widest cell), then the labels give way (down to their longest word, or ten characters,
+    folding longer words), then the numbers' cells (a rate and its interval onto two lines),
+    down to their longest number.
     When even the longest words do not fit side by side, each row is shown as a block of
     `column  value` lines instead."""
     columns = range(len(headers))
@@ -201,12 +202,17 @@ def terminal_table(title: str, headers: list[str], body: list[list[str]], numeri
     # a number is never broken; a label's long word may be, at ten characters
     floor = [min(max([len(w) for r in cells for w in r[j].split()] + [1]),
                  10 if not numeric[j] else 10 ** 6) for j in columns]
+    # a number column's header wraps to its widest cell before anything else gives way
+    cell = [max([len(r[j]) for r in body] + [len(w) for w in headers[j].split()])
+            for j in columns]
     widths = list(full)
     # one space of padding either side of a cell and a border to its left; one more at the end
     excess = sum(w + 3 for w in widths) + 1 - width
-    for group in ([j for j in columns if not numeric[j]], [j for j in columns if numeric[j]]):
+    for group, least in (([j for j in columns if numeric[j]], cell),
+                         ([j for j in columns if not numeric[j]], floor),
+                         ([j for j in columns if numeric[j]], floor)):
         while excess > 0:
-            shrinkable = [j for j in group if widths[j] > floor[j]]
+            shrinkable = [j for j in group if widths[j] > least[j]]
             if not shrinkable:
                 break
             widest = max(shrinkable, key=lambda j: widths[j])
