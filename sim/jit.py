@@ -89,8 +89,8 @@ def first_compile(game_name: str, title: str, show: bool = True) -> Iterator[Non
         from rich.console import Console
         from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
 
-        seconds = _measured().get(game_name) or COMPILE_SECONDS.get(game_name)
-        about = f", about {seconds:.0f} s" if seconds else ""
+        seconds = _measured().get(game_name, COMPILE_SECONDS.get(game_name))
+        about = f", about {seconds:.0f} s" if seconds is not None else ""
         # the time elapsed shows it moving: on a busy machine it takes longer than said
         status = Progress(SpinnerColumn(), TextColumn("{task.description}"), TimeElapsedColumn(),
                           console=Console(stderr=True), transient=True)
