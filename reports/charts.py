@@ -1,12 +1,16 @@
-"""PNG charts readable at a glance: titled, labelled, intervals drawn, n in the caption.
+"""Charts readable at a glance and on a slide: titled, labelled, intervals drawn, n in the
+caption; PNG at 200 dpi, and SVG or PDF beside it when asked for (`output`).
 
-Headless (Agg) and colour-blind safe: the Okabe–Ito palette for lines and bars, cividis for
-heatmaps.
+Headless (Agg) and colour-blind safe: the Okabe–Ito palette for lines and bars; heatmaps of
+rates with a target in a diverging scale centred on it (blue above, red below), else cividis.
 """
 
 from __future__ import annotations
 
+import contextlib
+import textwrap
 from pathlib import Path
+from typing import Iterator
 
 import matplotlib
 
@@ -14,29 +18,80 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 
+from sim.errors import UserError  # noqa: E402
+
+FORMATS = ("png", "svg", "pdf")
+DPI = 200
+"""PNG resolution: a 10-inch chart is 2,000 pixels wide, sharp at full-slide width."""
+_output = {"formats": ("png",), "dpi": DPI}
+
+
+def check_dpi(dpi: int) -> None:
+    """Raises a one-line UserError for a --dpi no chart can be drawn at."""
+    if not 50 <= dpi <= 1200:
+        raise UserError(f"--dpi takes 50 to 1200, got {dpi}")
+
+
+@contextlib.contextmanager
+def output(formats: tuple[str, ...], dpi: int) -> Iterator[None]:
+    """Draws the charts made inside in these formats (each chart's PNG, which the report pages
+    show, and e.g. an SVG and a PDF of the same name beside it), PNGs at `dpi`."""
+    before = dict(_output)
+    _output.update(formats=formats, dpi=dpi)
+    try:
+        yield
+    finally:
+        _output.update(before)
+
+
 OKABE_ITO = ["#0072B2", "#E69F00", "#009E73", "#D55E00", "#CC79A7", "#56B4E9", "#F0E442",
              "#000000"]
+# Sizes that read on a slide, where the chart is shown 10 inches wide or more.
+matplotlib.rcParams.update({"font.size": 12, "axes.titlesize": 15, "axes.labelsize": 13,
+                            "xtick.labelsize": 11, "ytick.labelsize": 11, "legend.fontsize": 11,
+                            "legend.title_fontsize": 11})
+CAPTION_SIZE = 10
+LEGEND_RIGHT = 0.76
+"""The axes' right edge when the legend stands outside them, right of the plot: a legend
+inside may cover a bar or a point wherever it goes."""
 
 
-def _figure(width: float = 7.5, height: float = 4.5):
-    fig, ax = plt.subplots(figsize=(width, height), dpi=110)
+def _figure(width: float = 10.0, height: float = 5.6):
+    """Gives a figure and its axes: 10 × 5.6 inches by default (16:9, a slide's shape)."""
+    fig, ax = plt.subplots(figsize=(width, height), dpi=100)
     ax.grid(True, axis="y", alpha=0.3)
     ax.set_axisbelow(True)
     return fig, ax
 
 
-def _finish(fig, ax, path: Path, title: str, xlabel: str, ylabel: str, caption: str,
-            left: float = 0.11, bottom: float = 0.2, right: float = 0.97) -> Path:
-    ax.set_title(title, fontsize=12, fontweight="bold")
-    ax.set_xlabel(xlabel)
-    ax.set_ylabel(ylabel)
-    fig.text(0.01, 0.01, caption, fontsize=8, color="#444444", ha="left", va="bottom")
-    # fixed margins: tight_layout costs more than drawing the chart
-    fig.subplots_adjust(left=left, right=right, top=0.9, bottom=bottom)
+def save(fig, path: Path) -> Path:
+    """Gives `path` after writing the figure there as PNG, and beside it in every other format
+    asked for (`output`); closes the figure."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    fig.savefig(path, format="png")
+    for fmt in _output["formats"]:
+        fig.savefig(path.with_suffix(f".{fmt}"), format=fmt, dpi=_output["dpi"])
     plt.close(fig)
     return path
+
+
+def _finish(fig, ax, path: Path, title: str, xlabel: str, ylabel: str, caption: str,
+            left: float | None = None, bottom: float = 0.2, right: float = 0.97) -> Path:
+    """Gives the saved chart after titling, labelling and captioning it; `left` by default
+    leaves 1.15 inches for the y tick labels and the y label, whatever the figure's width."""
+    ax.set_title(title, fontweight="bold")
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel(ylabel)
+    fig.text(0.01, 0.01, caption, fontsize=CAPTION_SIZE, color="#444444", ha="left",
+             va="bottom", wrap=True)
+    legend = ax.get_legend()
+    if legend is not None and right < 0.97:  # outside: as much room as the legend is wide
+        wide = legend.get_window_extent(fig.canvas.get_renderer()).width / fig.bbox.width
+        right = 0.97 - wide - 0.02
+    if left is None:
+        left = 1.15 / fig.get_figwidth()
+    # fixed margins: tight_layout costs more than drawing the chart
+    fig.subplots_adjust(left=left, right=right, top=0.9, bottom=bottom)
+    return save(fig, path)
 
 
 def _whiskers(value, low, high) -> list[np.ndarray]:
@@ -52,27 +107,56 @@ def _percent_axis(ax, axis: str = "y") -> None:
     (ax.yaxis if axis == "y" else ax.xaxis).set_major_formatter(fmt)
 
 
+def _legend_outside(ax, **kwargs) -> None:
+    """Puts the legend right of the axes, where it covers no data."""
+    ax.legend(loc="upper left", bbox_to_anchor=(1.02, 1.0), borderaxespad=0.0, **kwargs)
+
+
+def _interval_note(value, low, high) -> str:
+    """Gives the caption's statement of the widest 95% interval, in percentage points, so that
+    the uncertainty is known even where the whiskers or bands are too short to see."""
+    half = np.fmax(np.asarray(value, float) - np.asarray(low, float),
+                   np.asarray(high, float) - np.asarray(value, float))
+    half = half[np.isfinite(half)]
+    return f"; widest 95% interval ± {100 * half.max():.1f} pp" if half.size else ""
+
+
+def _xticks(ax, x, labels: list[str], width: float) -> float:
+    """Sets the x tick labels, wrapped to the room each has, turned 30° where wrapping is not
+    enough; gives the bottom margin (a fraction of the figure) they need."""
+    labels = [str(label) for label in labels]
+    room = max(6, int(width * 0.8 * 72 / (0.6 * 11) / max(1, len(labels))) - 1)
+    wrapped = [textwrap.fill(label, room, break_long_words=False) for label in labels]
+    lines = max((w.count("\n") + 1 for w in wrapped), default=1)
+    widest = max((len(part) for w in wrapped for part in w.split("\n")), default=1)
+    if lines <= 3 and widest <= room + 2:
+        ax.set_xticks(x, wrapped)
+        return 0.17 + 0.04 * lines
+    ax.set_xticks(x, labels, rotation=30, ha="right", rotation_mode="anchor")
+    return min(0.5, 0.2 + 0.011 * max(len(label) for label in labels))
+
+
 def rate_bars(path: Path, labels: list[str], rate, low, high, *, title: str, xlabel: str,
               ylabel: str, caption: str, target: float | None = None) -> Path:
     """Gives a bar chart of rates with 95% interval whiskers (rates in 0..1), and the target
     balanced means as a dashed line."""
-    fig, ax = _figure(max(5.0, 0.7 * len(labels) + 2.5))
+    width = max(8.0, 0.8 * len(labels) + 4.0)
+    fig, ax = _figure(width)
     x = np.arange(len(labels))
     rate, low, high = (np.asarray(a, float) for a in (rate, low, high))
     ax.bar(x, rate, color=OKABE_ITO[0], width=0.6)
-    ax.errorbar(x, rate, yerr=_whiskers(rate, low, high), fmt="none", ecolor="black", capsize=4,
+    ax.errorbar(x, rate, yerr=_whiskers(rate, low, high), fmt="none", ecolor="black", capsize=5,
                 label="95% Wilson interval")
-    for xi, r in zip(x, rate):
-        ax.annotate(f"{100 * r:.1f}%", (xi, r), xytext=(0, 3), textcoords="offset points",
-                    ha="left", fontsize=8)
+    for xi, r, h in zip(x, rate, high):
+        ax.annotate(f"{100 * r:.1f}%", (xi, h if np.isfinite(h) else r), xytext=(0, 4),
+                    textcoords="offset points", ha="center", fontsize=10)
     _target_line(ax, target)
-    ax.set_xticks(x, labels, rotation=30 if len(labels) > 6 else 0, ha="right" if len(labels) > 6 else "center")
+    bottom = _xticks(ax, x, labels, width * LEGEND_RIGHT)
     ax.set_ylim(0, min(1.0, max(1e-3, float(np.nanmax(high, initial=0.0))) * 1.15))
     _percent_axis(ax)
-    ax.legend(loc="upper right", fontsize=8)
-    longest = max((len(str(label)) for label in labels), default=1)
-    bottom = min(0.45, 0.2 + (0.012 * longest if len(labels) > 6 else 0))
-    return _finish(fig, ax, path, title, xlabel, ylabel, caption, bottom=bottom)
+    _legend_outside(ax)
+    return _finish(fig, ax, path, title, xlabel, ylabel,
+                   caption + _interval_note(rate, low, high), bottom=bottom, right=LEGEND_RIGHT)
 
 
 def rate_lines(path: Path, series: dict[str, tuple], *, title: str, xlabel: str, ylabel: str,
@@ -92,17 +176,21 @@ def rate_lines(path: Path, series: dict[str, tuple], *, title: str, xlabel: str,
             x = x + 0.07 * (i - (len(series) - 1) / 2)
         ax.plot(x, rate, marker="o", color=colour, label=label)
         if band:
-            ax.fill_between(x, low, high, color=colour, alpha=0.2, linewidth=0)
+            ax.fill_between(x, low, high, color=colour, alpha=0.25, linewidth=0)
+            # a band thinner than the line is still seen as its ends' ticks
+            ax.errorbar(x, rate, yerr=_whiskers(rate, low, high), fmt="none", ecolor=colour,
+                        capsize=4, linewidth=1)
         else:
             ax.errorbar(x, rate, yerr=_whiskers(rate, low, high), fmt="none", ecolor=colour,
-                        capsize=3)
+                        capsize=4)
     xs = sorted({float(v) for _, (x, *_r) in series.items() for v in np.asarray(x, float)})
     if xs and all(v == int(v) for v in xs):
         ax.set_xticks(xs, [str(int(v)) for v in xs])
     _percent_axis(ax)
-    ax.legend(loc="best", fontsize=8, title="shaded: 95% interval" if band else "bars: 95% interval",
-              title_fontsize=8)
-    return _finish(fig, ax, path, title, xlabel, ylabel, caption)
+    _legend_outside(ax, title="shaded and bars: 95% interval" if band else "bars: 95% interval")
+    note = _interval_note(*(np.concatenate([np.asarray(v[k], float) for v in series.values()])
+                            for k in (1, 2, 3))) if series else ""
+    return _finish(fig, ax, path, title, xlabel, ylabel, caption + note, right=LEGEND_RIGHT)
 
 
 def category_lines(path: Path, categories: list[str], series: dict[str, tuple],
@@ -145,38 +233,56 @@ def grouped_bars(path: Path, groups: list[str], series: dict[str, tuple], *, tit
 
     `series` maps a label to (value, low, high) arrays aligned with `groups` (nan = absent).
     """
-    fig, ax = _figure(max(6.0, 0.5 * len(groups) * max(1, len(series)) + 3))
-    width = 0.8 / max(1, len(series))
+    width = max(8.0, 0.5 * len(groups) * max(1, len(series)) + 4)
+    fig, ax = _figure(width)
+    bar = 0.8 / max(1, len(series))
     x = np.arange(len(groups))
     for i, (label, (value, low, high)) in enumerate(series.items()):
         value, low, high = (np.asarray(a, float) for a in (value, low, high))
-        xi = x - 0.4 + width * (i + 0.5)
-        ax.bar(xi, value, width=width, color=OKABE_ITO[i % len(OKABE_ITO)], label=label)
+        xi = x - 0.4 + bar * (i + 0.5)
+        ax.bar(xi, value, width=bar, color=OKABE_ITO[i % len(OKABE_ITO)], label=label)
         ax.errorbar(xi, value, yerr=_whiskers(value, low, high), fmt="none", ecolor="black",
                     capsize=3)
-    ax.set_xticks(x, groups)
+    bottom = _xticks(ax, x, groups, width * LEGEND_RIGHT)
     if percent:
         _percent_axis(ax)
-    ax.legend(fontsize=8, title="whiskers: 95% interval", title_fontsize=8)
-    return _finish(fig, ax, path, title, xlabel, ylabel, caption)
+    _legend_outside(ax, title="whiskers: 95% interval")
+    note = ""
+    if series and percent:
+        note = _interval_note(*(np.concatenate([np.asarray(v[k], float) for v in series.values()])
+                                for k in (0, 1, 2)))
+    return _finish(fig, ax, path, title, xlabel, ylabel, caption + note, bottom=bottom,
+                   right=LEGEND_RIGHT)
 
 
 def heatmap(path: Path, values, rows: list[str], cols: list[str], *, title: str, xlabel: str,
             ylabel: str, caption: str, cell_text=None, colour_label: str = "rate",
-            percent: bool = True, vmin: float | None = None, vmax: float | None = None) -> Path:
-    """Gives a heatmap with each cell's number written in it (blank cells = no data)."""
+            percent: bool = True, vmin: float | None = None, vmax: float | None = None,
+            centre: float | None = None) -> Path:
+    """Gives a heatmap with each cell's number written in it (blank cells = no data).
+
+    With a `centre` (the target: 50% head-to-head, a fair share), the colours diverge from it,
+    blue above and red below, on a scale as wide as the farthest cell from it (at least 2
+    points), so that 48% and 52% read as different colours; else cividis from vmin to vmax."""
     v = np.asarray(values, float)
-    fig, ax = _figure(max(5.0, 1.0 * len(cols) + 3), max(3.5, 0.6 * len(rows) + 2))
+    width = max(8.0, 1.3 * len(cols) + 4)
+    fig, ax = _figure(width, max(5.0, 0.75 * len(rows) + 2.5))
     ax.grid(False)
     masked = np.ma.masked_invalid(v)
-    cmap = matplotlib.colormaps["cividis"].with_extremes(bad="#eeeeee")
-    image = ax.imshow(masked, cmap=cmap, aspect="auto",
-                      vmin=np.nanmin(v) if vmin is None else vmin,
-                      vmax=np.nanmax(v) if vmax is None else vmax)
-    bar = fig.colorbar(image, ax=ax)
-    bar.set_label(colour_label)
+    if centre is not None:
+        span = max(0.02, float(np.nanmax(np.abs(v - centre), initial=0.0)))
+        cmap = matplotlib.colormaps["RdBu"].with_extremes(bad="#eeeeee")
+        norm = matplotlib.colors.TwoSlopeNorm(centre, centre - span, centre + span)
+        image = ax.imshow(masked, cmap=cmap, norm=norm, aspect="auto")
+    else:
+        cmap = matplotlib.colormaps["cividis"].with_extremes(bad="#eeeeee")
+        image = ax.imshow(masked, cmap=cmap, aspect="auto",
+                          vmin=np.nanmin(v) if vmin is None else vmin,
+                          vmax=np.nanmax(v) if vmax is None else vmax)
+    bar = fig.colorbar(image, ax=ax, fraction=0.05, pad=0.03)
+    bar.set_label(textwrap.fill(colour_label, 22))
     if percent:
-        bar.ax.yaxis.set_major_formatter(matplotlib.ticker.PercentFormatter(xmax=1, decimals=0))
+        bar.ax.yaxis.set_major_formatter(matplotlib.ticker.PercentFormatter(xmax=1, decimals=None))
     norm = image.norm
     for i in range(v.shape[0]):
         for j in range(v.shape[1]):
@@ -184,13 +290,17 @@ def heatmap(path: Path, values, rows: list[str], cols: list[str], *, title: str,
                 continue
             text = cell_text[i][j] if cell_text is not None else (
                 f"{100 * v[i, j]:.0f}%" if percent else f"{v[i, j]:.2g}")
-            shade = norm(v[i, j])
-            ax.text(j, i, text, ha="center", va="center", fontsize=8,
-                    color="black" if shade > 0.55 else "white")
-    ax.set_xticks(range(len(cols)), cols)
+            shade = float(norm(v[i, j]))
+            # white on the dark ends of the scale, black on its light middle (or cividis' top)
+            dark = abs(shade - 0.5) > 0.3 if centre is not None else shade < 0.55
+            ax.text(j, i, text, ha="center", va="center", fontsize=11,
+                    color="white" if dark else "black")
+    bottom = _xticks(ax, range(len(cols)), cols, width * 0.7)
     ax.set_yticks(range(len(rows)), rows)
-    left = min(0.4, 0.08 + 0.014 * max((len(r) for r in rows), default=1))
-    return _finish(fig, ax, path, title, xlabel, ylabel, caption, left=left)
+    left = min(0.4, 0.08 + 0.011 * max((len(r) for r in rows), default=1))
+    # room right of the colour bar for its ticks and its label, on two lines at most
+    return _finish(fig, ax, path, title, xlabel, ylabel, caption, left=left, bottom=bottom,
+                   right=0.97 - 2.2 / width)
 
 
 def histograms(path: Path, series: dict[str, tuple], *, title: str, xlabel: str, caption: str,
@@ -210,8 +320,9 @@ def histograms(path: Path, series: dict[str, tuple], *, title: str, xlabel: str,
         ax.stairs(h / total if total else h, edges, color=OKABE_ITO[i % len(OKABE_ITO)],
                   label=label, linewidth=1.5)
     _percent_axis(ax)
-    ax.legend(fontsize=8)
-    return _finish(fig, ax, path, title, xlabel, "share of games (%)", caption)
+    _legend_outside(ax)
+    return _finish(fig, ax, path, title, xlabel, "share of games (%)", caption,
+                   right=LEGEND_RIGHT)
 
 
 def grid(frame, rows: list, cols: list, row: str, col: str, label) -> tuple[np.ndarray, list[list[str]]]:

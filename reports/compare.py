@@ -166,14 +166,14 @@ def _count_sections(run, ctx: ReportContext, players: int, tag: str) -> list[Sec
                                  "each other; nothing to compare")
     matrix, text = charts.grid(
         h2h, names, names, "strategy", "opponent",
-        lambda r: f"{100 * r['rate']:.0f}%\n[{100 * r['low']:.0f}, {100 * r['high']:.0f}]")
+        lambda r: f"{100 * r['rate']:.1f}%\n[{100 * r['low']:.1f}, {100 * r['high']:.1f}]")
     games = int(h2h["n"].max())
     path = charts.heatmap(ctx.chart("head_to_head"), matrix, names, names,
                           title=f"{title}: head-to-head", xlabel="opponent",
-                          ylabel="strategy", vmin=0, vmax=1, cell_text=text,
+                          ylabel="strategy", centre=0.5, cell_text=text,
                           colour_label="share of games doing better (%)",
                           caption=f"n ≤ {games:,} shared games per pair; cell: rate [95% Wilson]; "
-                                  "ties count half")
+                                  "ties count half; colour: distance from 50%")
     tables = [Table("Head-to-head", h2h, ("rate", "low", "high"), chart=path,
                     chart_caption=f"n up to {games:,} games per pair",
                     note="rate: share of shared games where the strategy's seats did better than "
@@ -208,17 +208,20 @@ def _count_sections(run, ctx: ReportContext, players: int, tag: str) -> list[Sec
     return sections
 
 
-def print_comparison(run, console: Console | None = None, out: Path | None = None) -> Path:
-    """Gives the comparison folder after printing the comparison and writing compare.md,
-    compare.html and charts/*.png into it (default: RUN/compare/)."""
+def print_comparison(run, console: Console | None = None, out: Path | None = None,
+                     fmt: str = "table") -> Path:
+    """Gives the comparison folder after printing the comparison (for a terminal, or in `fmt`
+    for other tools: render.TABLE_FORMATS) and writing compare.md, compare.html and
+    charts/*.png into it (default: RUN/compare/)."""
     console = console or Console()
     out = _writable(Path(out) if out is not None else Path(run.path) / "compare")
     sections = comparison_sections(run, out / "charts")
     game = runs_mod.game_named(run.game)
     title = f"{getattr(game, 'title', run.game)} strategy comparison"
+    where = console if fmt == "table" else Console(stderr=True)
     for section in sections:
         if section.title.startswith("Strategy comparison"):
-            console.print(f"{section.title}: {section.text}" if len(sections) > 1 and
-                          section.title != "Strategy comparison" else section.text)
-    publish(out, "compare", title, sections, console)
+            where.print(f"{section.title}: {section.text}" if len(sections) > 1 and
+                        section.title != "Strategy comparison" else section.text)
+    publish(out, "compare", title, sections, console, fmt=fmt)
     return out

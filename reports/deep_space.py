@@ -140,11 +140,17 @@ def bases_by_planet(ctx: ReportContext) -> Section:
     tables = []
     for i, (name, board) in enumerate(sorted(boards.items())):
         part = frame.filter(pl.col("board") == name)
-        n = int(games.filter(pl.col("board") == name)["games"].sum())
-        pooled = part.group_by("planet").agg(pl.col("bases").sum())
-        per_game = {r["planet"]: r["bases"] / n for r in pooled.iter_rows(named=True)} if n else {}
+        counts = games.filter(pl.col("board") == name).sort("players")
+        n = int(counts["games"].sum())
+        # one panel per player count: covered planets and home stations differ between them
+        per_game = {int(r["players"]): {
+            p["planet"]: p["bases"] / r["games"]
+            for p in part.filter(pl.col("players") == r["players"]).iter_rows(named=True)}
+            for r in counts.iter_rows(named=True)}
         path = draw_board(ctx.chart(f"deep_space_board_{i}"), board, per_game,
-                          caption=f"n = {n:,} games (all player counts); colour: bases per game")
+                          {int(r["players"]): int(r["games"]) for r in counts.iter_rows(named=True)},
+                          caption="colour: bases per game (all colours); squares: home "
+                                  "stations; grey crosses: planets covered at that count")
         tables.append(Table(
             f"Bases per planet: {name}",
             part.select("players", "planet", "games", "bases", "bases per game", "share of games"),
@@ -156,45 +162,70 @@ def bases_by_planet(ctx: ReportContext) -> Section:
     return Section("Which planets get bases", tables)
 
 
-def draw_board(path: Path, board: dict, per_game: dict[str, float], caption: str) -> Path:
-    """Gives a PNG of the board at its file's coordinates: links, the gem warp, home stations
-    (squares) and planets coloured by bases per game."""
-    fig, ax = plt.subplots(figsize=(7.0, 6.5), dpi=110)
+def draw_board(path: Path, board: dict, per_game: dict[int, dict[str, float]],
+               games: dict[int, int], caption: str) -> Path:
+    """Gives a chart of the board at its file's coordinates, one panel per player count (each
+    with its n): links, the gem warp, home stations (squares), the planets covered at that
+    count (crosses) and the others coloured by bases per game, on one scale for all panels."""
+    counts = sorted(per_game)
+    top = max([v for pg in per_game.values() for v in pg.values()] + [1e-9])
+    columns = min(3, len(counts))
+    rows = -(-len(counts) // columns)
+    fig, axes = plt.subplots(rows, columns, figsize=(5.2 * columns + 1.2, 5.0 * rows + 1.0),
+                             dpi=100, squeeze=False)
     planets = board["planets"]
     xy = {name: (float(p["x"]), float(p["y"])) for name, p in planets.items()}
-    for a, b in board["links"]:
-        ax.plot(*zip(xy[a], xy[b]), color="#999999", linewidth=1.2, zorder=1)
-    warp = board.get("warp", {})
-    if warp.get("planets"):
-        centre = (float(warp["x"]), float(warp["y"]))
-        for name in warp["planets"]:
-            ax.plot(*zip(centre, xy[name]), color="#999999", linestyle=":", linewidth=1.2, zorder=1)
-        ax.scatter(*centre, marker="*", s=420, color="#E69F00", edgecolor="black", zorder=2)
-        ax.annotate("warp (1 gem)", centre, xytext=(0, -18), textcoords="offset points",
-                    ha="center", fontsize=7)
-    names = [n for n in planets if not planets[n].get("home", False)]
-    values = np.array([per_game.get(n, 0.0) for n in names])
-    dots = ax.scatter([xy[n][0] for n in names], [xy[n][1] for n in names], c=values, s=520,
-                      cmap="cividis", vmin=0, vmax=max(float(values.max(initial=0)), 1e-9),
-                      edgecolor="black", zorder=3)
-    homes = [n for n in planets if planets[n].get("home", False)]
-    ax.scatter([xy[n][0] for n in homes], [xy[n][1] for n in homes], marker="s", s=380,
-               color="#dddddd", edgecolor="black", zorder=3)
-    for name in planets:
-        label = name if name in homes else f"{name}\n{per_game.get(name, 0.0):.2f}"
-        ax.annotate(label, xy[name], ha="center", va="center", fontsize=6.5, zorder=4,
-                    color="black" if name in homes else "white" if per_game.get(name, 0.0)
-                    < 0.6 * max(float(values.max(initial=0)), 1e-9) else "black")
-    fig.colorbar(dots, ax=ax, shrink=0.8, label="bases per game (all colours)")
-    ax.set_aspect("equal")
-    ax.axis("off")
-    ax.set_title(f"Deep Space: where bases are built\n{board['name']}", fontsize=11,
+    dots = None
+    for ax, players in zip(axes.flat, counts):
+        values = per_game[players]
+        for a, b in board["links"]:
+            ax.plot(*zip(xy[a], xy[b]), color="#999999", linewidth=1.2, zorder=1)
+        warp = board.get("warp", {})
+        if warp.get("planets"):
+            centre = (float(warp["x"]), float(warp["y"]))
+            for name in warp["planets"]:
+                ax.plot(*zip(centre, xy[name]), color="#999999", linestyle=":", linewidth=1.2,
+                        zorder=1)
+            ax.scatter(*centre, marker="*", s=420, color="#E69F00", edgecolor="black", zorder=2)
+            ax.annotate("warp (1 gem)", centre, xytext=(0, -20), textcoords="offset points",
+                        ha="center", fontsize=9)
+        covered = set(_covered(board, players))
+        homes = [n for n in planets if planets[n].get("home", False)]
+        names = [n for n in planets if n not in homes and n not in covered]
+        dots = ax.scatter([xy[n][0] for n in names], [xy[n][1] for n in names],
+                          c=[values.get(n, 0.0) for n in names], s=520, cmap="cividis", vmin=0,
+                          vmax=top, edgecolor="black", zorder=3)
+        ax.scatter([xy[n][0] for n in homes], [xy[n][1] for n in homes], marker="s", s=380,
+                   color="#dddddd", edgecolor="black", zorder=3)
+        ax.scatter([xy[n][0] for n in covered], [xy[n][1] for n in covered], marker="X", s=300,
+                   color="#bbbbbb", edgecolor="black", zorder=3)
+        for name in planets:
+            if name in covered:  # named beside its cross, which the name would hide
+                ax.annotate(f"{name} (covered)", xy[name], xytext=(0, -17),
+                            textcoords="offset points", ha="center", fontsize=8, zorder=4)
+                continue
+            label = name if name in homes else f"{name}\n{values.get(name, 0.0):.2f}"
+            dark = name not in homes and values.get(name, 0.0) < 0.6 * top
+            ax.annotate(label, xy[name], ha="center", va="center", fontsize=8, zorder=4,
+                        color="white" if dark else "black")
+        ax.set_aspect("equal")
+        ax.axis("off")
+        ax.set_title(f"{players} players (n = {games[players]:,} games)", fontsize=12)
+    for ax in list(axes.flat)[len(counts):]:
+        ax.axis("off")
+    fig.subplots_adjust(left=0.02, right=0.88, top=0.86, bottom=0.08, wspace=0.05)
+    bar = fig.colorbar(dots, ax=list(axes.flat), fraction=0.03, pad=0.02)
+    bar.set_label("bases per game (all colours)")
+    fig.suptitle(f"Deep Space: where bases are built — {board['name']}", fontsize=15,
                  fontweight="bold")
-    fig.text(0.01, 0.01, caption + "; squares: home stations", fontsize=8, color="#444444")
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fig.savefig(path, format="png")
-    plt.close(fig)
-    return path
+    fig.text(0.01, 0.01, caption, fontsize=charts.CAPTION_SIZE, color="#444444")
+    return charts.save(fig, path)
+
+
+def _covered(board: dict, players: int) -> list[str]:
+    """Gives the planets a board covers (takes out of play) at a player count."""
+    covers = board.get("covers", {})
+    return list(covers.get(str(players), covers.get(players, [])))
 
 
 @game_section("deep-space")

@@ -4,13 +4,27 @@ from __future__ import annotations
 
 import base64
 import html
+import json
 import math
+import sys
 from pathlib import Path
+from typing import TextIO
 
 from rich.console import Console
 from rich.table import Table as RichTable
 
 from reports.sections import Section, Table
+from sim.errors import UserError
+
+TABLE_FORMATS = ("table", "csv", "json", "markdown")
+"""How summary commands print their tables: for a terminal, or for other tools."""
+
+
+def check_table_format(text: str) -> str:
+    """Gives a --format value of a summary command, checked (one-line UserError otherwise)."""
+    if text not in TABLE_FORMATS:
+        raise UserError(f"--format must be one of {', '.join(TABLE_FORMATS)}, got {text!r}")
+    return text
 
 
 def cell(value, column: str, percent: tuple[str, ...]) -> str:
@@ -39,26 +53,68 @@ def rows(table: Table) -> list[list[str]]:
             for row in table.frame.iter_rows()]
 
 
+def markdown_table(table: Table) -> list[str]:
+    """Gives a table's lines in Markdown: numbers as the report shows them, right-aligned."""
+    cols = table.frame.columns
+    out = ["| " + " | ".join(cols) + " |",
+           "|" + "|".join("---" if not table.frame[c].dtype.is_numeric() else "---:"
+                          for c in cols) + "|"]
+    return out + ["| " + " | ".join(r) + " |" for r in rows(table)]
+
+
+def write_tables(tables: list[Table], fmt: str, stream: TextIO | None = None) -> None:
+    """Writes tables for other tools: csv and json hold the raw numbers (rates as fractions,
+    missing values empty or null); markdown the numbers as the report shows them.
+
+    Several tables: csv gives one block per table, each after a `# title` line and apart by
+    a blank line; json a list of {"title", "rows"}; markdown a `### title` heading each."""
+    stream = stream or sys.stdout
+    if fmt == "json":
+        data = [{"title": t.title, "rows": t.frame.fill_nan(None).to_dicts()} for t in tables]
+        json.dump(data[0]["rows"] if len(data) == 1 else data, stream, indent=1, default=str,
+                  allow_nan=False)
+        stream.write("\n")
+        return
+    for i, table in enumerate(tables):
+        if i:
+            stream.write("\n")
+        if fmt == "csv":
+            if len(tables) > 1:
+                stream.write(f"# {table.title}\n")
+            stream.write(table.frame.fill_nan(None).write_csv())
+        else:
+            if len(tables) > 1:
+                stream.write(f"### {table.title}\n\n")
+            stream.write("\n".join(markdown_table(table)) + "\n")
+
+
+PROVENANCE = "Provenance"
+"""The title of the section saying what the report was made from (runs, seeds, rules, bots,
+version); shown first."""
+
+
+def ordered(sections: list[Section]) -> list[Section]:
+    """Gives the sections in the order the report shows them: the provenance first."""
+    return sorted(sections, key=lambda s: s.title != PROVENANCE)
+
+
 def markdown(title: str, sections: list[Section], base: Path) -> str:
-    """Gives the report as Markdown, each chart linked right after its table."""
+    """Gives the report as Markdown, each chart linked right after its table (the chart's own
+    caption says n and what the bars are, so no line under it repeats them)."""
     out = [f"# {title}", ""]
-    for section in sections:
+    for section in ordered(sections):
         out += [f"## {section.title}", ""]
         if section.text:
             out += [section.text, ""]
         for table in section.tables:
             out += [f"### {table.title}", ""]
-            cols = table.frame.columns
-            out.append("| " + " | ".join(cols) + " |")
-            out.append("|" + "|".join("---" if not table.frame[c].dtype.is_numeric() else "---:"
-                                      for c in cols) + "|")
-            out += ["| " + " | ".join(r) + " |" for r in rows(table)]
+            out += markdown_table(table)
             out.append("")
             if table.note:
                 out += [f"*{table.note}*", ""]
             if table.chart is not None:
                 rel = table.chart.relative_to(base).as_posix()
-                out += [f"![{table.title}]({rel})", "", f"*{table.chart_caption}*", ""]
+                out += [f"![{_alt(table)}]({rel})", ""]
     return "\n".join(out)
 
 
@@ -71,21 +127,44 @@ th, td { border: 1px solid #ccc; padding: 3px 7px; }
 td.num { text-align: right; font-variant-numeric: tabular-nums; }
 th { background: #f0f4f8; }
 figure { margin: 0; } figcaption, .note { font-size: 0.8em; color: #555; }
-img { max-width: 720px; }
+img { max-width: 100%; width: 960px; height: auto; }
+nav.toc { background: #f6f8fa; border: 1px solid #ddd; padding: 0.5em 1.5em; margin: 1em 0; }
+nav.toc ol { margin: 0.2em 0; } nav.toc > ol > li { margin: 0.3em 0; }
 """
 
 
+def _alt(table: Table) -> str:
+    """Gives a chart's alternative text: its title and its sample size."""
+    return f"{table.title}: {table.chart_caption}" if table.chart_caption else table.title
+
+
+def _toc(sections: list[Section]) -> list[str]:
+    """Gives the HTML of the table of contents: each section, with its tables under it."""
+    out = ["<nav class='toc'><strong>Contents</strong><ol>"]
+    for i, section in enumerate(sections):
+        out.append(f"<li><a href='#s{i}'>{html.escape(section.title)}</a>")
+        if section.tables:
+            out.append("<ol>" + "".join(f"<li><a href='#s{i}t{j}'>{html.escape(t.title)}</a></li>"
+                                        for j, t in enumerate(section.tables)) + "</ol>")
+        out.append("</li>")
+    return out + ["</ol></nav>"]
+
+
 def html_page(title: str, sections: list[Section]) -> str:
-    """Gives the report as one self-contained HTML page: charts embedded as base64 PNGs."""
+    """Gives the report as one self-contained HTML page: a table of contents linking every
+    section and table, then the sections (the provenance first), charts embedded as base64
+    PNGs. A chart's own caption states n, so the page adds no caption that repeats it."""
+    sections = ordered(sections)
     out = ["<!doctype html><html><head><meta charset='utf-8'>",
            f"<title>{html.escape(title)}</title><style>{_STYLE}</style></head><body>",
-           f"<h1>{html.escape(title)}</h1>"]
-    for section in sections:
-        out.append(f"<h2>{html.escape(section.title)}</h2>")
+           f"<h1>{html.escape(title)}</h1>", *_toc(sections)]
+    for i, section in enumerate(sections):
+        out.append(f"<h2 id='s{i}'>{html.escape(section.title)}</h2>")
         if section.text:
             out.append(f"<p>{html.escape(section.text)}</p>")
-        for table in section.tables:
-            out.append(f"<h3>{html.escape(table.title)}</h3><div class='pair'><div>")
+        for j, table in enumerate(section.tables):
+            out.append(f"<h3 id='s{i}t{j}'>{html.escape(table.title)}</h3>"
+                       "<div class='pair'><div>")
             out.append("<table><tr>" + "".join(f"<th>{html.escape(c)}</th>"
                                               for c in table.frame.columns) + "</tr>")
             numeric = [table.frame[c].dtype.is_numeric() for c in table.frame.columns]
@@ -99,19 +178,69 @@ def html_page(title: str, sections: list[Section]) -> str:
             out.append("</div>")
             if table.chart is not None:
                 data = base64.b64encode(table.chart.read_bytes()).decode("ascii")
-                out.append(f"<figure><img alt='{html.escape(table.title)}' "
-                           f"src='data:image/png;base64,{data}'><figcaption>"
-                           f"{html.escape(table.chart_caption)}</figcaption></figure>")
+                out.append(f"<figure><img alt='{html.escape(_alt(table))}' "
+                           f"src='data:image/png;base64,{data}'></figure>")
             out.append("</div>")
     out.append("</body></html>")
     return "\n".join(out)
+
+
+def terminal_table(title: str, headers: list[str], body: list[list[str]], numeric: list[bool],
+                   width: int, caption: str | None = None) -> RichTable:
+    """Gives a rich table that fits `width` columns without cutting a number.
+
+    rich squeezes a table too wide by cutting cells with an ellipsis (`10,…`). Here columns
+    are given widths that wrap between words: the numbers' headers wrap first (down to their
+    widest cell), then the labels give way (down to their longest word, or ten characters,
+    folding longer words), then the numbers' cells (a rate and its interval onto two lines),
+    down to their longest number.
+    When even the longest words do not fit side by side, each row is shown as a block of
+    `column  value` lines instead."""
+    columns = range(len(headers))
+    cells = [*body, headers]
+    full = [max(len(r[j]) for r in cells) for j in columns]
+    # a number is never broken; a label's long word may be, at ten characters
+    floor = [min(max([len(w) for r in cells for w in r[j].split()] + [1]),
+                 10 if not numeric[j] else 10 ** 6) for j in columns]
+    # a number column's header wraps to its widest cell before anything else gives way
+    cell = [max([len(r[j]) for r in body] + [len(w) for w in headers[j].split()])
+            for j in columns]
+    widths = list(full)
+    # one space of padding either side of a cell and a border to its left; one more at the end
+    excess = sum(w + 3 for w in widths) + 1 - width
+    for group, least in (([j for j in columns if numeric[j]], cell),
+                         ([j for j in columns if not numeric[j]], floor),
+                         ([j for j in columns if numeric[j]], floor)):
+        while excess > 0:
+            shrinkable = [j for j in group if widths[j] > least[j]]
+            if not shrinkable:
+                break
+            widest = max(shrinkable, key=lambda j: widths[j])
+            widths[widest] -= 1
+            excess -= 1
+    table = RichTable(title=title, caption=caption or None, caption_justify="left")
+    if excess > 0:
+        table.add_column("column", overflow="fold")
+        table.add_column("value", overflow="fold")
+        for row in body:
+            for header, value in zip(headers, row):
+                table.add_row(header, value)
+            table.add_section()
+        return table
+    for j, header in enumerate(headers):
+        table.add_column(header, justify="right" if numeric[j] else "left", width=widths[j],
+                         overflow="fold")
+    for row in body:
+        table.add_row(*row)
+    return table
 
 
 def print_tables(sections: list[Section], console: Console, only: set[str] | None = None) -> None:
     """Prints the sections' tables (or those titled in `only`) as rich tables.
 
     To fit a terminal, a rate and its interval share one column, and win counts are left to the
-    Markdown and HTML reports.
+    Markdown and HTML reports. A narrow terminal wraps labels and headers, never cutting a
+    number (`terminal_table`).
     """
     for section in sections:
         for table in section.tables:
@@ -121,11 +250,7 @@ def print_tables(sections: list[Section], console: Console, only: set[str] | Non
             joined = {"rate", "low", "high"} <= set(columns)
             shown = [c for c in columns
                      if not (joined and c in ("low", "high")) and not (c == "wins" and "n" in columns)]
-            rt = RichTable(title=table.title, caption=table.note or None, caption_justify="left")
-            for c in shown:
-                text = not table.frame[c].dtype.is_numeric()
-                rt.add_column("rate [95% CI]" if joined and c == "rate" else c,
-                              justify="left" if text else "right", no_wrap=True)
+            body = []
             for values in table.frame.select(columns).iter_rows(named=True):
                 row = []
                 for c in shown:
@@ -134,5 +259,9 @@ def print_tables(sections: list[Section], console: Console, only: set[str] | Non
                         text += (f" [{cell(values['low'], 'low', table.percent)},"
                                  f" {cell(values['high'], 'high', table.percent)}]")
                     row.append(text)
-                rt.add_row(*row)
+                body.append(row)
+            rt = terminal_table(
+                table.title, ["rate [95% CI]" if joined and c == "rate" else c for c in shown],
+                body, [table.frame[c].dtype.is_numeric() for c in shown], console.width,
+                table.note)
             console.print(rt)

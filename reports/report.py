@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 from rich.console import Console
 
+from reports import charts, render
 from reports import ladder  # noqa: F401  (registers its common section)
-from reports import render
 from reports import runs as runs_mod
 from reports import provenance, whatif
 from reports.sections import ReportContext, Section, sections_for
@@ -47,6 +48,23 @@ def report_context(runs: list, game, charts_dir: Path, target: float | None = No
     return ctx
 
 
+def split_formats(text: str) -> tuple[tuple[str, ...], str]:
+    """Gives the chart formats (png always among them: the report pages show PNGs) and the
+    table format that a report's --format names, e.g. 'png,svg,csv'; one-line UserError for an
+    unknown format or two table formats."""
+    names = [n.strip().lower() for n in text.split(",") if n.strip()]
+    unknown = [n for n in names if n not in (*charts.FORMATS, *render.TABLE_FORMATS)]
+    if unknown or not names:
+        raise UserError(f"--format takes chart formats ({', '.join(charts.FORMATS)}) and one "
+                        f"table format ({', '.join(render.TABLE_FORMATS)}), comma-separated; "
+                        f"got {text!r}")
+    tables = [n for n in names if n in render.TABLE_FORMATS]
+    if len(tables) > 1:
+        raise UserError(f"--format names more than one table format: {', '.join(tables)}")
+    chart_formats = tuple(dict.fromkeys(["png", *(n for n in names if n in charts.FORMATS)]))
+    return chart_formats, tables[0] if tables else "table"
+
+
 def _writable(out: Path) -> Path:
     try:
         (out / "charts").mkdir(parents=True, exist_ok=True)
@@ -59,24 +77,37 @@ def _writable(out: Path) -> Path:
 
 
 def publish(out: Path, stem: str, title: str, sections: list[Section], console: Console,
-            only: set[str] | None = None) -> None:
-    """Writes <stem>.md and <stem>.html into `out` and prints the tables (or those in `only`)."""
+            only: set[str] | None = None, fmt: str = "table") -> None:
+    """Writes <stem>.md and <stem>.html into `out` and prints the tables (or those in `only`):
+    for a terminal, or in another `fmt` (render.TABLE_FORMATS) to stdout for other tools, the
+    files' names then going to stderr."""
     (out / f"{stem}.md").write_text(render.markdown(title, sections, out), encoding="utf-8")
     (out / f"{stem}.html").write_text(render.html_page(title, sections), encoding="utf-8")
-    render.print_tables(sections, console, only)
-    console.print(f"{stem}: {out / f'{stem}.md'}  ·  {out / f'{stem}.html'}")
+    written = f"{stem}: {out / f'{stem}.md'}  ·  {out / f'{stem}.html'}"
+    if fmt == "table":
+        render.print_tables(sections, console, only)
+        console.print(written)
+        return
+    render.write_tables([t for s in sections for t in s.tables
+                         if only is None or t.title in only], fmt)
+    print(written, file=sys.stderr)
 
 
 def write_report(runs: list[Path], out: Path | None = None,
                  console: Console | None = None, allow_partial: bool = False,
-                 target: float | None = None, baseline: str | None = None) -> Path:
+                 target: float | None = None, baseline: str | None = None,
+                 formats: str = "png,table", dpi: int = charts.DPI) -> Path:
     """Gives the report folder after writing report.md, report.html and charts/*.png into it.
 
     Default folder: RUN/report/ of the first run. Prints the key tables (the first of each
     section) to `console`. Runs that are not whole are refused unless `allow_partial`; then the
     report opens with a warning, also printed first. `target` and `baseline`: see
-    `build_sections`; bad ones are refused before anything is written.
+    `build_sections`; bad ones are refused before anything is written. `formats`
+    (comma-separated) adds charts in svg or pdf beside the PNGs and names how the tables print
+    (`split_formats`); `dpi` is the PNGs' resolution.
     """
+    chart_formats, table_format = split_formats(formats)
+    charts.check_dpi(dpi)
     console = console or Console()
     check_target(target)
     opened = runs_mod.open_runs([Path(p) for p in runs])
@@ -84,11 +115,14 @@ def write_report(runs: list[Path], out: Path | None = None,
     folder = Path(out) if out is not None else Path(opened[0].path) / "report"
     report_context(opened, game, folder / "charts", target, baseline)  # refuses bad input first
     out = _writable(folder)
-    sections = build_sections(opened, out / "charts", allow_partial, target, baseline)
+    with charts.output(chart_formats, dpi):
+        sections = build_sections(opened, out / "charts", allow_partial, target, baseline)
     if sections and sections[0].title == PARTIAL:
-        console.print(f"{PARTIAL}: {sections[0].text}", style="bold red", markup=False)
+        (console if table_format == "table" else Console(stderr=True)).print(
+            f"{PARTIAL}: {sections[0].text}", style="bold red", markup=False)
     title = f"{getattr(game, 'title', opened[0].game)} balance report"
     # the provenance is for the files: a terminal gets the findings
     publish(out, "report", title, sections, console,
-            only={s.tables[0].title for s in sections if s.tables and s.title != "Provenance"})
+            only={s.tables[0].title for s in sections if s.tables and s.title != "Provenance"},
+            fmt=table_format)
     return out

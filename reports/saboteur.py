@@ -73,15 +73,16 @@ def miners_by_saboteurs(ctx: ReportContext) -> Section:
     rows = frame.unique("__row", maintain_order=True)["__row"].to_list()
     saboteurs = sorted(frame["saboteurs"].unique().to_list())
     values, text = charts.grid(frame, rows, saboteurs, "__row", "saboteurs",
-                               lambda r: f"{100 * r['rate']:.0f}%\nn={int(r['n']):,}")
+                               lambda r: f"{100 * r['rate']:.1f}%\n"
+                                         f"±{50 * (r['high'] - r['low']):.1f}\nn={int(r['n']):,}")
     n = int(frame["n"].sum())
     path = charts.heatmap(ctx.chart("miners_by_players_saboteurs"), values,
                           rows, [str(s) for s in saboteurs],
                           title="Saboteur: miners' round-win rate", xlabel="saboteurs in play",
                           ylabel="players" if not ctx.split else "variant (rules)",
-                          caption=f"n = {n:,} rounds; cell: rate and rounds",
-                          cell_text=text, colour_label="miners' round-win rate (%)",
-                          vmin=0, vmax=1)
+                          caption=f"n = {n:,} rounds; cell: rate, ± the half-width of its 95% "
+                                  "interval (points), rounds; colour: distance from 50%",
+                          cell_text=text, colour_label="miners' round-win rate (%)", centre=0.5)
     return Section("Miners' round-win rate by players × saboteurs in play", [Table(
         "Miners' round-win rate by players × saboteurs in play",
         frame.select(*keys, "games", "n", "wins", "rate", "low", "high"),

@@ -535,8 +535,10 @@ def by_seat(ctx: ReportContext) -> Section:
     shown = "" if len(series) == frame["configuration"].n_unique() else " (first 8 configurations)"
     path = charts.rate_lines(ctx.chart("win_rate_by_seat"), series, band=False,
                              title=f"{ctx.game.title}: game-win rate by seat{shown}",
-                             xlabel="seat (0 = first player)", ylabel="game-win rate (%)",
-                             caption=_n_caption(games))
+                             xlabel=("seat number (not turn order: the starter is rolled)"
+                                     if getattr(ctx.game, "rolled_starter", False)
+                                     else "seat (0 = first player)"),
+                             ylabel="game-win rate (%)", caption=_n_caption(games))
     return Section("Win rate by seat", [
         Table("Game-win rate by seat", frame.select(
             "configuration", "seat", "n", "wins", "rate", "low", "high", "even", "vs even", "p",

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import sys
+
 import polars as pl
 from rich.console import Console
-from rich.table import Table
 
+from reports import render
 from reports import runs as runs_mod
+from reports.sections import Table as SectionTable
 from reports.stats import design_effect, wilson_arrays
 from sim.errors import UserError
 
@@ -85,25 +88,30 @@ def _num(x) -> str:
     return str(x)
 
 
-def print_summary(run, console: Console | None = None) -> None:
-    """Prints a run's per-configuration summary and its game-win rates by seat, then the folder."""
+def print_summary(run, console: Console | None = None, fmt: str = "table") -> None:
+    """Prints a run's per-configuration summary and its game-win rates by seat, then the folder;
+    or, in another `fmt` (render.TABLE_FORMATS), the summary's raw numbers for other tools,
+    one row per configuration (the folder then goes to stderr)."""
     console = console or Console()
     game = runs_mod.game_named(run.game)
     frame = summary_frame(run)
-    table = Table(title=f"{getattr(game, 'title', run.game)}: {frame['games'].sum():,} games")
-    table.add_column("configuration", min_width=12, overflow="fold")  # long labels wrap
-    table.add_column("games", justify="right")
-    table.add_column(f"{game.headline.title} (95% CI)", justify="right")
-    for title, _ in game.summary:
-        table.add_column(title, justify="right")
-    table.add_column("stalled", justify="right")
-    for row in frame.iter_rows(named=True):
-        table.add_row(
-            row["configuration"], f"{row['games']:,}",
-            f"{_pct(row['rate'])} [{100 * row['low']:.1f}, {100 * row['high']:.1f}]",
-            *[_num(row[t]) for t, _ in game.summary],
-            _pct(row["stalled"]))
-    console.print(table)
+    if fmt != "table":
+        percent = ("stalled", "rate", "low", "high",
+                   *(c for c in frame.columns if c.startswith("s") and c[1:].isdigit()))
+        title = f"{getattr(game, 'title', run.game)} summary"
+        render.write_tables([SectionTable(title, frame, percent)], fmt)
+        print(f"run folder: {run.path}", file=sys.stderr)
+        return
+    width = console.width
+    headers = ["configuration", "games", f"{game.headline.title} (95% CI)",
+               *[title for title, _ in game.summary], "stalled"]
+    body = [[row["configuration"], f"{row['games']:,}",
+             f"{_pct(row['rate'])} [{100 * row['low']:.1f}, {100 * row['high']:.1f}]",
+             *[_num(row[t]) for t, _ in game.summary], _pct(row["stalled"])]
+            for row in frame.iter_rows(named=True)]
+    console.print(render.terminal_table(f"{getattr(game, 'title', run.game)}: "
+                                        f"{frame['games'].sum():,} games", headers, body,
+                                        [False] + [True] * (len(headers) - 1), width))
     until = run.manifest.get("until_ci")
     if until:
         for row in frame.iter_rows(named=True):
@@ -112,12 +120,10 @@ def print_summary(run, console: Console | None = None) -> None:
                           f" (± {100 * half:.2f} points{'' if half <= until else '; --games ran out first'})")
 
     seat_cols = [c for c in frame.columns if c.startswith("s") and c[1:].isdigit()]
-    seats = Table(title="game-win rate by seat (%; tied seats all win)")
-    seats.add_column("configuration", min_width=12, overflow="fold")
-    for c in seat_cols:
-        seats.add_column(c, justify="right")
-    for row in frame.iter_rows(named=True):
-        seats.add_row(row["configuration"],
-                      *["" if row[c] is None else f"{100 * row[c]:.0f}" for c in seat_cols])
-    console.print(seats)
+    body = [[row["configuration"],
+             *["" if row[c] is None else f"{100 * row[c]:.0f}" for c in seat_cols]]
+            for row in frame.iter_rows(named=True)]
+    console.print(render.terminal_table("game-win rate by seat (%; tied seats all win)",
+                                        ["configuration", *seat_cols], body,
+                                        [False] + [True] * len(seat_cols), width))
     console.print(f"run folder: {run.path}")

@@ -24,6 +24,7 @@ import json
 import math
 import os
 import secrets
+import sys
 import time
 from collections.abc import Iterator, Mapping, Sequence
 from datetime import datetime
@@ -354,10 +355,11 @@ def configure(name: str, players: str, options: dict[str, list], strategy: str,
 def play(game, rules: dict, setups: list, *, games: int, seed: int | None, workers: int,
          out: Path, quiet: bool, chunk_size: int | None = None, resume: bool = False,
          backend: str = "local", scheduler: str | None = None, until_ci: float | None = None,
-         bot_timeout: float = bot_limit.DEFAULT):
+         bot_timeout: float = bot_limit.DEFAULT, output_format: str = "table"):
     """Gives the run folder (sim.store.Run) after playing `games` games of each setup into
     `out` (or after finishing the run there, with `resume`; its seed is the default seed
-    then)."""
+    then). The preamble goes to stderr when the summary prints for other tools
+    (`output_format` not table)."""
     from sim import runner
     from sim.store import Run as Store
 
@@ -370,7 +372,8 @@ def play(game, rules: dict, setups: list, *, games: int, seed: int | None, worke
         variants = len({(s.rules, s.rule_file) for s in setups})
         among = f" ({variants} rule variants)" if variants > 1 else ""
         print(f"{game.title}: {len(setups)} configuration(s){among} × {games:,} games, seed {seed},"
-              f" run folder {out}{' (resumed)' if resume else ''}")
+              f" run folder {out}{' (resumed)' if resume else ''}",
+              file=sys.stdout if output_format == "table" else sys.stderr)
     with interruptible(out), bot_limit.limit_for_run(bot_timeout):
         return runner.run(game, rules, setups, games, seed, out, workers, chunk_size=chunk_size,
                           resume=resume, progress=not quiet, backend=backend,

@@ -91,6 +91,9 @@ Scheduler = Annotated[str | None, typer.Option(
     help="Dask scheduler address, e.g. tcp://10.0.0.5:8786 (default: a local cluster).")]
 BotTimeout = Annotated[float, typer.Option(
     help="Seconds a Python strategy may take for one move before the run stops (0: no limit).")]
+OutputFormat = Annotated[str, typer.Option(
+    "--format", help="How the summary prints: table (for a terminal), or csv, json or markdown "
+                     "(for other tools; the run's other lines then go to stderr).")]
 UntilCi = Annotated[float | None, typer.Option(
     help="Stop a configuration once its headline rate's 95% interval is at most ± this "
          "(e.g. 0.005); --games is then the most games per configuration.")]
@@ -198,6 +201,7 @@ def _run_flags(
     scheduler: Scheduler = None,
     until_ci: UntilCi = None,
     bot_timeout: BotTimeout = bot_limit.DEFAULT,
+    output_format: OutputFormat = "table",
     chunk_size: ChunkSize = None,
 ) -> None:
     """The flags of every game's run command."""
@@ -335,12 +339,15 @@ def resume(
     scheduler: Scheduler = None,
     quiet: Quiet = False,
     bot_timeout: BotTimeout = bot_limit.DEFAULT,
+    output_format: OutputFormat = "table",
 ) -> None:
     """Finish an interrupted run: play the games it is missing, then summarise it."""
+    from reports.render import check_table_format
     from sim import api
 
+    check_table_format(output_format)
     _print_summary(api.resume(run, workers=workers, backend=backend, scheduler=scheduler,
-                              bot_timeout=bot_timeout, progress=not quiet)._store)
+                              bot_timeout=bot_timeout, progress=not quiet)._store, output_format)
 
 
 # Deep Space: the board and the action deck are data files, given by name in the rules.
@@ -472,12 +479,18 @@ def report(
     baseline: Annotated[str | None, typer.Option(
         help="The variant differences are taken from, by its label (default: the one playing "
              "the default rules), e.g. 'hand_size.7=5'.")] = None,
+    formats: Annotated[str, typer.Option(
+        "--format", help="Chart formats beside the PNGs (svg, pdf) and how the key tables print "
+                         "(table, or csv, json, markdown for other tools), comma-separated: "
+                         "e.g. png,svg,pdf or svg,csv.")] = "png,table",
+    dpi: Annotated[int, typer.Option(help="Resolution of the PNG charts.")] = 200,
 ) -> None:
     """Write a balance report (Markdown, HTML and charts) of one or more runs."""
     from reports.report import write_report
 
     try:
-        write_report(runs, out, allow_partial=allow_partial, target=target, baseline=baseline)
+        write_report(runs, out, allow_partial=allow_partial, target=target, baseline=baseline,
+                     formats=formats, dpi=dpi)
     except OSError as e:
         if not e.filename:  # a failed write() names no file
             e.filename = str(out or runs[0] / "report")
@@ -505,14 +518,17 @@ def compare(
                          "repeatable: never play that card or action. Or compare "
                          "default,default-no-rockfall directly.")] = None,
     bot_timeout: BotTimeout = bot_limit.DEFAULT,
+    output_format: OutputFormat = "table",
 ) -> None:
     """Play strategies against each other on the same deals, in every seat, and compare them."""
     from reports.compare import print_comparison
+    from reports.render import check_table_format
     from sim.compare import plan
     from sim.rules import split_sweeps
     from sim.setups import check_players, parse_counts
     from strategies.seats import forbid_strategies
 
+    check_table_format(output_format)
     game = registry.get(game_name)
     if split_sweeps(game.name, sets or [])[1]:
         raise UserError("compare plays one set of rules: give each --set one value")
@@ -525,8 +541,8 @@ def compare(
         game.check(rules, setup)
     run = _play(game, rules, setups, games=games, seed=seed, workers=workers,
                 out=out or _default_out(f"{game_name}-compare"), quiet=quiet, backend=backend,
-                scheduler=scheduler, bot_timeout=bot_timeout)
-    print_comparison(run)
+                scheduler=scheduler, bot_timeout=bot_timeout, output_format=output_format)
+    print_comparison(run, fmt=output_format)
 
 
 @app.command()
@@ -662,16 +678,20 @@ def _run_game(name: str, *, players: str, options: dict[str, list], games: int, 
               config: list[Path] | None, sets: list[str] | None, quiet: bool,
               chunk_size: int | None, resume: bool, backend: str, scheduler: str | None,
               until_ci: float | None, strategies_file: Path | None,
-              forbid: list[str] | None, bot_timeout: float) -> None:
+              forbid: list[str] | None, bot_timeout: float, output_format: str) -> None:
     """Plays every configuration of a game's sweep into one run folder and prints the summary."""
+    from reports.render import check_table_format
+
+    check_table_format(output_format)
     game, rules, setups = _configure(name, players, options, strategy, seat_strategy, config, sets,
                                      strategies_file, forbid)
     if resume and out is None:
         raise UserError("--resume needs --out: the run folder to continue")
     run = _play(game, rules, setups, games=games, seed=seed, workers=workers,
                 out=out or _default_out(name), quiet=quiet, chunk_size=chunk_size, resume=resume,
-                backend=backend, scheduler=scheduler, until_ci=until_ci, bot_timeout=bot_timeout)
-    _print_summary(run)
+                backend=backend, scheduler=scheduler, until_ci=until_ci, bot_timeout=bot_timeout,
+                output_format=output_format)
+    _print_summary(run, output_format)
 
 
 def _trace_game(name: str, *, players: int, options: dict, seed: int | None, game_index: int,
@@ -740,10 +760,10 @@ def list_rules(
     print(describe(game_name, registry.get(game_name).title))
 
 
-def _print_summary(run) -> None:
+def _print_summary(run, output_format: str = "table") -> None:
     from reports.summary import print_summary
 
-    print_summary(run)
+    print_summary(run, fmt=output_format)
 
 
 if __name__ == "__main__":

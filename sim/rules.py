@@ -12,11 +12,11 @@ import difflib
 import math
 import re
 import tomllib
-from pathlib import Path
 
 from sim.errors import UserError
+from sim.packaged import configs, user_file
 
-CONFIGS = Path(__file__).resolve().parent.parent / "configs"
+CONFIGS = configs()
 
 
 def load_rules(game_name: str, config_file: str | None, overrides: list[str]) -> dict:
@@ -26,14 +26,14 @@ def load_rules(game_name: str, config_file: str | None, overrides: list[str]) ->
     # faster than GROWTH allows for; not a rule itself.
     ceilings = rules.pop(LIMITS, {})
     if config_file is not None:
-        _merge(rules, _read_toml(Path(config_file)), (), f"in {config_file}", ceilings)
+        _merge(rules, _read_toml(user_file(config_file)), (), f"in {config_file}", ceilings)
     for override in overrides:
         key, value = _parse_override(override)
         _merge(rules, _nest(key, value), (), "in --set", ceilings)
     return rules
 
 
-def _read_toml(path: Path) -> dict:
+def _read_toml(path) -> dict:
     """Gives the parsed TOML file, or a one-line UserError naming the file."""
     try:
         with path.open("rb") as f:

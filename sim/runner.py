@@ -24,6 +24,7 @@ from sim.cluster import Dask
 from sim.errors import UserError
 from sim.executors import Processes, Serial
 from sim.game import Game, Setup
+from sim.jit import first_compile
 from sim.store import Run, new_manifest
 
 BACKENDS = ("local", "dask")
@@ -76,7 +77,9 @@ def run(game: Game, rules: dict, setups: list[Setup], games_per_setup: int, seed
 
     try:
         record("running")
-        game.compile(rules)  # before any worker starts, so that workers load numba's cache
+        # before any worker starts, so that workers load numba's cache
+        with first_compile(game.name, game.title, progress):
+            game.compile(rules)
         last_save = time.monotonic()
         wave = stopper.next_wave() if stopper else _missing(store, chunks)
         with _progress_bar(game.title, store.manifest["games_requested"],

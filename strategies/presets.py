@@ -21,6 +21,7 @@ from pathlib import Path
 import numpy as np
 
 from sim.errors import UserError
+from sim.packaged import user_file
 from sim.rules import _read_toml as read_toml  # the same one-line errors as rules files
 
 PRESETS_KEY = "strategy_presets"
@@ -95,7 +96,7 @@ def load(game, path: Path) -> dict[str, dict]:
     parameter, a value out of range, or a name taken by a built-in strategy.
     """
     bots = bots_of(game, "--strategies-file")
-    data = read_toml(Path(path))
+    data = read_toml(user_file(path))
     extra = sorted(set(data) - {"preset"})
     if extra or not isinstance(data.get("preset", {}), dict):
         raise UserError(f"{path}: only [preset.NAME] tables are allowed, found {extra or ['preset']}")

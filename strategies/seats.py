@@ -15,10 +15,10 @@ all name it without further machinery.
 from __future__ import annotations
 
 import re
-from pathlib import Path
 from typing import NamedTuple
 
 from sim.errors import UserError
+from sim.packaged import user_file
 from strategies import presets as presets_mod
 
 RESTRICTION = "-no-"
@@ -65,7 +65,7 @@ def canonical(game, text: str, rules: dict | None = None) -> str:
     if is_python(seat.base):
         presets_mod.bots_of(game, "Python strategies")
         path, _, cls = seat.base.rpartition(":")
-        base = f"{Path(path).expanduser().resolve()}:{cls}"
+        base = f"{user_file(path).resolve()}:{cls}"
         python_bots.load_class(base)
     else:
         base = seat.base

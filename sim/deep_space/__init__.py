@@ -34,6 +34,8 @@ class DeepSpaceBots:
 class DeepSpace:
     name = "deep-space"
     title = "Deep Space"
+    # players roll for who starts: seat numbers are not turn order (the report says which is which)
+    rolled_starter = True
     min_players = boards.MIN_PLAYERS
     max_players = boards.MAX_PLAYERS
     tables = ("games", "seats", "bases")

@@ -8,12 +8,13 @@ from collections.abc import Callable
 from pathlib import Path
 
 from sim.errors import UserError
+from sim.packaged import user_file
 
 
 def read(path: str | Path, what: str, check: Callable[[dict, str], None]) -> dict:
     """Gives the contents of a `what` ("board", "deck") TOML file, checked by `check`."""
     try:
-        with Path(path).open("rb") as f:
+        with user_file(path).open("rb") as f:
             contents = tomllib.load(f)
     except OSError as e:
         raise UserError(f"cannot read the {what} {path}: {e.strerror}") from None

@@ -2,15 +2,15 @@
 reads, with the checks that make a playable game."""
 
 from collections import namedtuple
-from pathlib import Path
 
 import numpy as np
 
 from sim.deep_space import board as boards
 from sim.deep_space import deck as decks
 from sim.errors import UserError
+from sim.packaged import configs
 
-CONFIGS = Path(__file__).resolve().parents[2] / "configs" / "deep_space"
+CONFIGS = configs() / "deep_space"
 DEFAULT_BOARD = CONFIGS / "board.toml"
 DEFAULT_DECK = CONFIGS / "deck.toml"
 MAX_HAND = 8

@@ -14,7 +14,7 @@ def simulate(fake_game, simulate, monkeypatch):
     """Gives `simulate` (tests/conftest.py) with the test game standing in for saboteur, the
     summaries it would print kept in `simulate.summaries`."""
     simulate.summaries = []
-    monkeypatch.setattr(cli, "_print_summary", simulate.summaries.append)
+    monkeypatch.setattr(cli, "_print_summary", lambda run, *_: simulate.summaries.append(run))
     return simulate
 
 
@@ -32,6 +32,13 @@ def test_a_run_plays_every_configuration_and_prints_its_summary(simulate, tmp_pa
         (4, 1, ["lucky", "random"]), (4, 2, ["lucky", "random"])]
     assert manifest["games_done"] == 200 and manifest["status"] == "complete"
     assert [run.path.resolve() for run in simulate.summaries] == [tmp_path / "sweep"]
+
+
+def test_a_summary_for_other_tools_leaves_stdout_to_it(simulate, tmp_path):
+    code, out, err = simulate("saboteur", "--players", "3", "--games", "20", "--seed", "42",
+                              "--workers", "1", "--format", "csv")
+    assert code == 0 and out == ""  # the summary itself is the stand-in's
+    assert "seed 42" in err
 
 
 def test_without_a_seed_a_fresh_one_is_printed_and_recorded(simulate, tmp_path):
@@ -59,6 +66,8 @@ def test_without_a_seed_a_fresh_one_is_printed_and_recorded(simulate, tmp_path):
      "error: --until-ci takes a half-width between 0 and 0.5 (e.g. 0.005), got 0.7"),
     (["--players", "3", "--backend", "spark"], "error: --backend must be one of local, dask, got 'spark'"),
     (["--players", "3", "--scheduler", "tcp://127.0.0.1:8786"], "error: --scheduler needs --backend dask"),
+    (["--players", "3", "--format", "xml"],
+     "error: --format must be one of table, csv, json, markdown, got 'xml'"),
     (["--players", "3", "--resume"], "error: --resume needs --out: the run folder to continue"),
     (["--players", "3", "--resume", "--out", "nothing"],
      "error: nothing is not a run folder (it has no manifest.json)"),
@@ -230,7 +239,7 @@ def test_compare_seats_every_strategy_everywhere_on_the_same_games(simulate, tmp
     from reports import compare
 
     compared = []
-    monkeypatch.setattr(compare, "print_comparison", compared.append)
+    monkeypatch.setattr(compare, "print_comparison", lambda run, **_: compared.append(run))
     code, _, err = simulate("compare", "saboteur", "--strategies", "default,lucky", "--players", "3",
                             "--games", "30", "--seed", "4", "--workers", "1", "--out", "vs", "--quiet")
     assert (code, err) == (0, "")

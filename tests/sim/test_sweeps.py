@@ -13,7 +13,7 @@ from sim.store import Run
 @pytest.fixture
 def simulate(fake_game, simulate, monkeypatch):
     """Gives `simulate` with the test game standing in for saboteur, no summary printed."""
-    monkeypatch.setattr(cli, "_print_summary", lambda run: None)
+    monkeypatch.setattr(cli, "_print_summary", lambda run, *_: None)
     return simulate
 
 

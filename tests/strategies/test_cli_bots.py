@@ -21,7 +21,7 @@ def simulate(monkeypatch, capsys, tmp_path):
     """Gives a function running `simulate ARGS...` in-process from an empty folder, giving
     (exit code, stdout, stderr)."""
     monkeypatch.chdir(tmp_path)
-    monkeypatch.setattr(cli, "_print_summary", lambda run: print(f"summary of {run.path}"))
+    monkeypatch.setattr(cli, "_print_summary", lambda run, *_: print(f"summary of {run.path}"))
 
     def run(*args):
         monkeypatch.setattr(sys, "argv", ["simulate", *map(str, args)])
@@ -100,7 +100,7 @@ def test_compare_measures_a_restriction_against_free_play(simulate, tmp_path, mo
     import reports.compare
 
     seen = []
-    monkeypatch.setattr(reports.compare, "print_comparison", seen.append)
+    monkeypatch.setattr(reports.compare, "print_comparison", lambda run, **_: seen.append(run))
     code, _, err = simulate("compare", "saboteur", "--strategies", "default,patient-saboteurs",
                             "--forbid", "patient-saboteurs=rockfall", "--strategies-file", PRESETS,
                             "--players", "4", "--games", "4", "--seed", "1", "--workers", "1",

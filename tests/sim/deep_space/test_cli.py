@@ -43,7 +43,7 @@ y = 0
 @pytest.fixture(autouse=True)
 def no_summary(monkeypatch):
     """Leaves a run's summary unprinted: these tests read the run folder."""
-    monkeypatch.setattr(cli, "_print_summary", lambda run: None)
+    monkeypatch.setattr(cli, "_print_summary", lambda run, *_: None)
 
 
 def test_a_run_on_a_board_of_ones_own_records_the_board_itself(simulate, tmp_path):

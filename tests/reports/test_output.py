@@ -1,0 +1,126 @@
+"""What reports and summaries print for a narrow terminal and for other tools, and the chart
+files, formats and page structure a report writes."""
+
+import io
+import json
+import re
+
+import polars as pl
+import pytest
+from rich.console import Console
+
+from reports import render
+from reports.report import split_formats, write_report
+from reports.sections import Section, Table
+from sim.errors import UserError
+
+NUMBER = re.compile(r"\d[\d,.]*%?")
+
+
+def printed(table, width: int) -> str:
+    console = Console(width=width, record=True, file=io.StringIO())
+    console.print(table)
+    return console.export_text()
+
+
+SEATS = [[f"{p}p default, 1=naive-saboteurs", str(s), "10,000", "39.3% [38.4%, 40.3%]", "38.5%",
+          "+0.9 pp", "0.17", "n.s."] for p in (3, 10) for s in range(3)]
+HEADERS = ["configuration", "seat", "n", "rate [95% CI]", "even", "vs even", "p", "significance"]
+NUMERIC = [False, True, True, True, True, True, True, False]
+
+
+@pytest.mark.parametrize("width", [80, 60, 30])
+def test_a_terminal_table_never_cuts_a_number(width):
+    text = printed(render.terminal_table("seats", HEADERS, SEATS, NUMERIC, width), width)
+    assert "…" not in text
+    assert max(len(line) for line in text.splitlines()) <= width
+    shown = set(NUMBER.findall(text))
+    for row in SEATS:
+        for cell, numeric in zip(row, NUMERIC):
+            if numeric:
+                assert set(NUMBER.findall(cell)) <= shown, cell
+
+
+def test_at_80_columns_labels_wrap_and_each_number_stays_on_one_line():
+    text = printed(render.terminal_table("seats", HEADERS, SEATS, NUMERIC, 80), 80)
+    assert "10,000" in text and "+0.9" in text and "[38.4%," in text
+    assert "column" not in text  # still one row per line of the table, not blocks
+
+
+def test_too_narrow_for_the_columns_gives_one_block_per_row():
+    text = printed(render.terminal_table("seats", HEADERS, SEATS, NUMERIC, 30), 30)
+    assert text.count("vs even") == len(SEATS)
+    assert "39.3% [38.4%," in text or "39.3%" in text
+
+
+TABLES = [Table("Rates", pl.DataFrame({"configuration": ["5p", "7p"], "rate": [0.5, float("nan")],
+                                       "n": [10, 20]}), ("rate",)),
+          Table("Other", pl.DataFrame({"x": [1]}))]
+
+
+def test_csv_json_and_markdown_carry_the_raw_numbers():
+    out = io.StringIO()
+    render.write_tables(TABLES[:1], "csv", out)
+    assert out.getvalue() == "configuration,rate,n\n5p,0.5,10\n7p,,20\n"
+    out = io.StringIO()
+    render.write_tables(TABLES, "json", out)
+    assert json.loads(out.getvalue()) == [
+        {"title": "Rates", "rows": [{"configuration": "5p", "rate": 0.5, "n": 10},
+                                    {"configuration": "7p", "rate": None, "n": 20}]},
+        {"title": "Other", "rows": [{"x": 1}]}]
+    out = io.StringIO()
+    render.write_tables(TABLES, "csv", out)
+    assert out.getvalue().startswith("# Rates\n") and "\n\n# Other\nx\n1\n" in out.getvalue()
+    out = io.StringIO()
+    render.write_tables(TABLES[:1], "markdown", out)
+    assert "| 5p | 50.0% | 10 |" in out.getvalue()
+
+
+def test_report_formats_name_charts_and_at_most_one_table_format():
+    assert split_formats("svg,csv") == (("png", "svg"), "csv")
+    assert split_formats("png,svg,pdf") == (("png", "svg", "pdf"), "table")
+    for bad in ("gif", "csv,json", ""):
+        with pytest.raises(UserError):
+            split_formats(bad)
+
+
+def test_a_report_in_svg_and_pdf_with_its_tables_as_json(saboteur_run, tmp_path, capsys):
+    out = tmp_path / "report"
+    write_report([saboteur_run], out, formats="png,svg,pdf,json", dpi=72)
+    pngs = sorted((out / "charts").glob("*.png"))
+    assert pngs
+    for png in pngs:
+        assert png.with_suffix(".svg").read_text().lstrip().startswith("<?xml")
+        assert png.with_suffix(".pdf").read_bytes()[:5] == b"%PDF-"
+    printed_tables = json.loads(capsys.readouterr().out)
+    assert {t["title"] for t in printed_tables} >= {"Game-win rate by seat"}
+
+
+def test_png_charts_are_200_dpi_by_default(saboteur_run, tmp_path):
+    from PIL import Image
+
+    write_report([saboteur_run], tmp_path / "report", console=Console(file=io.StringIO()))
+    with Image.open(tmp_path / "report" / "charts" / "win_rate_by_seat.png") as image:
+        assert round(image.info["dpi"][0]) == 200
+        assert image.width >= 2000  # 10 inches at 200 dpi: sharp at a slide's full width
+
+
+def test_the_html_page_has_contents_linking_every_section_and_the_provenance_first():
+    sections = [Section("Win rate by seat", TABLES[:1]), Section("Provenance", text="runs: x"),
+                Section("Other", TABLES[1:])]
+    page = render.html_page("T", sections)
+    targets = re.findall(r"href='#([^']+)'", page)
+    assert len(targets) == 3 + 2  # the sections and their tables
+    for target in targets:
+        assert f"id='{target}'" in page
+    assert page.index(">Provenance</h2>") < page.index(">Win rate by seat</h2>")
+    assert page.index(">Provenance</a>") < page.index(">Win rate by seat</a>")
+
+
+def test_a_chart_caption_is_not_repeated_under_the_chart(saboteur_run, tmp_path):
+    out = write_report([saboteur_run], tmp_path / "report", console=Console(file=io.StringIO()))
+    page = (out / "report.html").read_text()
+    md = (out / "report.md").read_text()
+    assert "<figcaption" not in page and page.count("<img ") > 3
+    assert md.count("](charts/") > 3
+    assert not re.search(r"\]\(charts/[^)]+\)\n\n\*n = ", md)  # the chart itself states n

@@ -1,0 +1,67 @@
+"""The first run of a game says on stderr that its engine is compiling, once per cache folder."""
+
+import io
+
+import pytest
+
+import sim.jit
+
+
+class Terminal(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+@pytest.fixture
+def cold(tmp_path, monkeypatch):
+    """A cold cache folder; gives a function putting a terminal in the place of stderr (in the
+    test itself: pytest's capture puts its own back after the fixtures)."""
+    monkeypatch.setattr(sim.jit.config, "CACHE_DIR", str(tmp_path / "numba"))
+
+    def terminal() -> Terminal:
+        stderr = Terminal()
+        monkeypatch.setattr("sys.stderr", stderr)
+        return stderr
+
+    return terminal
+
+
+def test_a_cold_cache_shows_the_compile_on_a_terminal_then_is_marked_warm(cold):
+    cold = cold()
+    assert not sim.jit.is_compiled("saboteur")
+    with sim.jit.first_compile("saboteur", "Saboteur"):
+        pass
+    assert "compiling the Saboteur engine (once per install, about 35 s)" in cold.getvalue()
+    assert sim.jit.is_compiled("saboteur") and not sim.jit.is_compiled("spit")
+    cold.truncate(0)
+    with sim.jit.first_compile("saboteur", "Saboteur"):
+        pass
+    assert cold.getvalue().strip("\x00") == ""
+
+
+def test_quiet_runs_and_pipes_show_nothing(cold, monkeypatch):
+    cold = cold()
+    with sim.jit.first_compile("spit", "Spit", show=False):
+        pass
+    monkeypatch.setattr("sys.stderr", io.StringIO())  # not a terminal
+    with sim.jit.first_compile("speed", "Speed"):
+        pass
+    assert cold.getvalue() == "" and sim.jit.is_compiled("spit") and sim.jit.is_compiled("speed")
+
+
+def test_a_failed_compile_leaves_the_cache_cold(cold):
+    cold()
+    with pytest.raises(RuntimeError), sim.jit.first_compile("saboteur", "Saboteur"):
+        raise RuntimeError("numba failed")
+    assert not sim.jit.is_compiled("saboteur")
+
+
+def test_the_estimate_is_the_last_cold_compile_measured_here(cold, monkeypatch):
+    stderr = cold()
+    with sim.jit.first_compile("spit", "Spit"):
+        pass
+    assert sim.jit._measured()["spit"] < 5
+    monkeypatch.setattr(sim.jit.config, "CACHE_DIR", sim.jit.config.CACHE_DIR + "-changed")
+    with sim.jit.first_compile("spit", "Spit"):
+        pass
+    assert "compiling the Spit engine (once per install, about 0 s)" in stderr.getvalue()
