@@ -20,7 +20,9 @@ from numba import config, njit, typeof
 from numpy import ndarray
 
 SOURCES = ("sim", "strategies")
-"""The packages jitted code is built from."""
+"""The packages jitted code is built from: every module of their subpackages (the games) and of
+strategies/, and those modules directly in sim/ that jit code themselves (sim/rng.py, ...);
+not the machinery around the engines (the command line, the runner, the searches)."""
 
 
 def cache_folder() -> str:
@@ -29,13 +31,16 @@ def cache_folder() -> str:
     numba checks a cached function against its own file only, so after a change to a function
     it calls in another module (an engine rule inlined into a play loop) it would load the
     stale compiled loop: edited or pulled code would silently play the old rules. A folder
-    named after a hash of every module of `SOURCES` starts a fresh cache on any change.
-    NUMBA_CACHE_DIR, when set, is where these folders go."""
+    named after a hash of the engines' modules (`SOURCES`) starts a fresh cache on any change
+    to them, and only then. NUMBA_CACHE_DIR, when set, is where these folders go."""
     root = Path(__file__).resolve().parent.parent
     digest = hashlib.sha256()
     for package in SOURCES:
         for file in sorted((root / package).rglob("*.py")):
-            digest.update(file.relative_to(root).as_posix().encode() + b"\0" + file.read_bytes())
+            text = file.read_bytes()
+            if file.parent == root / "sim" and b"sim.jit" not in text and file.name != "jit.py":
+                continue  # machinery around the engines: editing it compiles nothing anew
+            digest.update(file.relative_to(root).as_posix().encode() + b"\0" + text)
     base = os.environ.get("NUMBA_CACHE_DIR") or Path(
         os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "tabletop-balance"
     return str(Path(base) / f"numba-{digest.hexdigest()[:16]}")
