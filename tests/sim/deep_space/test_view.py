@@ -41,7 +41,7 @@ def test_the_readable_legal_moves_are_the_engines_in_order(rules):
         seat = play_until(s, rs, wanted)
         rows, moves = view.moves(s, rs, planets, kinds, seat)
         assert len(moves) == engine.legal_moves(s, rs, seat) == len(rows)
-        for row, move in zip(rows.tolist(), moves):
+        for row, move in zip(rows, moves):
             action, a, b, c, d, e = row
             seen.add(move.action)
             assert move.action == engine.ACTION_NAMES[action]

@@ -24,7 +24,7 @@ def test_the_readable_legal_moves_are_the_engines_in_order(rules):
     seat = int(s.g[TURN_SEAT])
     rows, moves = view.moves(s, rs, names, seat)
     assert len(moves) == engine.legal_moves(s, rs, seat) == len(rows)
-    for row, move in zip(rows.tolist(), moves):
+    for row, move in zip(rows, moves):
         assert move.card == names[s.hand[seat, row[1]]] and move.slot == row[1]
         if move.action == "place":
             assert (move.x, move.y) == (row[2] - ORIGIN, row[3] - ORIGIN)

@@ -36,7 +36,7 @@ def test_the_readable_legal_moves_are_the_engines_in_order(rules):
         s, rs, seat = play_until(rules, wanted)
         rows, moves = view.moves(s, rs, seat)
         assert len(moves) == len(rows) == engine.legal_moves(s.m, rs, s.moves, seat)
-        for (action, source, t, a, b), move in zip(rows.tolist(), moves):
+        for (action, source, t, a, b), move in zip(rows, moves):
             seen.add(move.action)
             assert move.action == view.ACTION_NAMES[action]
             if action in (PLAY, ACT, DISCARD, BLOCK_IT):
