@@ -9,7 +9,7 @@ from sim import usage
 from sim.deep_space import engine, forbid
 from sim.deep_space.forbid import use_of
 from sim.deep_space.state import FIRST_SEAT, OVER, PLAYERS, TURN_SEAT, TURNS, WINNER
-from sim.jit import rule
+from sim.jit import direct, rule
 from strategies import deep_space as bots
 
 Results = namedtuple("Results", [
@@ -74,22 +74,27 @@ def play_python(s, rs, families, params, seed, game, out, row=0, python_seats=No
     watch(event, ...), if given, is called at each step: ("start"), ("move", seat, move) before
     each move is played, ("after", seat, move) after it, ("end").
     """
-    move = s.move
+    move, g = s.move, s.g
     python_seats = python_seats or {}
+    # The rules called once per move, bound to these arguments' types (sim/jit.py).
+    choose = direct(bots.choose, s, rs, 0, families[0], params[0], move)
+    kinds = direct(use_of, s, rs, 0, move)
+    tally = direct(usage.tally, out.uses, row, 0, 0)
+    apply_move = direct(engine.apply_move, s, rs, 0, move)
     engine.start_game(s, rs, seed, game)
     if watch:
         watch("start")
-    while not s.g[OVER]:
-        seat = int(s.g[TURN_SEAT])
+    while not g[OVER]:
+        seat = int(g[TURN_SEAT])
         player = python_seats.get(seat)
         if player is None:
-            bots.choose(s, rs, seat, families[seat], params[seat], move)
+            choose(s, rs, seat, families[seat], params[seat], move)
         else:
             player(seat)
-        usage.tally(out.uses, row, seat, use_of(s, rs, seat, move))
+        tally(out.uses, row, seat, kinds(s, rs, seat, move))
         if watch:
             watch("move", seat, move.copy())
-        engine.apply_move(s, rs, seat, move)
+        apply_move(s, rs, seat, move)
         if watch:
             watch("after", seat, move.copy())
     record_game(s, out, row)
