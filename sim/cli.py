@@ -27,10 +27,9 @@ from typer._click.utils import PacifyFlushWrapper
 from sim import games as registry
 from sim import limits
 from sim.api import Interrupted
-from sim.api import check_new_out as _check_new_out  # noqa: F401 - also the others' name
+from sim.api import check_new_out as _check_new_out
 from sim.api import configure as _configure
 from sim.api import default_out as _default_out
-from sim.api import interruptible as _interruptible  # noqa: F401
 from sim.api import play as _play
 from sim.api import seed_of as _seed
 from sim.api import with_presets as _with_presets
