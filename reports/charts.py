@@ -160,17 +160,22 @@ def rate_bars(path: Path, labels: list[str], rate, low, high, *, title: str, xla
 
 
 def rate_lines(path: Path, series: dict[str, tuple], *, title: str, xlabel: str, ylabel: str,
-               caption: str, band: bool = True, target: tuple | float | None = None) -> Path:
+               caption: str, band: bool = True, target: tuple | float | None = None,
+               targets: dict[str, tuple | float] | None = None) -> Path:
     """Gives one line per series of rates over x with its 95% interval as a band (or whiskers),
     and the target balanced means as a dashed line.
 
     `series` maps a label to (x, rate, low, high); `target` is a rate, or (x, rates) when it
-    changes along x (a fair share 1/players).
+    changes along x (a fair share 1/players), shared by every series; `targets` maps a series'
+    label to its own target instead (rates of different kinds on one chart), each drawn
+    dashed in the series' colour.
     """
     fig, ax = _figure()
     _target_line(ax, target)
     for i, (label, (x, rate, low, high)) in enumerate(series.items()):
         colour = OKABE_ITO[i % len(OKABE_ITO)]
+        if targets and label in targets:
+            _target_line(ax, targets[label], colour=colour, label=f"target: {label}")
         x, rate, low, high = (np.asarray(a, float) for a in (x, rate, low, high))
         if not band:  # dodge the whiskers of neighbouring series so each stays readable
             x = x + 0.07 * (i - (len(series) - 1) / 2)
@@ -337,8 +342,10 @@ def grid(frame, rows: list, cols: list, row: str, col: str, label) -> tuple[np.n
     return values, text
 
 
-def _target_line(ax, target: tuple | float | None) -> None:
-    """Draws the target (a rate, or (x, rates) along x) as a dashed vermilion line."""
+def _target_line(ax, target: tuple | float | None, colour: str = OKABE_ITO[3],
+                 label: str | None = None) -> None:
+    """Draws the target (a rate, or (x, rates) along x) as a dashed line (vermilion unless a
+    series' own colour is given)."""
     if target is None:
         return
     if isinstance(target, tuple):
@@ -346,11 +353,11 @@ def _target_line(ax, target: tuple | float | None) -> None:
         if len(y) and np.ptp(y) == 0:  # the same everywhere (or one x): across the chart
             target = float(y[0])
     if isinstance(target, tuple):
-        ax.plot(x, y, color=OKABE_ITO[3], linestyle="--", linewidth=1.2, label="target (balanced)",
-                zorder=1)
+        ax.plot(x, y, color=colour, linestyle="--", linewidth=1.2,
+                label=label or "target (balanced)", zorder=1)
     else:
-        ax.axhline(float(target), color=OKABE_ITO[3], linestyle="--", linewidth=1.2,
-                   label=f"target {100 * float(target):.3g}%", zorder=1)
+        ax.axhline(float(target), color=colour, linestyle="--", linewidth=1.2,
+                   label=f"{label or 'target'} {100 * float(target):.3g}%", zorder=1)
 
 
 def forest(path: Path, labels: list[str], estimate, low, high, *, title: str, xlabel: str,

@@ -20,9 +20,10 @@ declare("saboteur", Target(0.5, above="miners", below="saboteurs"))
 
 
 @game_section("saboteur")
-def miners_by_player_count(ctx: ReportContext) -> Section:
+def miners_by_player_count(ctx: ReportContext) -> Section | None:
     """Gives the miners' round-win rate by player count, per way of choosing saboteurs (and
-    per variant), with its verdict against the target."""
+    per variant), with its verdict against the target; nothing when the runs choose saboteurs
+    one way only (the common "Win rate by player count" then holds this very table)."""
     keys = ctx.apart("saboteurs", "players")
     frame = ctx.collect(
         ctx.scan("games", ["players", "rounds", "miner_rounds", "saboteurs_fixed"])
@@ -32,6 +33,8 @@ def miners_by_player_count(ctx: ReportContext) -> Section:
                       .alias("saboteurs"))
         .group_by(*keys)
         .agg(*cluster_sums(pl.col("miner_rounds"), pl.col("rounds"))), "games")
+    if frame["saboteurs"].n_unique() < 2:
+        return None
     frame = with_verdicts(ctx, with_wilson(frame).with_columns(
         pl.col("players").cast(pl.Int64)).sort(keys))
     lines = keys[:-1]

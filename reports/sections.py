@@ -486,7 +486,10 @@ def by_player_count(ctx: ReportContext) -> Section:
         ctx.chart("headline_by_players"), series,
         title=f"{ctx.game.title}: rates by player count", xlabel="players (count)",
         ylabel=f"{head.title} (%)" if ctx.split else "rate (%)", caption=caption,
-        band=not ctx.split, target=(xs, ctx.target_at(xs)))
+        # the headline's target only: the seat rate is the share of seats that win, ties
+        # included, which no balance moves (the seat tables test seats against each other)
+        band=not ctx.split, **({"target": (xs, ctx.target_at(xs))} if ctx.split else {
+            "targets": {head.title: (xs, ctx.target_at(xs))}}))
     return Section("Win rate by player count", [
         Table(f"{head.title} by player count", games.select(
             *keys, "games", "n", "wins", "rate", "low", "high", "target", "vs target",
