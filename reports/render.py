@@ -235,10 +235,15 @@ def terminal_table(title: str, headers: list[str], body: list[list[str]], numeri
     return table
 
 
+# what a verdict ("favours miners by 6.5 points [5.3, 7.8]") states in words
+VERDICT_STATES = ("vs target", "vs target low", "vs target high")
+
+
 def print_tables(sections: list[Section], console: Console, only: set[str] | None = None) -> None:
     """Prints the sections' tables (or those titled in `only`) as rich tables.
 
-    To fit a terminal, a rate and its interval share one column, and win counts are left to the
+    To fit a terminal, a rate and its interval share one column, and win counts, and the
+    distance to the target where a verdict states it with its interval, are left to the
     Markdown and HTML reports. A narrow terminal wraps labels and headers, never cutting a
     number (`terminal_table`).
     """
@@ -248,8 +253,10 @@ def print_tables(sections: list[Section], console: Console, only: set[str] | Non
                 continue
             columns = list(table.frame.columns)
             joined = {"rate", "low", "high"} <= set(columns)
+            stated = VERDICT_STATES if "verdict" in columns else ()
             shown = [c for c in columns
-                     if not (joined and c in ("low", "high")) and not (c == "wins" and "n" in columns)]
+                     if not (joined and c in ("low", "high")) and not (c == "wins" and "n" in columns)
+                     and c not in stated]
             body = []
             for values in table.frame.select(columns).iter_rows(named=True):
                 row = []

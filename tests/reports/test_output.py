@@ -53,6 +53,20 @@ def test_too_narrow_for_the_columns_gives_one_block_per_row():
     assert "39.3% [38.4%," in text or "39.3%" in text
 
 
+def test_a_terminal_table_with_a_verdict_leaves_the_distance_it_states_to_the_files():
+    frame = pl.DataFrame({"players": [5], "n": [6000], "rate": [0.565], "low": [0.553],
+                          "high": [0.578], "target": [0.5], "vs target": [0.065],
+                          "vs target low": [0.053], "vs target high": [0.078],
+                          "verdict": ["favours miners by 6.5 points [5.3, 7.8]"]})
+    table = Table("by player count", frame, ("rate", "low", "high", "target", "vs target",
+                                             "vs target low", "vs target high"))
+    console = Console(width=120, record=True, file=io.StringIO())
+    render.print_tables([Section("s", [table])], console)
+    text = console.export_text()
+    assert "56.5% [55.3%, 57.8%]" in text and "favours miners by 6.5 points [5.3, 7.8]" in text
+    assert "vs target" not in text.split("\n")[2] and "+6.5 pp" not in text
+
+
 TABLES = [Table("Rates", pl.DataFrame({"configuration": ["5p", "7p"], "rate": [0.5, float("nan")],
                                        "n": [10, 20]}), ("rate",)),
           Table("Other", pl.DataFrame({"x": [1]}))]
