@@ -6,7 +6,10 @@ game indices [0, games) of the search seed, in STEPS slices: after each slice it
 rate so far, and the pruner stops candidates clearly worse than the others at that point.
 Every candidate plays the same indices, hence the same deals (common random numbers): the
 differences between candidates are the bots', not the cards'. The best candidate's gain over
-the starting one is measured again on a seed the search never played (no winner's curse).
+the starting one is measured again on a seed the search never played (no winner's curse), and
+those games also give what the tuned seats did, kind by kind, against the start (`Usage`).
+Games are played here, on local processes or on Dask (`Players`): a slice's score depends on
+the slice alone, so where it is played changes nothing.
 
 What the tuned bot is (a `Side`):
 - with a role (Saboteur): the whole table plays the candidate, whose searched parameters are
