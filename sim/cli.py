@@ -577,14 +577,18 @@ def tune(
     strategies_file: StrategiesFile = None,
     resume: Resume = False,
     quiet: Quiet = False,
+    backend: Backend = "local",
+    scheduler: Scheduler = None,
 ) -> None:
     """Search a bot family's parameters (Optuna) for the best result against the field, and
     measure the gain on fresh seeds."""
     from sim import tune as tuning
     from sim.rules import split_sweeps
+    from sim.runner import check_backend
 
     game = registry.get(game_name)
     limits.check_workers(workers)
+    check_backend(backend, scheduler)
     for flag, value in (("--trials", trials), ("--games", games), ("--gain-games", gain_games)):
         if value is not None and value < 1:
             raise UserError(f"{flag} must be at least 1, got {value}")
@@ -611,7 +615,8 @@ def tune(
                                sampler, pruner, alternate)
     tuning.open_folder(out, settings, resume)
     with _interruptible_tuning(out):
-        steps = tuning.run(settings, out, " ".join(["simulate", *sys.argv[1:]]), workers, quiet)
+        steps = tuning.run(settings, out, " ".join(["simulate", *sys.argv[1:]]), workers, quiet,
+                           backend=backend, scheduler=scheduler)
     print(tuning.report(settings, steps, out))
 
 

@@ -16,7 +16,7 @@ import time
 import warnings
 from concurrent.futures import CancelledError
 from pathlib import Path
-from typing import Iterator
+from typing import Callable, Iterator, TypeVar
 
 from sim.chunks import Chunk, Job, Played, play
 from sim.errors import UserError
@@ -31,10 +31,12 @@ CLOSE_SECONDS = 5
 # Chunks handed to the scheduler ahead of the results: enough to keep every worker busy, few
 # enough that an interrupted run or an adaptive one does not wait for a long queue.
 AHEAD_PER_THREAD = 2
+T, R = TypeVar("T"), TypeVar("R")
 
 
 class Dask:
-    """Plays chunks on a Dask cluster and writes what the workers return."""
+    """Plays chunks on a Dask cluster and writes what the workers return (or, with no job,
+    maps a function over items there: `map`)."""
 
     def __init__(self, job: Job, path: Path, workers: int, scheduler: str | None):
         self.job, self.path, self.workers, self.scheduler = job, path, workers, scheduler
@@ -72,7 +74,7 @@ class Dask:
     def play(self, chunks: list[Chunk]) -> Iterator[Played]:
         with self._cluster_lost_is_said():
             job = self.client.scatter(self.job, broadcast=True)
-            threads = max(1, sum(self.client.nthreads().values()))
+            threads = self.threads()
         todo = iter(chunks)
         running = {}  # future -> its chunk
 
@@ -94,7 +96,7 @@ class Dask:
                         self._check_workers()
                         continue
                 future = next(iter(done))
-                played, shards = self._result(future, running.pop(future))
+                played, shards = self._result(future, _games(running.pop(future)))
                 future.release()
                 write_chunk(self.path, played, shards)
                 with self._cluster_lost_is_said():
@@ -114,16 +116,40 @@ class Dask:
         except TimeoutError:  # none finished in time (distributed's is the builtin's subclass)
             return set()
 
-    def _result(self, future, chunk: Chunk):
-        """Gives a finished future's result, or raises what playing the chunk raised; UserError
+    def map(self, function: Callable[[T], R], items: list[T], what: Callable[[T], str]) -> list[R]:
+        """Gives function(item) for each item, computed on the cluster, in the items' order:
+        for work whose results are small and written by the caller (a tuning's scores).
+        `what(item)` names an item's games in an error."""
+        with self._cluster_lost_is_said():
+            futures = self.client.map(function, items, pure=False)
+        self.without_workers_since = None
+        try:
+            pending = set(futures)
+            while pending:
+                with self._cluster_lost_is_said():
+                    done = self._finished(list(pending))
+                    if not done:
+                        self._check_workers()
+                pending -= done
+            return [self._result(future, what(item)) for future, item in zip(futures, items)]
+        finally:
+            with contextlib.suppress(Exception):
+                self.client.cancel([f for f in futures if not f.done()])
+
+    def threads(self) -> int:
+        """Gives how many games the cluster plays at once (its workers' threads)."""
+        with self._cluster_lost_is_said():
+            return max(1, sum(self.client.nthreads().values()))
+
+    def _result(self, future, games: str):
+        """Gives a finished future's result, or raises what playing its games raised; UserError
         if its workers kept dying or the cluster was lost meanwhile."""
         from distributed.scheduler import KilledWorker
 
         try:
             return future.result()
         except KilledWorker:
-            raise UserError(f"Dask workers died each time they played games {chunk.start}-"
-                            f"{chunk.stop - 1} of configuration {chunk.setup} (out of memory?)"
+            raise UserError(f"Dask workers died each time they played {games} (out of memory?)"
                             ) from None
         except (CancelledError, OSError, TimeoutError) as e:
             if future.status == "error":  # the chunk's own failure, not the cluster's
@@ -159,6 +185,11 @@ class Dask:
         where = self.scheduler or "the local cluster"
         detail = str(error).splitlines()[0].rstrip(":") if str(error) else type(error).__name__
         return f"lost the Dask scheduler ({where}): {detail}"
+
+
+def _games(chunk: Chunk) -> str:
+    """Gives a chunk's games in words, for an error."""
+    return f"games {chunk.start}-{chunk.stop - 1} of configuration {chunk.setup}"
 
 
 @contextlib.contextmanager

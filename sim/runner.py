@@ -116,12 +116,17 @@ def _check_arguments(workers: int, games_per_setup: int, chunk_size: int | None,
     limits.check_games(games_per_setup)
     if chunk_size is not None:
         limits.check_chunk_size(chunk_size)
+    check_backend(backend, scheduler)
+    if until_ci is not None and not 0 < until_ci < 0.5:
+        raise UserError(f"--until-ci takes a half-width between 0 and 0.5 (e.g. 0.005), got {until_ci}")
+
+
+def check_backend(backend: str, scheduler: str | None) -> None:
+    """Raises UserError for a backend that is not one, or a scheduler without Dask."""
     if backend not in BACKENDS:
         raise UserError(f"--backend must be one of {', '.join(BACKENDS)}, got {backend!r}")
     if scheduler and backend != "dask":
         raise UserError("--scheduler needs --backend dask")
-    if until_ci is not None and not 0 < until_ci < 0.5:
-        raise UserError(f"--until-ci takes a half-width between 0 and 0.5 (e.g. 0.005), got {until_ci}")
 
 
 def _missing(store: Run, chunks: list[Chunk]) -> list[Chunk]:

@@ -6,7 +6,10 @@ game indices [0, games) of the search seed, in STEPS slices: after each slice it
 rate so far, and the pruner stops candidates clearly worse than the others at that point.
 Every candidate plays the same indices, hence the same deals (common random numbers): the
 differences between candidates are the bots', not the cards'. The best candidate's gain over
-the starting one is measured again on a seed the search never played (no winner's curse).
+the starting one is measured again on a seed the search never played (no winner's curse), and
+those games also give what the tuned seats did, kind by kind, against the start (`Usage`).
+Games are played here, on local processes or on Dask (`Players`): a slice's score depends on
+the slice alone, so where it is played changes nothing.
 
 What the tuned bot is (a `Side`):
 - with a role (Saboteur): the whole table plays the candidate, whose searched parameters are
@@ -37,6 +40,7 @@ import polars as pl
 
 from reports.stats import Z95, design_effect, two_sided_p, wilson
 from sim import games as registry
+from sim import usage
 from sim.errors import UserError
 from sim.game import Setup
 from strategies import presets as presets_mod
@@ -218,37 +222,60 @@ class Task:
     seed: int
     start: int
     stop: int
+    usage: bool = False  # also count the candidate seats' moves of each kind
+
+    def games(self) -> str:
+        """Gives the task's games in words, for an error."""
+        return f"games {self.start}-{self.stop - 1} of {', '.join(self.setup.seats)}"
 
 
-def score(task: Task) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Gives, per game of the task, the candidate's successes and trials (won seat-games, or
-    won seat-rounds in its role) and the game's headline successes and trials, as an array
-    of shape (4, games)."""
+def score(task: Task) -> pl.DataFrame:
+    """Gives, one row per game of the task in order, the candidate's successes and trials `s`,
+    `t` (won seat-games, or won seat-rounds in its role) and the game's headline successes and
+    trials `__s`, `__t`; with `task.usage`, also the candidate's seat-games `seats` and their
+    moves of each kind, `uses_<kind>` summed over them."""
     game = registry.get(task.game)
     tables = game.play(task.rules, task.setup, task.seed, task.start, task.stop, 0)
     ids = pl.DataFrame({"game_id": np.arange(task.start, task.stop, dtype=np.int64)})
+    candidate = tables["seats"].filter(pl.col("strategy") == CANDIDATE)
     if task.role is not None:
         rows = (tables["rounds"].filter(pl.col("role") == task.role)
                 .select("game_id", (pl.col("winner_team") == TEAMS[task.role]).alias("won")))
     else:
-        rows = tables["seats"].filter(pl.col("strategy") == CANDIDATE).select("game_id", "won")
+        rows = candidate.select("game_id", "won")
     per_game = rows.group_by("game_id").agg(pl.col("won").cast(pl.Float64).sum().alias("s"),
                                             pl.len().cast(pl.Float64).alias("t"))
     headline = tables["games"].select("game_id", *game.headline.per_game())
-    out = (ids.join(per_game, on="game_id", how="left").join(headline, on="game_id", how="left")
-           .sort("game_id").fill_null(0.0))
-    return out.select("s", "t", "__s", "__t").to_numpy().T
+    out = ids.join(per_game, on="game_id", how="left").join(headline, on="game_id", how="left")
+    columns = ["s", "t", "__s", "__t"]
+    if task.usage:
+        kinds = usage.names(usage.kinds_of(candidate.columns))
+        uses = candidate.group_by("game_id").agg(pl.len().cast(pl.Float64).alias("seats"),
+                                                 *(pl.col(k).cast(pl.Float64).sum() for k in kinds))
+        out, columns = out.join(uses, on="game_id", how="left"), [*columns, "seats", *kinds]
+    return out.sort("game_id").fill_null(0.0).select(columns)
 
 
 class Players:
-    """Plays tasks here (one worker) or on worker processes, giving their scores in order."""
+    """Plays tasks here (one worker), on worker processes, or on a Dask cluster (`backend`
+    "dask": a LocalCluster of `workers`, or the cluster at `scheduler`), giving their scores in
+    order. A task's score depends on the task alone, so where it is played changes nothing."""
 
-    def __init__(self, workers: int):
-        self.workers = workers
-        self.pool = None
+    def __init__(self, workers: int, backend: str = "local", scheduler: str | None = None):
+        self.workers, self.backend, self.scheduler = workers, backend, scheduler
+        self.pool = self.cluster = None
 
     def __enter__(self) -> Players:
-        if self.workers > 1:
+        if self.backend == "dask":
+            from sim.cluster import Dask
+
+            self.cluster = Dask(None, None, self.workers, self.scheduler).__enter__()
+            try:
+                self.workers = self.cluster.threads()  # a cluster of the user's has its own size
+            except BaseException as e:
+                self.cluster.__exit__(type(e), e, e.__traceback__)
+                raise
+        elif self.workers > 1:
             import multiprocessing
 
             # spawn: forking a process that holds numba's and polars' threads is unsafe
@@ -259,22 +286,29 @@ class Players:
     def __exit__(self, *exc) -> None:
         if self.pool is not None:
             self.pool.shutdown(cancel_futures=True)
+        if self.cluster is not None:
+            self.cluster.__exit__(*exc)
 
-    def play(self, tasks: list[Task]) -> np.ndarray:
-        """Gives the tasks' scores side by side (shape (4, games of all tasks))."""
-        results = list(self.pool.map(score, tasks)) if self.pool else [score(t) for t in tasks]
-        return np.concatenate(results, axis=1)
+    def play(self, tasks: list[Task]) -> pl.DataFrame:
+        """Gives the tasks' scores one after another (one row per game, tasks in order)."""
+        if self.cluster is not None:
+            results = self.cluster.map(score, tasks, Task.games)
+        elif self.pool is not None:
+            results = list(self.pool.map(score, tasks))
+        else:
+            results = [score(t) for t in tasks]
+        return pl.concat(results)
 
 
 def tasks(settings: Settings, side: Side, values: dict[str, float], seed: int, start: int,
-          stop: int, workers: int) -> list[Task]:
+          stop: int, workers: int, with_usage: bool = False) -> list[Task]:
     """Gives the tasks playing games [start, stop) of every configuration of the side, cut so
-    that every worker gets a share."""
+    that every worker gets a share (`with_usage`: counting the candidate's moves too)."""
     rules = rules_with(settings.rules, settings.family, side, values)
     configurations = setups(side, settings.players)
     pieces = max(1, min(math.ceil(workers / len(configurations)), (stop - start) // MIN_SLICE))
     bounds = np.linspace(start, stop, pieces + 1).astype(int)
-    return [Task(settings.game, rules, setup, side.role, seed, int(a), int(b))
+    return [Task(settings.game, rules, setup, side.role, seed, int(a), int(b), with_usage)
             for setup in configurations for a, b in pairwise(bounds) if b > a]
 
 
@@ -341,7 +375,7 @@ class Searched:
 
 
 def search(settings: Settings, side: Side, out: Path, name: str, players: Players,
-           quiet: bool, workers: int) -> Searched:
+           quiet: bool) -> Searched:
     """Gives the best vector of the side's parameters found by `settings.trials` trials of the
     study `name` kept in out/study.db (finished trials of an earlier attempt count)."""
     import optuna
@@ -370,9 +404,10 @@ def search(settings: Settings, side: Side, out: Path, name: str, players: Player
                               for n in side.names}}
         s = t = 0.0
         for step, (a, b) in enumerate(pairwise(bounds)):
-            played = players.play(tasks(settings, side, values, settings.seed, a, b, workers))
-            progress.played(played.shape[1])
-            s, t = s + played[0].sum(), t + played[1].sum()
+            played = players.play(tasks(settings, side, values, settings.seed, a, b,
+                                        players.workers))
+            progress.played(played.height)
+            s, t = s + played["s"].sum(), t + played["t"].sum()
             trial.report(s / t if t else 0.0, step)
             if trial.should_prune():
                 raise optuna.TrialPruned()
@@ -418,6 +453,36 @@ def _rate(s: np.ndarray, t: np.ndarray) -> Measured:
 
 
 @dataclass
+class Usage:
+    """How often the candidate's seats used each kind of move (the seats tables' `uses_<kind>`),
+    per seat-game, when they played the start and when they played the tuned vector, on the
+    same held-out deals."""
+
+    kinds: tuple[str, ...]
+    start: tuple[float, ...]
+    tuned: tuple[float, ...]
+    seat_games: int  # of the candidate's seats, each way
+
+    def to_json(self) -> dict:
+        return {"seat_games": self.seat_games,
+                "per_seat_game": {k: {"start": a, "tuned": b}
+                                  for k, a, b in zip(self.kinds, self.start, self.tuned)}}
+
+
+def usage_of(start: pl.DataFrame, tuned: pl.DataFrame) -> Usage:
+    """Gives the use of each kind per candidate seat-game from the scores of the start's games
+    and of the tuned vector's (the same games, `score` with usage)."""
+    columns = usage.names(usage.kinds_of(start.columns))
+
+    def means(played: pl.DataFrame) -> tuple[float, ...]:
+        seats = played["seats"].sum()
+        return tuple(float(played[c].sum() / seats) if seats else math.nan for c in columns)
+
+    return Usage(tuple(usage.kinds_of(start.columns)), means(start), means(tuned),
+                 int(start["seats"].sum()))
+
+
+@dataclass
 class Gain:
     """The tuned vector against the starting one on the same held-out deals."""
 
@@ -429,17 +494,19 @@ class Gain:
     high: float
     p: float
     headline: Measured  # the game's headline rate in the tuned configuration
+    usage: Usage
 
 
 def measure(settings: Settings, side: Side, start: dict, tuned: dict, seed: int,
-            players: Players, workers: int) -> Gain:
+            players: Players) -> Gain:
     """Gives the gain of `tuned` over `start` on games [0, gain_games) of `seed`, paired: both
     play the same deals, so the per-game differences carry the interval and the p-value
-    (normal, by linearising the two ratio estimators over games)."""
+    (normal, by linearising the two ratio estimators over games); and what each used."""
     n = settings.gain_games
-    a = players.play(tasks(settings, side, start, seed, 0, n, workers))
-    b = players.play(tasks(settings, side, tuned, seed, 0, n, workers))
-    (sa, ta), (sb, tb) = a[:2], b[:2]
+    a = players.play(tasks(settings, side, start, seed, 0, n, players.workers, True))
+    b = players.play(tasks(settings, side, tuned, seed, 0, n, players.workers, True))
+    (sa, ta), (sb, tb) = (a["s"].to_numpy(), a["t"].to_numpy()), (b["s"].to_numpy(),
+                                                                   b["t"].to_numpy())
     ra, rb = sa.sum() / ta.sum(), sb.sum() / tb.sum()
     influence = (sb - rb * tb) / tb.sum() - (sa - ra * ta) / ta.sum()
     m = len(influence)
@@ -447,7 +514,7 @@ def measure(settings: Settings, side: Side, start: dict, tuned: dict, seed: int,
     gain = float(rb - ra)
     p = float(two_sided_p(gain / se)) if se > 0 else (1.0 if gain == 0 else 0.0)
     return Gain(seed, _rate(sa, ta), _rate(sb, tb), gain, gain - Z95 * se, gain + Z95 * se, p,
-                _rate(b[2], b[3]))
+                _rate(b["__s"].to_numpy(), b["__t"].to_numpy()), usage_of(a, b))
 
 
 # ---- a tuning, from start to files ---------------------------------------------------------
@@ -501,30 +568,34 @@ class Step:
 
 
 def run(settings: Settings, out: Path, command: str, workers: int, quiet: bool,
-        say: Callable[[str], None] = print) -> list[Step]:
+        say: Callable[[str], None] = print, backend: str = "local",
+        scheduler: str | None = None) -> list[Step]:
     """Gives the steps of a tuning after running them into `out`: one search (or
     `settings.alternate` searches, each side against the one tuned before) with its held-out
-    gain, the presets of each step and gain.json."""
-    out.mkdir(parents=True, exist_ok=True)
-    (out / MANIFEST).write_text(json.dumps({"command": command, "settings": settings.to_json()},
-                                           indent=2) + "\n")
+    gain, the presets of each step and gain.json. The games are played on `workers` local
+    processes, or on Dask (`backend`, `scheduler`: as runs take them); the results are the same."""
     game = registry.get(settings.game)
     game.compile(settings.rules)  # before any worker starts: workers load numba's cache
     steps: list[Step] = []
     side = settings.side
-    with Players(workers) as players:
+    # connected before anything is written: an unreachable scheduler leaves no folder behind
+    with Players(workers, backend, scheduler) as players:
+        out.mkdir(parents=True, exist_ok=True)
+        (out / MANIFEST).write_text(json.dumps(
+            {"command": command, "settings": settings.to_json()}, indent=2) + "\n")
         for number in range(1, max(1, settings.alternate) + 1):
             if number > 1:
                 side = next_side(settings, side, steps[-1].searched.values)
-            searched = search(settings, side, out, f"step-{number}", players, quiet, workers)
+            searched = search(settings, side, out, f"step-{number}", players, quiet)
             gain = measure(settings, side, dict(side.start), searched.values,
-                           held_out_seed(settings.seed), players, workers)
+                           held_out_seed(settings.seed), players)
             name = f"tuned-{settings.game}" + (f"-step-{number}" if settings.alternate else "")
             step = Step(number, side, searched, gain, name)
             steps.append(step)
             if settings.alternate:
                 write_presets(out / f"step-{number}.toml", settings, step, command)
                 say(step_line(settings, step))
+                say(usage_table(step.gain.usage, indent="  ") + "\n")
     last = steps[-1]
     final = replace(last, preset=f"tuned-{settings.game}")
     write_presets(out / "tuned.toml", settings, final, command)
@@ -572,7 +643,7 @@ def step_json(settings: Settings, step: Step) -> dict:
             "held_out": {"seed": g.seed, "games": g.start.games,
                          "start": asdict(g.start), "tuned": asdict(g.tuned),
                          "gain": g.gain, "low": g.low, "high": g.high, "p": g.p,
-                         "headline": asdict(g.headline)}}
+                         "headline": asdict(g.headline), "usage": g.usage.to_json()}}
 
 
 def step_line(settings: Settings, step: Step) -> str:
@@ -611,9 +682,20 @@ def report(settings: Settings, steps: list[Step], out: Path) -> str:
               (f"  gain    {100 * g.gain:+.1f} points [{100 * g.low:+.1f}, "
                f"{100 * g.high:+.1f}], p {_p(g.p)}"),
               f"  {game.headline.title} (tuned): {_pct(g.headline)}", "",
+              usage_table(g.usage), "",
               (f"presets: {out / 'tuned.toml'} (--strategies-file; strategy "
                f"tuned-{settings.game}); gain: {out / 'gain.json'}")]
     return "\n".join(lines)
+
+
+def usage_table(u: Usage, indent: str = "") -> str:
+    """Gives the table of what the tuned seats used against the start, per seat-game on the
+    same held-out deals: one row per kind the game counts."""
+    lines = [f"uses per seat-game of the tuned seats (held out, {u.seat_games:,} seat-games each):",
+             f"{'kind':<20} {'start':>10} {'tuned':>10} {'change':>10}"]
+    lines += [f"{kind:<20} {a:>10.3f} {b:>10.3f} {b - a:>+10.3f}"
+              for kind, a, b in zip(u.kinds, u.start, u.tuned)]
+    return "\n".join(indent + line for line in lines)
 
 
 def _p(p: float) -> str:
