@@ -346,6 +346,7 @@ class Progress:
 def _sampler(name: str, seed: int):
     import optuna
 
+    seed %= 2 ** 32  # the samplers' generators take 32-bit seeds; a run's seed has 63 bits
     if name == "cmaes":
         return optuna.samplers.CmaEsSampler(seed=seed, warn_independent_sampling=False)
     return optuna.samplers.TPESampler(seed=seed)

@@ -94,6 +94,11 @@ def test_held_out_seeds_are_not_the_searchs():
     assert len(seeds) == 50 and not seeds & set(range(50))
 
 
+@pytest.mark.parametrize("sampler", ["tpe", "cmaes"])
+def test_a_run_seed_of_63_bits_seeds_the_samplers(sampler):
+    tune._sampler(sampler, 2 ** 63 - 25)  # optuna's generators take 32 bits: this raised
+
+
 def test_a_resumed_search_keeps_its_finished_trials(tmp_path):
     side = saboteurs()
     with tune.Players(1) as players:
