@@ -14,6 +14,7 @@ from __future__ import annotations
 from typing import NamedTuple
 
 import numpy as np
+from builtin_seats import played
 
 from sim import games, rng
 from sim.deep_space import engine as deep_space_engine
@@ -134,8 +135,9 @@ class Adapter:
         return games.get(self.name)
 
     def strategies(self) -> list[str]:
-        """Gives the built-in bot families and presets."""
-        return self.game.strategy_names()
+        """Gives the built-in bot families and presets (of the search presets, the one the suite
+        plays)."""
+        return played(self.game)
 
     def prepare(self, rules, setup: Setup) -> Prepared:
         """Gives what playing a configuration's games takes."""
