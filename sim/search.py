@@ -19,13 +19,12 @@ same worlds, the same rollouts and the same move.
 
 How a game plugs in
 -------------------
-1. Its state `s` (what its bots are given: a named tuple of arrays, or a plain tuple whose
-   first element is one) carries four scratch arrays made by `scratch_arrays` (fields
-   `search_saved`, `search_moves`, `search_value`, `search_rng`); `search_saved` is sized
-   by `saved_buffer(state)` once the state is built.
-2. It registers its state class with its pieces, all jitted (`register(State, ...)`; those
-   giving arrays inlined, `small_rule`, as engine functions return no arrays they make):
-     scratch(s)            -> (saved, moves, value, stream): its four scratch arrays;
+1. Its state `s` (the named tuple of arrays its bots are given) carries the four scratch
+   fields `scratch_arrays` makes (`search_saved`, `search_moves`, `search_value`,
+   `search_rng`); `search_saved` is sized by `saved_buffer(state)` once the state is built.
+2. It registers its state class with its pieces, all jitted (`register(State, ...)`); the
+   two giving arrays are inlined (`small_rule`: without reference counting, a jitted function
+   returns no array it did not receive):
      saved(s)              -> the tuple of the state's arrays a rollout may change (copied
                               and put back; fixed rule tables and pure scratch may be left out);
      bot_stream(s, seat)   -> the seat's own bot stream (a uint64[1]);
@@ -55,7 +54,7 @@ resolved while its caller compiles, and the caller caches like any other engine 
 from __future__ import annotations
 
 import numpy as np
-from numba import literal_unroll, types
+from numba import literal_unroll
 from numba.extending import overload
 
 from sim import rng
@@ -118,19 +117,7 @@ def scratch_arrays(move_fields: int) -> dict[str, np.ndarray]:
 
 def saved_buffer(state) -> np.ndarray:
     """Gives a buffer that holds a copy of every array of `state` (each padded to 8 bytes)."""
-    return np.zeros(sum(_padded(a.nbytes) for a in _arrays(state)), np.uint8)
-
-
-def _arrays(state):
-    for a in state:
-        if isinstance(a, tuple):
-            yield from _arrays(a)
-        else:
-            yield a
-
-
-def _padded(nbytes):
-    return (nbytes + 7) // 8 * 8
+    return np.zeros(sum((a.nbytes + 7) // 8 * 8 for a in state), np.uint8)
 
 
 @rule
@@ -163,19 +150,15 @@ def restore(buffer, arrays):
 _GAMES: dict[type, dict] = {}
 
 
-def register(state_class: type, *, scratch, saved, bot_stream, candidates, resample,
-             play_out) -> None:
+def register(state_class: type, *, saved, bot_stream, candidates, resample, play_out) -> None:
     """Makes `decide` play a game whose state is a `state_class` (see the module docstring)."""
-    _GAMES[state_class] = dict(scratch=scratch, saved=saved, bot_stream=bot_stream,
-                               candidates=candidates, resample=resample, play_out=play_out)
+    _GAMES[state_class] = dict(saved=saved, bot_stream=bot_stream, candidates=candidates,
+                               resample=resample, play_out=play_out)
 
 
 def _piece(state_type, name):
     """Gives the registered piece `name` of the game whose state has numba type `state_type`."""
-    cls = getattr(state_type, "instance_class", None)
-    if cls is None and isinstance(state_type, types.BaseTuple) and len(state_type) > 0:
-        cls = getattr(state_type[0], "instance_class", None)
-    game = _GAMES.get(cls)
+    game = _GAMES.get(getattr(state_type, "instance_class", None))
     if game is None:
         return None
     return game[name]
@@ -184,37 +167,37 @@ def _piece(state_type, name):
 _OPTIONS = {"cache": True, "_nrt": False}
 
 
-def _scratch(s):
-    raise NotImplementedError  # jitted only: a game's piece
+def _save(s):
+    raise NotImplementedError  # jitted only: copies the game's saved arrays into the buffer
 
 
-@overload(_scratch, jit_options=_OPTIONS, inline="always")
-def _scratch_of(s):
-    piece = _piece(s, "scratch")
-    if piece is not None:
-        return lambda s: piece(s)
-
-
-def _saved(s):
-    raise NotImplementedError
-
-
-@overload(_saved, jit_options=_OPTIONS, inline="always")
-def _saved_of(s):
+@overload(_save, jit_options=_OPTIONS, inline="always")
+def _save_of(s):
     piece = _piece(s, "saved")
     if piece is not None:
-        return lambda s: piece(s)
+        return lambda s: save(s.search_saved, piece(s))
 
 
-def _bot_stream(s, seat):
+def _restore(s):
     raise NotImplementedError
 
 
-@overload(_bot_stream, jit_options=_OPTIONS, inline="always")
-def _bot_stream_of(s, seat):
+@overload(_restore, jit_options=_OPTIONS, inline="always")
+def _restore_of(s):
+    piece = _piece(s, "saved")
+    if piece is not None:
+        return lambda s: restore(s.search_saved, piece(s))
+
+
+def _draw_seed(s, seat):
+    raise NotImplementedError  # jitted only: the next 64 bits of the seat's own bot stream
+
+
+@overload(_draw_seed, jit_options=_OPTIONS, inline="always")
+def _draw_seed_of(s, seat):
     piece = _piece(s, "bot_stream")
     if piece is not None:
-        return lambda s, seat: piece(s, seat)
+        return lambda s, seat: rng.next_u64(piece(s, seat))
 
 
 def _candidates(s, rs, seat, params, moves):
@@ -262,24 +245,24 @@ def decide(s, rs, seat, params, first, out):
     params[first:]."""
     rollouts = parameter(params, first, ROLLOUTS)
     determinizations = parameter(params, first, DETERMINIZATIONS)
-    saved, moves, value, r = _scratch(s)
+    moves, value, r = s.search_moves, s.search_value, s.search_rng
     n = _candidates(s, rs, seat, params, moves)
     if n > 1:
         # One draw from the seat's own stream seeds every world and rollout of this decision,
         # so the decision depends on that stream and on what the seat knows, nothing else.
-        seed = rng.next_u64(_bot_stream(s, seat))
-        save(saved, _saved(s))
+        seed = _draw_seed(s, seat)
+        _save(s)
         for c in range(n):
             value[c] = 0.0
         for d in range(determinizations):
             for c in range(n):
                 for k in range(rollouts):
-                    restore(saved, _saved(s))
+                    _restore(s)
                     rng.start(r, seed, d, WORLD)
                     _resample(s, rs, seat, r)
                     rng.start(r, seed, d, ROLLOUT + k)
                     value[c] += _play_out(s, rs, seat, moves[c], params, r)
-        restore(saved, _saved(s))
+        _restore(s)
         best = 0
         for c in range(1, n):
             if value[c] > value[best]:
