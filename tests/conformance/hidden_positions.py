@@ -294,7 +294,7 @@ class SequenceStacksHidden(TurnBasedHidden):
                                          seed, game, out, 0, seats)
 
     def choose(self, s, rs, seat, family, params):
-        sequence_stacks_bots.choose(s.m, s.rngs, rs, s.moves, seat, family, params, s.move)
+        sequence_stacks_bots.choose(s, rs, seat, family, params, s.move)
 
     def legal_moves(self, s, rs, seat):
         return sequence_stacks_engine.legal_moves(s.m, rs, s.moves, seat)
