@@ -26,7 +26,7 @@ How a game plugs in
    two giving arrays are inlined (`small_rule`: without reference counting, a jitted function
    returns no array it did not receive):
      saved(s)              -> the tuple of the state's arrays a rollout may change (copied
-                              and put back; fixed rule tables and pure scratch may be left out);
+                              and put back; fixed tables and pure scratch may be left out);
      bot_stream(s, seat)   -> the seat's own bot stream (a uint64[1]);
      candidates(s, rs, seat, params, moves) -> n: writes n >= 1 candidate moves into the rows
                               of `moves` (at most moves.shape[0]; from what the seat knows);
@@ -35,11 +35,13 @@ How a game plugs in
                               on to the end of the round (or a horizon) with the built-in
                               non-search bots, every seat's bot stream restarted from `r`, and
                               gives the seat's score (higher is better).
-   A game keeps these in sim/<game>/search.py.
-3. Its bots' `choose` calls `decide(s, rs, seat, params, first, out)` for the search family
-   (the family code is its index in the game's FAMILIES, 2; params[first:] are the search
-   parameters), which writes the chosen move into `out`. The rollouts call the built-in bots, never `choose`
-   with the search family: a search does not recurse.
+   A game keeps these in sim/<game>/search.py, which registers them when imported; the
+   game's package (sim/<game>/__init__.py) imports it, so they are known before any compile.
+3. Its bots' `choose(s, rs, seat, family, params, out)` calls `decide(s, rs, seat, params,
+   first, out)` for the search family (the family code is its index in the game's FAMILIES,
+   2; params[first:] are the search parameters), which writes the chosen move into `out`.
+   The rollouts call the game's built-in bots (`builtin_choose`), never `choose` with the
+   search family: a search does not recurse.
 4. Its families and presets take `family(...)` and `PRESETS` (or presets of its own budgets
    through `preset(...)`); the search parameters follow the default family's in the vector.
 
