@@ -7,7 +7,7 @@ import polars as pl
 
 from sim.errors import UserError
 from sim.game import Headline, Setup
-from sim.saboteur import cards, forbid, play, sampler
+from sim.saboteur import cards, forbid, play, sampler, search
 from sim.saboteur.state import new_state
 from sim.saboteur.tables import COLUMNS
 from sim.saboteur.tables import build as build_tables
@@ -43,6 +43,8 @@ class Saboteur:
     bots = SaboteurBots()
     # the information-set sampler (for search bots): sampler.resample(s, rs, seat, r)
     sampler = sampler
+    # the search family's pieces (registered with sim/search.py when imported)
+    search = search
 
     def strategy_names(self) -> list[str]:
         return bots.strategy_names()
@@ -66,7 +68,7 @@ class Saboteur:
                             f"gold.saboteur_payout covers only {len(ruleset.payout) - 1}")
 
     def compile(self, rules: dict) -> None:
-        for strategy in ("random", "default"):
+        for strategy in ("random", "default", "search"):
             self.play(rules, Setup(3, (strategy,) * 3), 0, 0, 1, 0)
 
     def prepare(self, rules: dict, setup: Setup):

@@ -7,7 +7,7 @@ import numpy as np
 import polars as pl
 
 from sim.game import Headline, Setup
-from sim.sequence_stacks import cards, forbid, play, sampler
+from sim.sequence_stacks import cards, forbid, play, sampler, search
 from sim.sequence_stacks.state import new_state, views
 from sim.sequence_stacks.tables import COLUMNS
 from sim.sequence_stacks.tables import build as build_tables
@@ -48,6 +48,8 @@ class SequenceStacks:
     bots = SequenceStacksBots()
     # the information-set sampler (for search bots): sampler.resample(s, rs, seat, r)
     sampler = sampler
+    # the search family's pieces (registered with sim/search.py when imported)
+    search = search
 
     def strategy_names(self) -> list[str]:
         return bots.strategy_names()
@@ -62,7 +64,7 @@ class SequenceStacks:
         """Every player count the game takes can be played with any valid rules."""
 
     def compile(self, rules: dict) -> None:
-        for strategy in ("random", "default"):
+        for strategy in ("random", "default", "search"):
             self.play(rules, Setup(2, (strategy,) * 2), 0, 0, 1, 0)
 
     def prepare(self, rules: dict, setup: Setup):

@@ -47,7 +47,7 @@ def play_games(s, rs, families, params, seed, start, stop, out):
         engine.start_game(m, rngs, rs, seed, game)
         while m[OVER] == 0:
             seat = engine.to_move(m)
-            bots.choose(m, rngs, rs, moves, seat, families[seat], params[seat], move)
+            bots.choose(s, rs, seat, families[seat], params[seat], move)
             usage.tally(out.uses, game - start, seat, use_of(move))
             engine.apply_move(m, rngs, rs, seat, move)
         record_game(m, out, game - start)
@@ -96,7 +96,7 @@ def play_python(s, rs, families, params, seed, game, out, row=0, python_seats=No
         seat = int(engine.to_move(m))
         player = python_seats.get(seat)
         if player is None:
-            bots.choose(m, rngs, rs, moves, seat, families[seat], params[seat], move)
+            bots.choose(s, rs, seat, families[seat], params[seat], move)
         else:
             player(seat)
         usage.tally(out.uses, row, seat, use_of(move))
