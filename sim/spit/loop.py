@@ -28,8 +28,7 @@ Rules = namedtuple("Rules", [
     # jitted, called by both loops
     "start_game",   # (s, rs, c, seed, game): sets up a game and deals
     "bots",         # the game's strategies module: choose(s, rs, seat, family, params, plan)
-                    # -> bool, the seat's bot plans a move, and builtin_choose, the same for
-                    # every family but search (a module: it may still be importing)
+                    # -> bool, the seat's bot plans a move (a module: it may still be importing)
     "land",         # (s, rs, c, seat) -> race.DROPPED, PLAYED, OUT or CAPPED
     "stall",        # (s, rs, c, families, params) -> bool: resolves a stall; True: game over
     "end_round",    # (s, rs, c) -> bool: ends the deal or hand a seat went out of; True: over
@@ -84,17 +83,6 @@ def choose(s, rs, seat, family, params, plan):
 @overload(choose, **_HOOK)
 def _choose(s, rs, seat, family, params, plan):
     f = _typed(s).bots.choose
-    return lambda s, rs, seat, family, params, plan: f(s, rs, seat, family, params, plan)
-
-
-def builtin_choose(s, rs, seat, family, params, plan):
-    """`choose` for every family but search, which never recurses (Rules.bots.builtin_choose)."""
-    return rules_of(s).bots.builtin_choose(s, rs, seat, family, params, plan)
-
-
-@overload(builtin_choose, **_HOOK)
-def _builtin_choose(s, rs, seat, family, params, plan):
-    f = _typed(s).bots.builtin_choose
     return lambda s, rs, seat, family, params, plan: f(s, rs, seat, family, params, plan)
 
 
@@ -154,30 +142,16 @@ def _over(s):
 
 
 @small_rule
-def _planned(s, c, seat, found):
-    """Schedules the move `seat` planned, or makes it idle (found: whether it found one)."""
-    if found:
-        race.schedule(c, seat)
-    else:
-        s.idle[seat] = 1
-
-
-@small_rule
 def plan_moves(s, rs, c, families, params):
     """Lets every seat without a planned move plan one, due after its reaction time; a seat
     that finds none is idle until a centre pile changes."""
+    idle = s.idle
     for seat in range(2):
-        if not c.pending[seat] and not s.idle[seat]:
-            _planned(s, c, seat, choose(s, rs, seat, families[seat], params[seat], c.plan[seat]))
-
-
-@small_rule
-def plan_builtin_moves(s, rs, c, families, params):
-    """`plan_moves` with the built-in bots (a search's rollouts: no search)."""
-    for seat in range(2):
-        if not c.pending[seat] and not s.idle[seat]:
-            _planned(s, c, seat, builtin_choose(s, rs, seat, families[seat], params[seat],
-                                                c.plan[seat]))
+        if not c.pending[seat] and not idle[seat]:
+            if choose(s, rs, seat, families[seat], params[seat], c.plan[seat]):
+                race.schedule(c, seat)
+            else:
+                idle[seat] = 1
 
 
 @rule

@@ -42,7 +42,7 @@ class RealTimeGame:
 
     Subclasses set name, title, columns, summary, `length` (the games column counting deals or
     hands), `cards`, `loop`, `view` (its rules, play and view modules), `bots` (a
-    RealTimeBots), `tracer` (its Tracer class), and define new_state(ruleset, clock) and
+    RealTimeBots), `tracer` (its Tracer class), and define new_state(ruleset) and
     options(rules) (rule options recorded per game).
     """
 
@@ -71,7 +71,7 @@ class RealTimeGame:
             reaction.seat_reaction(rules, setup.option(reaction.option_name(seat)))
 
     def compile(self, rules: dict) -> None:
-        for strategy in ("random", "default", "search"):
+        for strategy in ("random", "default"):
             self.play(rules, Setup(2, (strategy,) * 2), 0, 0, 1, 0)
 
     def reactions(self, rules: dict, setup: Setup) -> tuple[list[float], list[float]]:
@@ -96,7 +96,7 @@ class RealTimeGame:
         params = np.array([p for _, p in resolved], np.float64)
         means, spreads = self.reactions(rules, setup)
         clock = race.new_clock(race.quantile_tables(means, spreads))
-        state = self.new_state(ruleset, clock)
+        state = self.new_state(ruleset)
         for i, seat in enumerate(seats):
             state.forbid[i] = self.bots.forbid.mask(seat.forbidden)
         return ruleset, names, families, params, state, clock, means, spreads
