@@ -7,7 +7,7 @@ import polars as pl
 
 from sim.deep_space import board as boards
 from sim.deep_space import deck as decks
-from sim.deep_space import forbid, play, ruleset, sampler
+from sim.deep_space import forbid, play, ruleset, sampler, search
 from sim.deep_space.engine import move_bound
 from sim.deep_space.state import new_state
 from sim.deep_space.tables import COLUMNS
@@ -48,6 +48,8 @@ class DeepSpace:
     bots = DeepSpaceBots()
     # the information-set sampler (for search bots): sampler.resample(s, rs, seat, r)
     sampler = sampler
+    # the search family's pieces (registered with sim/search.py when imported)
+    search = search
 
     def strategy_names(self) -> list[str]:
         return bots.strategy_names()
@@ -67,7 +69,7 @@ class DeepSpace:
         """Every 2-4 player configuration of a valid rules dict can be played."""
 
     def compile(self, rules: dict) -> None:
-        for strategy in ("random", "default"):
+        for strategy in ("random", "default", "search"):
             self.play(rules, Setup(2, (strategy,) * 2), 0, 0, 1, 0)
 
     def prepare(self, rules: dict, setup: Setup):
