@@ -44,6 +44,16 @@ How a game plugs in
    search family: a search does not recurse.
 4. Its families and presets take `family(...)` and `PRESETS` (or presets of its own budgets
    through `preset(...)`); the search parameters follow the default family's in the vector.
+5. Its play loops take a `searching` argument (`searching(families)`: True or None) and call
+   `builtin_choose` where it is None, `choose` otherwise; its `compile(rules, setups)` plays
+   a search seat only when `has_search_seat` says a setup has one.
+
+Why a run without a search seat does not compile the search: the search inlines a second game
+loop (the rollouts) and the sampler into every decision, which makes the engine's cold compile,
+paid once per install and by every change of an engine's source, several times longer. numba
+prunes a branch on `argument is None` before it types the function, so a loop compiled for
+`searching=None` holds no search, and one for True holds it: one copy of the loop, compiled
+(and cached) once for each.
 
 Why the pieces are found by the state's type (numba overloads) rather than passed as
 functions: numba types a jitted function passed as an argument by the function object
@@ -61,7 +71,8 @@ from numba.extending import overload
 
 from sim import rng
 from sim.jit import rule, small_rule
-from strategies.presets import Family, Parameter
+from strategies import seats
+from strategies.presets import SEARCH, Family, Parameter, user_presets
 
 MAX_CANDIDATES = 16
 
@@ -95,6 +106,21 @@ PRESETS = {
     "search-strong": preset(8, 4, 4),
 }
 """The budgets every game offers unless it sets its own."""
+
+
+def searching(families: np.ndarray) -> bool | None:
+    """Gives a play loop's `searching` argument: True when a seat plays the search family,
+    None when none does (the loop is then compiled without the search)."""
+    return True if (families == SEARCH).any() else None
+
+
+def has_search_seat(resolve, rules: dict, setups) -> bool:
+    """Gives whether a seat of one of `setups` plays the search family; `resolve` is the
+    game's strategy resolver (strategies/<game>.py)."""
+    presets = user_presets(rules)
+    return any(resolve(seat.base, presets)[0] == SEARCH
+               for setup in setups for seat in map(seats.parse, setup.seats)
+               if not seats.is_python(seat.base))
 
 
 @small_rule

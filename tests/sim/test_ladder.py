@@ -32,6 +32,7 @@ def test_the_tuned_rung_plays_the_first_preset_of_the_file(simulate, tmp_path):
     (tmp_path / "tuned.toml").write_text(
         '[preset.tuned-deep]\nfamily = "default"\n\n[preset.other]\nfamily = "default"\n')
     code, out, err = simulate("ladder", "deep-space", "--players", "2", "--games", "4",
+                              "--rungs", "random,default,tuned",
                               "--tuned", "tuned.toml", "--seed", "1", "--workers", "1",
                               "--out", "lad", "--quiet")
     assert code == 0, err

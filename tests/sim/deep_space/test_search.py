@@ -117,3 +117,12 @@ def test_a_search_seat_plays_its_own_games(rules):
     searched = GAME.play(small, Setup(2, ("small", "default")), 5, 0, 3, 0)
     default = GAME.play(rules, Setup(2, ("default", "default")), 5, 0, 3, 0)
     assert not searched["bases"].equals(default["bases"])
+
+
+def test_a_search_seat_plays_the_same_games_in_any_chunking(rules):
+    small = presets.with_presets(rules, {"small": SMALL})
+    setup = Setup(2, ("small", "default"))
+    whole = GAME.play(small, setup, 7, 0, 3, 0)
+    parts = [GAME.play(small, setup, 7, a, b, 0) for a, b in ((0, 1), (1, 3))]
+    for table in whole:
+        assert whole[table].equals(parts[0][table].vstack(parts[1][table])), table

@@ -33,7 +33,7 @@ def test_search_is_the_third_family_and_its_presets_are_budgets():
     assert all(bots.resolve(name)[0] == presets.SEARCH
                for name in ("search-fast", "search", "search-strong"))
     assert [np.prod(b) for b in budgets] == sorted(np.prod(b) for b in budgets)
-    assert len(set(np.prod(b) for b in budgets)) == 3
+    assert len({np.prod(b) for b in budgets}) == 3
 
 
 def test_a_search_preset_sets_the_rollout_policy_too():
@@ -83,7 +83,7 @@ def test_a_search_seat_plays_the_same_games_in_any_chunking_and_not_the_defaults
 def test_a_budget_out_of_range_is_one_line_and_exit_2(simulate, tmp_path, text, message):
     file = tmp_path / "budget.toml"
     file.write_text(f'[preset.mine]\nfamily = "search"\n{text}\n')
-    code, out, err = simulate("saboteur", "--players", "4", "--games", "2", "--strategies-file",
+    code, _, err = simulate("saboteur", "--players", "4", "--games", "2", "--strategies-file",
                               file, "--strategy", "mine", "--out", tmp_path / "run")
     assert code == 2 and message in err and len(err.strip().splitlines()) == 1
     assert not (tmp_path / "run").exists()
