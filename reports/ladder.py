@@ -2,9 +2,10 @@
 of a skill ladder (`simulate ladder`), a flag wherever a conclusion changes between rungs, and
 what the bots at each rung exercise (the seats' `uses_<kind>` counts).
 
-A run has rungs when, at one player count, several configurations each seat every player with
-one and the same strategy (and differ in nothing else): the rung is that strategy, or the
-configuration's `rung` option where `simulate ladder` set one.
+A report has rungs when, at one player count, several configurations each seat every player
+with one and the same strategy (and differ in nothing else): the rung is that strategy, or the
+configuration's `rung` option where `simulate ladder` set one. The configurations may come from
+several run folders (e.g. a slow search rung played in a run of its own, with the same seed).
 """
 
 from __future__ import annotations
@@ -48,25 +49,28 @@ class Rung:
     players: int
     rung: str
     configuration: str
-    order: int  # the rung's place on the ladder (its setup's order in the run)
+    order: int  # the rung's place on the ladder: the ladder's order, else the runs' order
 
 
 def rungs(ctx: ReportContext) -> list[Rung]:
     """Gives the runs' configurations that are rungs of a ladder (none if there is no ladder):
     uniform-strategy configurations that share their player count and everything else but the
-    strategy with at least one other."""
-    from sim.ladder import OPTION
+    strategy with at least one other, in any of the report's runs."""
+    from sim.ladder import OPTION, RUNGS
 
     groups: dict[tuple, list[Rung]] = {}
     labels = {(r, s): c for r, s, c in ctx.configs.select("run", "setup", "configuration").iter_rows()}
+    later = len(RUNGS)
     for i, run in enumerate(ctx.runs):
         for sid, setup in enumerate(run.setups):
+            later += 1
             if len(set(setup.seats)) != 1:
                 continue
             rest = tuple((k, v) for k, v in setup.options if k != OPTION)
-            key = (i, setup.players, rest, setup.rules, setup.rule_file)
+            key = (setup.players, rest, setup.rules, setup.rule_file)
             name = setup.option(OPTION) or setup.strategies()[0]
-            groups.setdefault(key, []).append(Rung(setup.players, name, labels[(i, sid)], sid))
+            order = RUNGS.index(name) if name in RUNGS else later
+            groups.setdefault(key, []).append(Rung(setup.players, name, labels[(i, sid)], order))
     found = [r for members in groups.values() if len({m.rung for m in members}) > 1
              for r in members]
     return sorted(found, key=lambda r: (r.players, r.order))

@@ -82,3 +82,21 @@ def test_a_run_without_rungs_has_no_ladder_section(simulate, tmp_path):
     assert balance_across_skill in COMMON
     assert ladder_section(simulate, tmp_path, "--players", "2-3", "--games", "10",
                           "--rungs", "default") is None
+
+
+def test_rungs_played_in_separate_runs_of_one_seed_make_one_ladder(simulate, tmp_path):
+    from reports import runs
+    from reports.ladder import balance_across_skill
+    from reports.sections import ReportContext
+
+    for rung in ("default", "random"):  # the stronger rung played first, in a run of its own
+        code, _, err = simulate("ladder", "deep-space", "--players", "2", "--games", "10",
+                                "--rungs", rung, "--seed", "3", "--workers", "1",
+                                "--out", rung, "--quiet")
+        assert code == 0, err
+    opened = runs.open_runs([tmp_path / "default", tmp_path / "random"])
+    section = balance_across_skill(ReportContext(opened, runs.game_named("deep-space"),
+                                                 tmp_path / "charts"))
+    # in ladder order, weakest first, whatever the order of the folders
+    assert section.tables[0].frame.select("players", "rung", "games").rows() == [
+        (2, "random", 10), (2, "default", 10)]
