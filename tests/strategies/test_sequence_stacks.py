@@ -160,7 +160,7 @@ def test_a_user_preset_resolves_to_its_family_with_its_parameters_over_the_defau
     assert np.delete(params, at).tolist() == np.delete(default, at).tolist()
     assert bots.resolve("dice", user)[0] == presets.RANDOM
     assert bots.resolve("reckless", user)[1].tolist() == bots.resolve("reckless")[1].tolist()
-    assert [f.name for f in bots.FAMILIES] == ["random", "default"]
+    assert [f.name for f in bots.FAMILIES] == ["random", "default", "search"]
     assert bots.FAMILIES[1].parameters == bots.PARAMETERS
     assert set(bots.BUILT_IN) == set(bots.strategy_names())
 
