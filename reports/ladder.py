@@ -176,12 +176,16 @@ def _uses(ctx: ReportContext, keys: pl.DataFrame) -> pl.DataFrame | None:
 
 
 def _chart(ctx: ReportContext, frame: pl.DataFrame, ladder_order: list[str]) -> Path:
-    """Draws the headline against the rung, one line per player count, with the targets."""
-    series, targets = {}, {}
+    """Draws the headline against the rung, one line per player count, with the targets; the
+    legend lists the counts by their rate at the top rung, highest first, as the lines end."""
+    series, targets, top = {}, {}, {}
     for (players,), part in frame.group_by("players", maintain_order=True):
         x = [ladder_order.index(r) for r in part["rung"]]
-        series[f"{players} players"] = (x, part["rate"], part["low"], part["high"])
-        targets[f"{players} players"] = float(part["target"][0])
+        label = f"{players} players ({100 * part['rate'][-1]:.0f}%)"
+        series[label] = (x, part["rate"], part["low"], part["high"])
+        targets[label] = float(part["target"][0])
+        top[label] = (-x[-1], -part["rate"][-1])
+    series = {label: series[label] for label in sorted(series, key=top.get)}
     head = ctx.game.headline
     return charts.category_lines(
         ctx.chart("balance_by_rung"), ladder_order, series, targets,
