@@ -44,12 +44,14 @@ SEAT_WORDS = ("the first player is advantaged", "the first player is disadvantag
 
 @dataclass(frozen=True)
 class Rung:
-    """One configuration of a ladder: its player count, rung and configuration label."""
+    """One configuration of a ladder: its player count, rung, configuration label and the
+    strategy its seats play (e.g. the tuned rung's preset)."""
 
     players: int
     rung: str
     configuration: str
     order: int  # the rung's place on the ladder: the ladder's order, else the runs' order
+    strategy: str
 
 
 def rungs(ctx: ReportContext) -> list[Rung]:
@@ -70,7 +72,8 @@ def rungs(ctx: ReportContext) -> list[Rung]:
             key = (setup.players, rest, setup.rules, setup.rule_file)
             name = setup.option(OPTION) or setup.strategies()[0]
             order = RUNGS.index(name) if name in RUNGS else later
-            groups.setdefault(key, []).append(Rung(setup.players, name, labels[(i, sid)], order))
+            groups.setdefault(key, []).append(Rung(setup.players, name, labels[(i, sid)], order,
+                                                   setup.seats[0]))
     found = [r for members in groups.values() if len({m.rung for m in members}) > 1
              for r in members]
     return sorted(found, key=lambda r: (r.players, r.order))
@@ -109,10 +112,12 @@ def flags(frame: pl.DataFrame) -> pl.DataFrame:
 
 
 def _keys(ladder: list[Rung]) -> pl.DataFrame:
-    """Gives each rung's configuration with its player count, rung and place on the ladder."""
-    return pl.DataFrame([(r.configuration, r.players, r.rung, r.order) for r in ladder],
-                        orient="row", schema={"configuration": pl.Utf8, "players": pl.Int64,
-                                              "rung": pl.Utf8, "__order": pl.Int64})
+    """Gives each rung's configuration with its player count, rung, strategy and place on the
+    ladder."""
+    return pl.DataFrame([(r.configuration, r.players, r.rung, r.strategy, r.order)
+                         for r in ladder], orient="row",
+                        schema={"configuration": pl.Utf8, "players": pl.Int64, "rung": pl.Utf8,
+                                "strategy": pl.Utf8, "__order": pl.Int64})
 
 
 def _headline(ctx: ReportContext, keys: pl.DataFrame) -> pl.DataFrame:
@@ -208,10 +213,13 @@ def balance_across_skill(ctx: ReportContext) -> Section | None:
     caption = _n_caption(int(head["games"].sum()))
     tables = [Table(
         f"{ctx.game.headline.title} by rung", head.select(
-            "players", "rung", "games", "n", "rate", "low", "high", "target", "vs target", "p",
-            "significance", "conclusion"), ("rate", "low", "high", "target", "vs target"),
+            "players", "rung", "strategy", "games", "n", "rate", "low", "high", "target",
+            "vs target", "p", "significance", "conclusion"),
+        ("rate", "low", "high", "target", "vs target"),
         chart=path, chart_caption=caption,
-        note="every rung plays the same deals (seed and game indices); target: the fair value "
+        note="every rung plays the same deals (seed and game indices); strategy: what every "
+             "seat plays (a tuned rung's preset: tuned-GAME-<N>p when tuned on the fly, kept "
+             "in RUN/tuned/<N>p); target: the fair value "
              "(dashed in the chart); p: z-test of the rate against the target on effective "
              f"trials (each row alone, unadjusted); conclusion at the 5% level; {INTERVAL_NOTE}")]
     if flagged.height:

@@ -98,5 +98,5 @@ def test_rungs_played_in_separate_runs_of_one_seed_make_one_ladder(simulate, tmp
     section = balance_across_skill(ReportContext(opened, runs.game_named("deep-space"),
                                                  tmp_path / "charts"))
     # in ladder order, weakest first, whatever the order of the folders
-    assert section.tables[0].frame.select("players", "rung", "games").rows() == [
-        (2, "random", 10), (2, "default", 10)]
+    assert section.tables[0].frame.select("players", "rung", "strategy", "games").rows() == [
+        (2, "random", "random", 10), (2, "default", "default", 10)]
