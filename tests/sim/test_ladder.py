@@ -47,7 +47,7 @@ def test_the_tuned_rung_tuned_on_the_fly_plays_each_counts_tuning_kept_in_the_ru
 
     code, out, err = simulate("ladder", "deep-space", "--players", "2-3", "--games", "4",
                               "--rungs", "default,tuned", "--tune-trials", "2",
-                              "--tune-games", "8", "--seed", "1", "--workers", "1",
+                              "--tune-games", "4", "--seed", "1", "--workers", "1",
                               "--out", "lad", "--quiet")
     assert code == 0, err
     run = Run.open(tmp_path / "lad")
