@@ -246,7 +246,7 @@ def balance_across_skill(ctx: ReportContext) -> Section | None:
     uses = _uses(ctx, keys)
     if uses is not None:
         kinds = [c for c in uses.columns if c not in ("configuration", "players", "rung",
-                                                      "__order", "games")]
+                                                      "strategy", "__order", "games")]
         tables.append(Table(
             "What the bots exercise: mean uses per game", uses.select(
                 "players", "rung", "games", *kinds),

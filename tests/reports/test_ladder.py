@@ -68,6 +68,8 @@ def test_a_ladder_run_reports_every_rung_with_what_its_bots_exercise(simulate, t
         (2, "random"), (2, "default"), (3, "random"), (3, "default")]
     assert head.frame["target"].to_list() == [0.5, 0.5, 1 / 3, 1 / 3]
     assert uses.title.startswith("What the bots exercise")
+    assert uses.frame.columns[:4] == ["players", "rung", "games", "move"]  # then kinds only
+    assert "strategy" not in uses.frame.columns
     # random play moves far more than the default bots on the same deals
     moves = dict(uses.frame.filter(pl.col("players") == 2).select("rung", "move").rows())
     assert moves["random"] > moves["default"] > 0
