@@ -209,10 +209,13 @@ def category_lines(path: Path, categories: list[str], series: dict[str, tuple],
     """
     fig, ax = _figure(max(6.5, 1.4 * len(categories) + 3.5))
     shared = len(set(targets.values())) == 1
+    # dodged so that whiskers stay readable, within a fifth of a category however many series:
+    # wider, eight player counts slant their lines apart and read as a trend of their own
+    dodge = min(0.05, 0.2 / max(1, len(series) - 1))
     for i, (label, (x, rate, low, high)) in enumerate(series.items()):
         colour = OKABE_ITO[i % len(OKABE_ITO)]
         x, rate, low, high = (np.asarray(a, float) for a in (x, rate, low, high))
-        x = x + 0.05 * (i - (len(series) - 1) / 2)  # dodged: whiskers stay readable
+        x = x + dodge * (i - (len(series) - 1) / 2)
         ax.plot(x, rate, marker="o", color=colour, label=label)
         ax.errorbar(x, rate, yerr=_whiskers(rate, low, high), fmt="none", ecolor=colour, capsize=3)
         if not shared and label in targets:

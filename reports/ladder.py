@@ -2,9 +2,10 @@
 of a skill ladder (`simulate ladder`), a flag wherever a conclusion changes between rungs, and
 what the bots at each rung exercise (the seats' `uses_<kind>` counts).
 
-A run has rungs when, at one player count, several configurations each seat every player with
-one and the same strategy (and differ in nothing else): the rung is that strategy, or the
-configuration's `rung` option where `simulate ladder` set one.
+A report has rungs when, at one player count, several configurations each seat every player
+with one and the same strategy (and differ in nothing else): the rung is that strategy, or the
+configuration's `rung` option where `simulate ladder` set one. The configurations may come from
+several run folders (e.g. a slow search rung played in a run of its own, with the same seed).
 """
 
 from __future__ import annotations
@@ -43,30 +44,36 @@ SEAT_WORDS = ("the first player is advantaged", "the first player is disadvantag
 
 @dataclass(frozen=True)
 class Rung:
-    """One configuration of a ladder: its player count, rung and configuration label."""
+    """One configuration of a ladder: its player count, rung, configuration label and the
+    strategy its seats play (e.g. the tuned rung's preset)."""
 
     players: int
     rung: str
     configuration: str
-    order: int  # the rung's place on the ladder (its setup's order in the run)
+    order: int  # the rung's place on the ladder: the ladder's order, else the runs' order
+    strategy: str
 
 
 def rungs(ctx: ReportContext) -> list[Rung]:
     """Gives the runs' configurations that are rungs of a ladder (none if there is no ladder):
     uniform-strategy configurations that share their player count and everything else but the
-    strategy with at least one other."""
-    from sim.ladder import OPTION
+    strategy with at least one other, in any of the report's runs."""
+    from sim.ladder import OPTION, RUNGS
 
     groups: dict[tuple, list[Rung]] = {}
     labels = {(r, s): c for r, s, c in ctx.configs.select("run", "setup", "configuration").iter_rows()}
+    later = len(RUNGS)
     for i, run in enumerate(ctx.runs):
         for sid, setup in enumerate(run.setups):
+            later += 1
             if len(set(setup.seats)) != 1:
                 continue
             rest = tuple((k, v) for k, v in setup.options if k != OPTION)
-            key = (i, setup.players, rest, setup.rules, setup.rule_file)
+            key = (setup.players, rest, setup.rules, setup.rule_file)
             name = setup.option(OPTION) or setup.strategies()[0]
-            groups.setdefault(key, []).append(Rung(setup.players, name, labels[(i, sid)], sid))
+            order = RUNGS.index(name) if name in RUNGS else later
+            groups.setdefault(key, []).append(Rung(setup.players, name, labels[(i, sid)], order,
+                                                   setup.seats[0]))
     found = [r for members in groups.values() if len({m.rung for m in members}) > 1
              for r in members]
     return sorted(found, key=lambda r: (r.players, r.order))
@@ -105,10 +112,12 @@ def flags(frame: pl.DataFrame) -> pl.DataFrame:
 
 
 def _keys(ladder: list[Rung]) -> pl.DataFrame:
-    """Gives each rung's configuration with its player count, rung and place on the ladder."""
-    return pl.DataFrame([(r.configuration, r.players, r.rung, r.order) for r in ladder],
-                        orient="row", schema={"configuration": pl.Utf8, "players": pl.Int64,
-                                              "rung": pl.Utf8, "__order": pl.Int64})
+    """Gives each rung's configuration with its player count, rung, strategy and place on the
+    ladder."""
+    return pl.DataFrame([(r.configuration, r.players, r.rung, r.strategy, r.order)
+                         for r in ladder], orient="row",
+                        schema={"configuration": pl.Utf8, "players": pl.Int64, "rung": pl.Utf8,
+                                "strategy": pl.Utf8, "__order": pl.Int64})
 
 
 def _headline(ctx: ReportContext, keys: pl.DataFrame) -> pl.DataFrame:
@@ -172,12 +181,16 @@ def _uses(ctx: ReportContext, keys: pl.DataFrame) -> pl.DataFrame | None:
 
 
 def _chart(ctx: ReportContext, frame: pl.DataFrame, ladder_order: list[str]) -> Path:
-    """Draws the headline against the rung, one line per player count, with the targets."""
-    series, targets = {}, {}
+    """Draws the headline against the rung, one line per player count, with the targets; the
+    legend lists the counts by their rate at the top rung, highest first, as the lines end."""
+    series, targets, top = {}, {}, {}
     for (players,), part in frame.group_by("players", maintain_order=True):
         x = [ladder_order.index(r) for r in part["rung"]]
-        series[f"{players} players"] = (x, part["rate"], part["low"], part["high"])
-        targets[f"{players} players"] = float(part["target"][0])
+        label = f"{players} players ({100 * part['rate'][-1]:.0f}%)"
+        series[label] = (x, part["rate"], part["low"], part["high"])
+        targets[label] = float(part["target"][0])
+        top[label] = (-x[-1], -part["rate"][-1])
+    series = {label: series[label] for label in sorted(series, key=top.get)}
     head = ctx.game.headline
     return charts.category_lines(
         ctx.chart("balance_by_rung"), ladder_order, series, targets,
@@ -200,10 +213,13 @@ def balance_across_skill(ctx: ReportContext) -> Section | None:
     caption = _n_caption(int(head["games"].sum()))
     tables = [Table(
         f"{ctx.game.headline.title} by rung", head.select(
-            "players", "rung", "games", "n", "rate", "low", "high", "target", "vs target", "p",
-            "significance", "conclusion"), ("rate", "low", "high", "target", "vs target"),
+            "players", "rung", "strategy", "games", "n", "rate", "low", "high", "target",
+            "vs target", "p", "significance", "conclusion"),
+        ("rate", "low", "high", "target", "vs target"),
         chart=path, chart_caption=caption,
-        note="every rung plays the same deals (seed and game indices); target: the fair value "
+        note="every rung plays the same deals (seed and game indices); strategy: what every "
+             "seat plays (a tuned rung's preset: tuned-GAME-<N>p when tuned on the fly, kept "
+             "in RUN/tuned/<N>p); target: the fair value "
              "(dashed in the chart); p: z-test of the rate against the target on effective "
              f"trials (each row alone, unadjusted); conclusion at the 5% level; {INTERVAL_NOTE}")]
     if flagged.height:
@@ -230,7 +246,7 @@ def balance_across_skill(ctx: ReportContext) -> Section | None:
     uses = _uses(ctx, keys)
     if uses is not None:
         kinds = [c for c in uses.columns if c not in ("configuration", "players", "rung",
-                                                      "__order", "games")]
+                                                      "strategy", "__order", "games")]
         tables.append(Table(
             "What the bots exercise: mean uses per game", uses.select(
                 "players", "rung", "games", *kinds),

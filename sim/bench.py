@@ -29,7 +29,8 @@ def bench(game: Game, rules: dict, players: list[int], strategies: list[str], ga
     table.add_column("value", justify="right")
 
     started = time.perf_counter()
-    game.compile(rules)
+    game.compile(rules, [_setup(game, rules, n, strategy) for strategy in strategies
+                         for n in players])
     table.add_row("compile (or load from cache)", f"{time.perf_counter() - started:.2f} s")
 
     for strategy in strategies:

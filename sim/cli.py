@@ -648,6 +648,11 @@ def ladder(
     tuned: Annotated[Path | None, typer.Option(
         help="Presets file whose first preset is the tuned rung (as 'simulate tune' writes "
              "it; loaded like --strategies-file).")] = None,
+    tune_trials: Annotated[int | None, typer.Option(
+        help="Tune the tuned rung on the fly at each player count: candidates tried (with "
+             "--tune-games; the presets go into RUN/tuned).")] = None,
+    tune_games: Annotated[int | None, typer.Option(
+        help="Games per candidate of the on-the-fly tuning (and its held-out gain).")] = None,
     seed: Seed = None,
     workers: Workers = os.cpu_count() or 1,
     out: Out = None,
@@ -657,23 +662,38 @@ def ladder(
 ) -> None:
     """Play the same deals with every seat at each rung of skill (random to search), into one
     run: 'simulate report' then shows balance across skill levels."""
+    import tempfile
+
     from sim import ladder as ladders
     from sim.setups import check_players, parse_counts
 
     game = registry.get(game_name)
     counts = parse_counts("--players", players, functools.partial(check_players, game))
     wanted = ladders.parse_rungs(rungs)
+    on_the_fly = ladders.check_tuning(tune_trials, tune_games, tuned)
     preset, presets = ladders.tuned_preset(game, tuned) if tuned else (None, {})
     rules = game.load_rules(None, [])
     if presets:
         from strategies.presets import with_presets
         rules = with_presets(rules, presets)
-    setups = ladders.setups(game, counts, {}, ladders.rung_strategies(game, wanted, preset), rules)
+    strategies = ladders.rung_strategies(game, wanted, ladders.ON_THE_FLY if on_the_fly else preset)
+    setups = ladders.setups(game, counts, {}, strategies, rules)
     for setup in setups:
         game.check(rules, setup)
-    run = _play(game, rules, setups, games=games, seed=seed, workers=workers,
-                out=out or _default_out(f"{game_name}-ladder"), quiet=quiet, backend=backend,
-                scheduler=scheduler)
+    out = out or _default_out(f"{game_name}-ladder")
+    limits.check_games(games)
+    _check_new_out(out)
+    seed = _seed(seed)
+    with tempfile.TemporaryDirectory() as folder:
+        tunings = Path(folder) / ladders.TUNINGS
+        if on_the_fly and "tuned" in dict(strategies):
+            names, rules = ladders.tune(game, rules, counts, tune_trials, tune_games, seed,
+                                        tunings, workers, quiet)
+            setups = ladders.setups(game, counts, {}, strategies, rules, names)
+        run = _play(game, rules, setups, games=games, seed=seed, workers=workers, out=out,
+                    quiet=quiet, backend=backend, scheduler=scheduler)
+        if tunings.exists():
+            ladders.keep_tunings(tunings, out)
     _print_summary(run)
 
 

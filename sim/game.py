@@ -8,6 +8,7 @@ workers, shards, manifests, progress, reports) is shared and lives once in `sim/
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Protocol, TextIO
 
@@ -165,8 +166,10 @@ class Game(Protocol):
     def check(self, rules: dict, setup: Setup) -> None:
         """Raises UserError when a configuration cannot be played (e.g. too many saboteurs)."""
 
-    def compile(self, rules: dict) -> None:
-        """Compiles (or loads from the numba cache) everything `play` runs, by playing a game."""
+    def compile(self, rules: dict, setups: Sequence[Setup] = ()) -> None:
+        """Compiles (or loads from the numba cache) everything `play` runs, by playing a game:
+        the built-in bots, and the search family (sim/search.py) when a seat of `setups`
+        plays it."""
 
     def play(self, rules: dict, setup: Setup, seed: int, start: int, stop: int,
              id_offset: int) -> dict[str, pl.DataFrame]:

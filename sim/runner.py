@@ -79,7 +79,7 @@ def run(game: Game, rules: dict, setups: list[Setup], games_per_setup: int, seed
         record("running")
         # before any worker starts, so that workers load numba's cache
         with first_compile(game.name, game.title, progress):
-            game.compile(rules)
+            game.compile(rules, setups)
         last_save = time.monotonic()
         wave = stopper.next_wave() if stopper else _missing(store, chunks)
         with _progress_bar(game.title, store.manifest["games_requested"],

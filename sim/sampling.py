@@ -1,5 +1,10 @@
 """What the games' information-set samplers (sim/<game>/sampler.py) share: re-dealing hidden
-hands with the draw pile, and re-drawing the random streams a seat cannot know."""
+hands with the draw pile, and re-drawing the random streams a seat cannot know.
+
+Hidden things are sorted before they are shuffled: a re-deal is then a function of what the
+seat knows and the stream alone, whatever the real deal was, so that a search bot
+(sim/search.py) re-dealing from its own stream sees the same worlds in every position the seat
+cannot tell apart."""
 
 import numpy as np
 
@@ -29,6 +34,7 @@ def redeal_hands(deck, draw_at, hand, hand_n, seat, r):
             for j in range(hand_n[q]):
                 deck[i] = hand[q, j]
                 i += 1
+    sort(deck[first:])
     rng.shuffle(r, deck[first:])
     i = first
     for q in range(p):
@@ -38,7 +44,21 @@ def redeal_hands(deck, draw_at, hand, hand_n, seat, r):
                 i += 1
     # The order the rest was drawn in would tell who was dealt what: nothing reads it, but a
     # bot that did must not find the real deal there.
+    sort(deck[:first])
     rng.shuffle(r, deck[:first])
+
+
+@rule
+def sort(a):
+    """Sorts a short 1-D array in place (insertion sort: hidden cards number a few dozen, and
+    numpy's sort would allocate)."""
+    for i in range(1, a.shape[0]):
+        v = a[i]
+        j = i - 1
+        while j >= 0 and a[j] > v:
+            a[j + 1] = a[j]
+            j -= 1
+        a[j + 1] = v
 
 
 @rule

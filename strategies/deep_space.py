@@ -1,4 +1,6 @@
-"""Deep Space bots: `random` and the base-racing `default` family, jitted, with named presets.
+"""Deep Space bots: `random`, the base-racing `default` family and `search`, jitted, with named
+presets. The search family (sim/search.py; Deep Space's pieces in sim/deep_space/search.py)
+rolls out the phase's moves with the default family.
 
 A bot sees what its player could see: the board (recruits, dogs, bases of every colour), every
 player's gems, ore and hand size, and its own hand. It decides one move at a time, so it chooses
@@ -9,7 +11,7 @@ where it can still build (or onto weaker armies), then ends its turn.
 
 import numpy as np
 
-from sim import rng
+from sim import rng, search
 from sim.deep_space import engine
 from sim.deep_space.deck import EXTRA_MOVE, GEMS, METEOR_STORM, ORE, RECRUITS, SPACE_DOG
 from sim.deep_space.engine import (
@@ -52,7 +54,7 @@ from sim.deep_space.state import (
 )
 from sim.jit import rule, small_rule
 from strategies import presets
-from strategies.presets import RANDOM, Family, Parameter
+from strategies.presets import RANDOM, SEARCH, Family, Parameter
 
 PARAMETERS = (
     Parameter("ore_share", 0.5, 0.0, 1.0,
@@ -86,11 +88,22 @@ PRESETS = {
 STYLES = {"random": "random", "default": "balanced", "rush": "rush bases",
           "turtle": "turtle and mine", "raider": "aggressive raider"}
 
+SEARCH_AT = len(PARAMETERS)  # where the search family's parameters start in the vector
+VECTOR = PARAMETERS + search.PARAMETERS
+"""Every family's parameters, in the order of a seat's parameter vector."""
+# Every candidate of a phase is searched: the default's move is one of a dozen or so, and the
+# strength comes from comparing them all (sim/deep_space/search.py).
+SEARCH_PRESETS = {"search-fast": search.preset(1, 1, 16), "search": search.preset(1, 4, 16),
+                  "search-strong": search.preset(2, 8, 16)}
+PRESETS.update(SEARCH_PRESETS)
+STYLES.update({name: "search" for name in SEARCH_PRESETS})
+
 FAMILIES = (
     Family("random", "uniform over the legal moves (every squad size, with or without dogs)"),
     Family("default", "races for bases: builds when it can, plays the cards that pay, recruits, "
                       "storms and guards when worth it, moves squads towards free planets",
            PARAMETERS),
+    search.family(PARAMETERS),
 )
 BUILT_IN = presets.built_in(PRESETS)
 """The presets as `simulate strategies` lists them: name -> (family, parameters changed)."""
@@ -103,12 +116,22 @@ def strategy_names() -> list[str]:
 
 def resolve(name: str, user_presets: dict | None = None) -> tuple[int, np.ndarray]:
     """Gives (family code, parameter vector) of a strategy name (see presets.resolve)."""
-    return presets.resolve(name, user_presets, PARAMETERS, PRESETS)
+    return presets.resolve(name, user_presets, VECTOR, PRESETS, FAMILIES)
 
 
 @small_rule
 def choose(s, rs, seat, family, params, out):
     """Writes the move `seat` makes now into out."""
+    if family == SEARCH:
+        search.decide(s, rs, seat, params, SEARCH_AT, out)
+    else:
+        builtin_choose(s, rs, seat, family, params, out)
+
+
+@small_rule
+def builtin_choose(s, rs, seat, family, params, out):
+    """Writes the move of the random or default family into out (what a search's rollouts
+    play: no search)."""
     if family == RANDOM:
         random_move(s, rs, seat, out)
     else:

@@ -25,7 +25,9 @@ from sim.packaged import user_file
 from sim.rules import _read_toml as read_toml  # the same one-line errors as rules files
 
 PRESETS_KEY = "strategy_presets"
-RANDOM, DEFAULT = 0, 1  # the codes of the two built-in families every game's jitted bots take
+RANDOM, DEFAULT, SEARCH = 0, 1, 2
+"""The codes of the built-in families a game's jitted bots take: a family's index in the game's
+FAMILIES (random and default in every game; search, sim/search.py, where a game has it)."""
 _NAME = re.compile(r"[a-z0-9][a-z0-9_-]*")
 
 
@@ -51,8 +53,11 @@ class Family:
 
 def built_in(presets: dict[str, dict]) -> dict[str, tuple[str, dict]]:
     """Gives a game's built-in strategies as `simulate strategies` lists them: name -> (family,
-    parameters changed): `random`, and each preset of the `default` family."""
-    return {"random": ("random", {}), **{name: ("default", v) for name, v in presets.items()}}
+    parameters changed): `random`, and each preset (of the `default` family unless it names
+    its "family")."""
+    return {"random": ("random", {}),
+            **{name: (v.get("family", "default"), {k: x for k, x in v.items() if k != "family"})
+               for name, v in presets.items()}}
 
 
 def strategy_names(presets: dict[str, dict]) -> list[str]:
@@ -61,9 +66,13 @@ def strategy_names(presets: dict[str, dict]) -> list[str]:
 
 
 def resolve(name: str, user_presets: dict | None, parameters: tuple[Parameter, ...],
-            presets: dict[str, dict]) -> tuple[int, np.ndarray]:
+            presets: dict[str, dict], families: tuple[Family, ...] | None = None
+            ) -> tuple[int, np.ndarray]:
     """Gives (family code, parameter vector) of a strategy name: a game's built-in one, or one
-    of the presets loaded with --strategies-file (name -> {"family": ..., parameter: value})."""
+    of the presets loaded with --strategies-file (name -> {"family": ..., parameter: value}).
+
+    `parameters` are every family's, in the vector's order; the code is the family's index in
+    `families` (without them, any family but random is the default one)."""
     values = np.array([p.default for p in parameters], np.float64)
     if name == "random":
         return RANDOM, values
@@ -74,7 +83,9 @@ def resolve(name: str, user_presets: dict | None, parameters: tuple[Parameter, .
     for key, value in spec.items():
         if key != "family":
             values[names.index(key)] = value
-    return DEFAULT, values
+    if families is None:
+        return DEFAULT, values
+    return [f.name for f in families].index(spec["family"]), values
 
 
 def user_presets(rules: dict) -> dict[str, dict]:

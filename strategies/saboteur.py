@@ -1,4 +1,6 @@
-"""Saboteur bots: `random` and the role-aware `default` family, jitted, with named presets.
+"""Saboteur bots: `random`, the role-aware `default` family and `search`, jitted, with named
+presets. The search family (sim/search.py; Saboteur's pieces in sim/saboteur/search.py) rolls
+out the default family's best moves.
 
 A bot sees only what its player could see: its own hand and role, the goals it has looked at
 with a map, and the public table (the maze, broken tools, hand sizes, the pile, and the public
@@ -10,14 +12,14 @@ Bots think in "front distance": how far the nearest open end of the path is from
 
 import numpy as np
 
-from sim import rng
+from sim import rng, search
 from sim.jit import rule, small_rule
 from sim.saboteur import maze
 from sim.saboteur.cards import BREAK, MAP, PATH, REPAIR, ROCKFALL
 from sim.saboteur.engine import MINER, PLACE, SABOTEUR, slot_move_count, slot_moves
 from sim.saboteur.state import EMPTY, N_FRONT, ORIGIN, PLAYERS, STAMP, THROUGH
 from strategies import presets
-from strategies.presets import RANDOM, Family, Parameter
+from strategies.presets import RANDOM, SEARCH, Family, Parameter
 
 HALVES = 0.5 ** np.arange(64)  # 2**-distance, looked up: pow() is slow in the hot loop
 
@@ -38,6 +40,9 @@ PARAMETERS = (
 )
 (STRIKE, COVER, BREAK_AT, USE_MAPS, RANDOM_MINERS, RANDOM_SABOTEURS, NOISE,
  FELLOW_AT) = range(len(PARAMETERS))
+SEARCH_AT = len(PARAMETERS)  # where the search family's parameters start in the vector
+VECTOR = PARAMETERS + search.PARAMETERS
+"""Every family's parameters, in the order of a seat's parameter vector."""
 
 PRESETS = {
     "default": {},
@@ -46,6 +51,7 @@ PRESETS = {
     "aggressive-saboteurs": {"strike_distance": 30.0, "cover": 0.0},
     "covert-saboteurs": {"strike_distance": 3.0, "cover": 0.6},
     "trusting-miners": {"break_at": 10.0, "fellow_at": 10.0},
+    **search.PRESETS,
 }
 
 
@@ -53,6 +59,7 @@ FAMILIES = (
     Family("random", "uniform over the legal moves, passes included"),
     Family("default", "role-aware: miners dig towards the gold, saboteurs block and mislead",
            PARAMETERS),
+    search.family(PARAMETERS),
 )
 BUILT_IN = presets.built_in(PRESETS)
 """The presets as `simulate strategies` lists them: name -> (family, parameters changed)."""
@@ -65,7 +72,7 @@ def strategy_names() -> list[str]:
 
 def resolve(name: str, user_presets: dict | None = None) -> tuple[int, np.ndarray]:
     """Gives (family code, parameter vector) of a strategy name (see presets.resolve)."""
-    return presets.resolve(name, user_presets, PARAMETERS, PRESETS)
+    return presets.resolve(name, user_presets, VECTOR, PRESETS, FAMILIES)
 
 
 @rule
@@ -80,6 +87,16 @@ def keeps_record(families):
 @small_rule
 def choose(s, rs, seat, family, params, out):
     """Writes the move `seat` makes into out[:5]."""
+    if family == SEARCH:
+        search.decide(s, rs, seat, params, SEARCH_AT, out)
+    else:
+        builtin_choose(s, rs, seat, family, params, out)
+
+
+@small_rule
+def builtin_choose(s, rs, seat, family, params, out):
+    """Writes the move of the random or default family into out[:5] (what a search's
+    rollouts play: no search)."""
     role = s.role[seat]
     if family == RANDOM or (role == MINER and params[RANDOM_MINERS] > 0.5) \
             or (role == SABOTEUR and params[RANDOM_SABOTEURS] > 0.5):
@@ -266,7 +283,8 @@ def _keep_value(rs, card, role, knows_gold):
 
 @rule
 def default_move(s, rs, seat, params, out):
-    """Writes the best-scoring legal move of a role-aware player into out."""
+    """Writes the best-scoring legal move of a role-aware player into out; gives how many
+    moves it scored (s.moves and s.move_score hold them)."""
     r = s.bot_rng[seat]
     role = s.role[seat]
     w, public, b1, at, b2 = s.belief[0], s.belief[1], s.nearest[0], s.nearest[1], s.nearest[2]
@@ -280,7 +298,7 @@ def default_move(s, rs, seat, params, out):
     striking = role == SABOTEUR and e0 <= params[STRIKE]
     covering = role == SABOTEUR and not striking and rng.uniform(r) < params[COVER]
     moves, hand, suspicion, reach, cell = s.moves, s.hand, s.suspicion, s.reach, s.cell
-    broken = s.broken
+    broken, move_score = s.broken, s.move_score
     stamp, players = s.g[STAMP], s.g[PLAYERS]
     through_cards, goal_xy = rs.through, rs.goal_xy
     # Identical cards offer identical moves: list each kind of card's moves once.
@@ -375,11 +393,13 @@ def default_move(s, rs, seat, params, out):
         else:
             score = -_keep_value(rs, card, role, knows_gold)
         score += params[NOISE] * rng.uniform(r)
+        move_score[i] = score
         if score > best:
             best = score
             best_i = i
     for f in range(out.shape[0]):
         out[f] = moves[best_i, f]
+    return n
 
 
 # ---- the public record of suspicion -----------------------------------------------------------

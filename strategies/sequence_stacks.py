@@ -1,4 +1,6 @@
-"""Sequence Stacks bots: `random` and the `default` family, jitted, with named presets.
+"""Sequence Stacks bots: `random`, the `default` family and `search`, jitted, with named
+presets. The search family (sim/search.py; Sequence Stacks' pieces in
+sim/sequence_stacks/search.py) rolls out the default family's best moves.
 
 A bot sees only what its player could see: its own hand, the sequence piles, every player's
 chips and hand size, the tops of the discard piles and the size of the draw pile.
@@ -10,7 +12,7 @@ first), so the bot goes on playing while something is worth it and then ends its
 
 import numpy as np
 
-from sim import rng
+from sim import rng, search
 from sim.jit import rule, small_rule
 from sim.sequence_stacks.cards import (
     BLOCK,
@@ -49,7 +51,7 @@ from sim.sequence_stacks.state import (
     PLAYERS,
 )
 from strategies import presets
-from strategies.presets import RANDOM, Family, Parameter
+from strategies.presets import RANDOM, SEARCH, Family, Parameter
 
 PARAMETERS = (
     Parameter("block_at", 4.0, 0.0, 10.0,
@@ -66,6 +68,9 @@ PARAMETERS = (
     Parameter("noise", 0.05, 0.0, 5.0, "random jitter added to every move's score"),
 )
 BLOCK_AT, BLOCK_WINS, STEAL_AT, HOLD_WILDS, CAUTION, LEAVE_PLAYABLE, NOISE = range(len(PARAMETERS))
+SEARCH_AT = len(PARAMETERS)  # where the search family's parameters start in the vector
+VECTOR = PARAMETERS + search.PARAMETERS
+"""Every family's parameters, in the order of a seat's parameter vector."""
 
 PRESETS = {
     "default": {},
@@ -75,6 +80,7 @@ PRESETS = {
     "wild-spenders": {"hold_wilds": 0.0},
     "reckless": {"caution": 0.0},
     "hoarders": {"leave_playable": 1.0},
+    **search.PRESETS,
 }
 
 
@@ -84,6 +90,7 @@ FAMILIES = (
                       "chips from the leaders, skips a threatening next player, blocks "
                       "completions that bring their completer near a win, then discards its "
                       "least useful card", PARAMETERS),
+    search.family(PARAMETERS),
 )
 BUILT_IN = presets.built_in(PRESETS)
 """The presets as `simulate strategies` lists them: name -> (family, parameters changed)."""
@@ -96,12 +103,23 @@ def strategy_names() -> list[str]:
 
 def resolve(name: str, user_presets: dict | None = None) -> tuple[int, np.ndarray]:
     """Gives (family code, parameter vector) of a strategy name (see presets.resolve)."""
-    return presets.resolve(name, user_presets, PARAMETERS, PRESETS)
+    return presets.resolve(name, user_presets, VECTOR, PRESETS, FAMILIES)
 
 
 @small_rule
-def choose(m, rngs, rs, moves, seat, family, params, out):
+def choose(s, rs, seat, family, params, out):
     """Writes the move `seat` makes into out[:5]."""
+    if family == SEARCH:
+        search.decide(s, rs, seat, params, SEARCH_AT, out)
+    else:
+        builtin_choose(s, rs, seat, family, params, out)
+
+
+@small_rule
+def builtin_choose(s, rs, seat, family, params, out):
+    """Writes the move of the random or default family into out[:5] (what a search's
+    rollouts play: no search)."""
+    m, rngs, moves = s.m, s.rngs, s.moves
     n = legal_moves(m, rs, moves, seat)
     if family == RANDOM:
         best_i = rng.below(rngs[1 + seat], n)

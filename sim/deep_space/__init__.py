@@ -5,9 +5,10 @@ from typing import TextIO
 import numpy as np
 import polars as pl
 
+from sim import search as search_family
 from sim.deep_space import board as boards
 from sim.deep_space import deck as decks
-from sim.deep_space import forbid, play, ruleset, sampler
+from sim.deep_space import forbid, play, ruleset, sampler, search
 from sim.deep_space.engine import move_bound
 from sim.deep_space.state import new_state
 from sim.deep_space.tables import COLUMNS
@@ -48,6 +49,8 @@ class DeepSpace:
     bots = DeepSpaceBots()
     # the information-set sampler (for search bots): sampler.resample(s, rs, seat, r)
     sampler = sampler
+    # the search family's pieces (registered with sim/search.py when imported)
+    search = search
 
     def strategy_names(self) -> list[str]:
         return bots.strategy_names()
@@ -66,8 +69,9 @@ class DeepSpace:
     def check(self, rules: dict, setup: Setup) -> None:
         """Every 2-4 player configuration of a valid rules dict can be played."""
 
-    def compile(self, rules: dict) -> None:
-        for strategy in ("random", "default"):
+    def compile(self, rules: dict, setups=()) -> None:
+        searches = search_family.has_search_seat(bots.resolve, rules, setups)
+        for strategy in ("random", "default") + (("search",) if searches else ()):
             self.play(rules, Setup(2, (strategy,) * 2), 0, 0, 1, 0)
 
     def prepare(self, rules: dict, setup: Setup):
@@ -99,7 +103,8 @@ class DeepSpace:
                                  self._python_seats(state, rs, planets, kinds, classes, seed, game,
                                                     rules))
         else:
-            play.play_games(state, rs, families, params, seed, start, stop, out)
+            play.play_games(state, rs, families, params, seed, start, stop, out,
+                            search_family.searching(families))
         ids = np.arange(start, stop, dtype=np.int64) + id_offset
         return build_tables(out, ids, setup.players, setup.strategies(), rules["board"]["name"],
                             planets, forbid.uses(kinds))

@@ -5,7 +5,7 @@ from collections import namedtuple
 
 import numpy as np
 
-from sim import usage
+from sim import search, usage
 from sim.deep_space import engine, forbid
 from sim.deep_space.forbid import use_of
 from sim.deep_space.state import FIRST_SEAT, OVER, PLAYERS, TURN_SEAT, TURNS, WINNER
@@ -51,14 +51,20 @@ def record_game(s, out, row):
 
 
 @rule
-def play_games(s, rs, families, params, seed, start, stop, out):
-    """Plays games [start, stop) with the jitted bots and fills `out` (row = game - start)."""
+def play_games(s, rs, families, params, seed, start, stop, out, searching):
+    """Plays games [start, stop) with the jitted bots and fills `out` (row = game - start).
+
+    searching: True when a seat searches, None when none does (sim/search.py: the loop is then
+    compiled without the search)."""
     move = s.move
     for game in range(start, stop):
         engine.start_game(s, rs, seed, game)
         while not s.g[OVER]:
             seat = s.g[TURN_SEAT]
-            bots.choose(s, rs, seat, families[seat], params[seat], move)
+            if searching is None:
+                bots.builtin_choose(s, rs, seat, families[seat], params[seat], move)
+            else:
+                bots.choose(s, rs, seat, families[seat], params[seat], move)
             usage.tally(out.uses, game - start, seat, use_of(s, rs, seat, move))
             engine.apply_move(s, rs, seat, move)
         record_game(s, out, game - start)
@@ -77,7 +83,8 @@ def play_python(s, rs, families, params, seed, game, out, row=0, python_seats=No
     move, g = s.move, s.g
     python_seats = python_seats or {}
     # The rules called once per move, bound to these arguments' types (sim/jit.py).
-    choose = direct(bots.choose, s, rs, 0, families[0], params[0], move)
+    choose = direct(bots.builtin_choose if search.searching(families) is None else bots.choose,
+                    s, rs, 0, families[0], params[0], move)
     kinds = direct(use_of, s, rs, 0, move)
     tally = direct(usage.tally, out.uses, row, 0, 0)
     apply_move = direct(engine.apply_move, s, rs, 0, move)

@@ -7,6 +7,7 @@ from collections import namedtuple
 
 import numpy as np
 
+from sim import search
 from sim.deep_space.ruleset import MAX_HAND
 
 MOVE_FIELDS = 6  # action, a, b, c, d, e (see engine.py)
@@ -53,6 +54,8 @@ State = namedtuple("State", [
     "forbid",       # int64[players]: restricted play, FORBID_* bits of the actions a seat may
                     # not take (filled once per configuration, never reset by start_game)
     "forbid_card",  # int8[players, C]: 1 where the seat may not play that deck card
+    "search_saved", "search_moves", "search_value", "search_rng",  # the search's scratch
+                    # (sim/search.py)
 ])
 
 
@@ -62,7 +65,7 @@ def new_state(players: int, planets: int, cards: int, max_moves: int) -> State:
     def ints(*shape):
         return np.zeros(shape, np.int64)
 
-    return State(
+    state = State(
         g=ints(N_SCALARS), units=ints(players, planets), base=ints(players, planets),
         dogs=ints(players, planets), supply=ints(players), gems=ints(players),
         ore=ints(players), bases=ints(players), base_turn=ints(players, planets),
@@ -74,4 +77,6 @@ def new_state(players: int, planets: int, cards: int, max_moves: int) -> State:
         bot_rng=np.zeros((players, 1), np.uint64),
         moves=ints(max_moves, MOVE_FIELDS), move=ints(MOVE_FIELDS), order=ints(players),
         forbid=ints(players), forbid_card=np.zeros((players, cards), np.int8),
+        **search.scratch_arrays(MOVE_FIELDS),
     )
+    return state._replace(search_saved=search.saved_buffer(state))

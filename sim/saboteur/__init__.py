@@ -5,9 +5,10 @@ from typing import TextIO
 import numpy as np
 import polars as pl
 
+from sim import search as search_family
 from sim.errors import UserError
 from sim.game import Headline, Setup
-from sim.saboteur import cards, forbid, play, sampler
+from sim.saboteur import cards, forbid, play, sampler, search
 from sim.saboteur.state import new_state
 from sim.saboteur.tables import COLUMNS
 from sim.saboteur.tables import build as build_tables
@@ -43,6 +44,8 @@ class Saboteur:
     bots = SaboteurBots()
     # the information-set sampler (for search bots): sampler.resample(s, rs, seat, r)
     sampler = sampler
+    # the search family's pieces (registered with sim/search.py when imported)
+    search = search
 
     def strategy_names(self) -> list[str]:
         return bots.strategy_names()
@@ -65,8 +68,9 @@ class Saboteur:
             raise UserError(f"{ruleset.saboteur_cards[n]} saboteur cards at {n} players, but "
                             f"gold.saboteur_payout covers only {len(ruleset.payout) - 1}")
 
-    def compile(self, rules: dict) -> None:
-        for strategy in ("random", "default"):
+    def compile(self, rules: dict, setups=()) -> None:
+        searches = search_family.has_search_seat(bots.resolve, rules, setups)
+        for strategy in ("random", "default") + (("search",) if searches else ()):
             self.play(rules, Setup(3, (strategy,) * 3), 0, 0, 1, 0)
 
     def prepare(self, rules: dict, setup: Setup):
@@ -98,7 +102,8 @@ class Saboteur:
                                  self._python_seats(state, ruleset, names, known, classes,
                                                     seed, game, rules))
         else:
-            play.play_games(state, ruleset, families, params, seed, start, stop, fixed, out)
+            play.play_games(state, ruleset, families, params, seed, start, stop, fixed, out,
+                            search_family.searching(families))
         ids = np.arange(start, stop, dtype=np.int64) + id_offset
         return build_tables(out, ids, setup.players, setup.strategies(), setup.option("saboteurs"))
 

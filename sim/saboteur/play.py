@@ -4,7 +4,7 @@ from collections import namedtuple
 
 import numpy as np
 
-from sim import usage
+from sim import search, usage
 from sim.jit import direct, rule, small_rule
 from sim.saboteur import engine
 from sim.saboteur.cards import ROCKFALL, ROUNDS
@@ -65,8 +65,11 @@ def record_game(s, out, row):
 
 
 @rule
-def play_games(s, rs, families, params, seed, start, stop, fixed_saboteurs, out):
-    """Plays games [start, stop) with the jitted bots and fills `out` (row = game - start)."""
+def play_games(s, rs, families, params, seed, start, stop, fixed_saboteurs, out, searching):
+    """Plays games [start, stop) with the jitted bots and fills `out` (row = game - start).
+
+    searching: True when a seat searches, None when none does (sim/search.py: the loop is then
+    compiled without the search)."""
     move = s.move
     rounds = rs.numbers[ROUNDS]
     observed = bots.keeps_record(families)
@@ -79,7 +82,10 @@ def play_games(s, rs, families, params, seed, start, stop, fixed_saboteurs, out)
             over = False
             while not over:
                 seat = s.g[TURN_SEAT]
-                bots.choose(s, rs, seat, families[seat], params[seat], move)
+                if searching is None:
+                    bots.builtin_choose(s, rs, seat, families[seat], params[seat], move)
+                else:
+                    bots.choose(s, rs, seat, families[seat], params[seat], move)
                 usage.tally(out.uses, row, seat, use_of(s, rs, seat, move))
                 over = turn(s, rs, seat, move, observed)
             engine.end_round(s, rs)
@@ -125,7 +131,8 @@ def play_python(s, rs, families, params, seed, game, fixed_saboteurs, out, row=0
     # A Python seat may ask a built-in bot what it would play (View.suggest): keep the record.
     observed = bots.keeps_record(families) or bool(python_seats)
     # The rules, bound to these arguments' types: called from Python (sim/jit.py).
-    choose = direct(bots.choose, s, rs, 0, families[0], params[0], move)
+    choose = direct(bots.builtin_choose if search.searching(families) is None else bots.choose,
+                    s, rs, 0, families[0], params[0], move)
     play_turn = direct(turn, s, rs, 0, move, observed)
     start_round = direct(engine.start_round, s, rs, 0, 0)
     first_seat = direct(engine.next_round_first_seat, s, rs)

@@ -14,6 +14,7 @@ suspicion). Re-dealt, consistently with that:
   - the goals the seat has neither seen nor seen turned over (their kinds shuffled);
   - everything still to be drawn: the other seats' bot streams, the gold pile's stream, and the
     seed the later rounds' deals are drawn from.
+Hidden things are sorted before they are shuffled (see sim/sampling.py).
 Face-down discards left the game: the sampler does not put them back among the hidden cards
 (the state does not record them), so it assumes the seat knows which cards were discarded.
 """
@@ -37,6 +38,7 @@ def resample(s, rs, seat, r):
             if q != seat:
                 scratch[n] = role[q]
                 n += 1
+        sampling.sort(scratch[:n])
         rng.shuffle(r, scratch[:n])
     else:
         # The role cards of this player count, less the seat's own.
@@ -58,6 +60,7 @@ def resample(s, rs, seat, r):
         if not shown[i] and not seen[seat, i]:
             scratch[n] = kind[i]
             n += 1
+    sampling.sort(scratch[:n])
     rng.shuffle(r, scratch[:n])
     k = 0
     for i in range(3):

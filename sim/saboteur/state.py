@@ -7,6 +7,8 @@ from collections import namedtuple
 
 import numpy as np
 
+from sim import search
+
 # The maze is unbounded in the rules; 40 path cards cannot reach further than this from the start.
 SIZE = 112
 ORIGIN = 56
@@ -65,12 +67,16 @@ State = namedtuple("State", [
     "forbid",      # int8[players, cards]: restricted play (--forbid): FORBID_PLAY set where the
                    # seat may not play that card, FORBID_PASS where it may not discard it
                    # (shifted for one role: see FORBID_PLAY)
+    "move_score",  # float64[MAX_MOVES]: scratch for a bot: the default family's score of each
+                   # move it listed (the search family's candidates are the best ones)
+    "search_saved", "search_moves", "search_value", "search_rng",  # the search's scratch
+                   # (sim/search.py)
 ])
 
 
 def new_state(players: int, deck_size: int) -> State:
     """Gives an empty state for a game of `players` with a deck of `deck_size` cards."""
-    return State(
+    state = State(
         g=np.zeros(N_SCALARS, np.int64),
         cell=np.zeros((SIZE, SIZE), np.int8),
         exits=np.zeros((SIZE, SIZE), np.int8),
@@ -103,4 +109,7 @@ def new_state(players: int, deck_size: int) -> State:
         belief=np.zeros((2, 3), np.float64),
         nearest=np.zeros((3, 3), np.int64),
         forbid=np.zeros((players, deck_size), np.int8),
+        move_score=np.zeros(MAX_MOVES, np.float64),
+        **search.scratch_arrays(MOVE_FIELDS),
     )
+    return state._replace(search_saved=search.saved_buffer(state))

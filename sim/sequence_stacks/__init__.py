@@ -6,8 +6,9 @@ from typing import TextIO
 import numpy as np
 import polars as pl
 
+from sim import search as search_family
 from sim.game import Headline, Setup
-from sim.sequence_stacks import cards, forbid, play, sampler
+from sim.sequence_stacks import cards, forbid, play, sampler, search
 from sim.sequence_stacks.state import new_state, views
 from sim.sequence_stacks.tables import COLUMNS
 from sim.sequence_stacks.tables import build as build_tables
@@ -48,6 +49,8 @@ class SequenceStacks:
     bots = SequenceStacksBots()
     # the information-set sampler (for search bots): sampler.resample(s, rs, seat, r)
     sampler = sampler
+    # the search family's pieces (registered with sim/search.py when imported)
+    search = search
 
     def strategy_names(self) -> list[str]:
         return bots.strategy_names()
@@ -61,8 +64,9 @@ class SequenceStacks:
     def check(self, rules: dict, setup: Setup) -> None:
         """Every player count the game takes can be played with any valid rules."""
 
-    def compile(self, rules: dict) -> None:
-        for strategy in ("random", "default"):
+    def compile(self, rules: dict, setups=()) -> None:
+        searches = search_family.has_search_seat(bots.resolve, rules, setups)
+        for strategy in ("random", "default") + (("search",) if searches else ()):
             self.play(rules, Setup(2, (strategy,) * 2), 0, 0, 1, 0)
 
     def prepare(self, rules: dict, setup: Setup):
@@ -90,7 +94,8 @@ class SequenceStacks:
                 play.play_python(state, ruleset, families, params, seed, game, out, row,
                                  self._python_seats(state, ruleset, classes, seed, game, rules))
         else:
-            play.play_games(state, ruleset, families, params, seed, start, stop, out)
+            play.play_games(state, ruleset, families, params, seed, start, stop, out,
+                            search_family.searching(families))
         ids = np.arange(start, stop, dtype=np.int64) + id_offset
         return build_tables(out, ids, setup.players, setup.strategies())
 

@@ -5,7 +5,7 @@ from collections import namedtuple
 
 import numpy as np
 
-from sim import usage
+from sim import search, usage
 from sim.jit import rule
 from sim.sequence_stacks import engine
 from sim.sequence_stacks.cards import ACTIONS
@@ -40,14 +40,20 @@ def record_game(m, out, row):
 
 
 @rule
-def play_games(s, rs, families, params, seed, start, stop, out):
-    """Plays games [start, stop) with the jitted bots and fills `out` (row = game - start)."""
-    m, rngs, moves, move = s.m, s.rngs, s.moves, s.move
+def play_games(s, rs, families, params, seed, start, stop, out, searching):
+    """Plays games [start, stop) with the jitted bots and fills `out` (row = game - start).
+
+    searching: True when a seat searches, None when none does (sim/search.py: the loop is then
+    compiled without the search)."""
+    m, rngs, move = s.m, s.rngs, s.move
     for game in range(start, stop):
         engine.start_game(m, rngs, rs, seed, game)
         while m[OVER] == 0:
             seat = engine.to_move(m)
-            bots.choose(m, rngs, rs, moves, seat, families[seat], params[seat], move)
+            if searching is None:
+                bots.builtin_choose(s, rs, seat, families[seat], params[seat], move)
+            else:
+                bots.choose(s, rs, seat, families[seat], params[seat], move)
             usage.tally(out.uses, game - start, seat, use_of(move))
             engine.apply_move(m, rngs, rs, seat, move)
         record_game(m, out, game - start)
@@ -87,8 +93,9 @@ def play_python(s, rs, families, params, seed, game, out, row=0, python_seats=No
     watch(event, ...), if given, is called at each step: ("start",) once dealt, ("move", seat,
     move) before each move is applied, ("after", seat, move) after it, ("end",) at the end.
     """
-    m, rngs, moves, move = s.m, s.rngs, s.moves, s.move
+    m, rngs, move = s.m, s.rngs, s.move
     python_seats = python_seats or {}
+    choose = bots.builtin_choose if search.searching(families) is None else bots.choose
     engine.start_game(m, rngs, rs, seed, game)
     if watch:
         watch("start")
@@ -96,7 +103,7 @@ def play_python(s, rs, families, params, seed, game, out, row=0, python_seats=No
         seat = int(engine.to_move(m))
         player = python_seats.get(seat)
         if player is None:
-            bots.choose(m, rngs, rs, moves, seat, families[seat], params[seat], move)
+            choose(s, rs, seat, families[seat], params[seat], move)
         else:
             player(seat)
         usage.tally(out.uses, row, seat, use_of(move))

@@ -35,6 +35,7 @@ def resample(s, rs, seat, r):
                     m[DRAW + n] = t
                     n += 1
                 m[HAND + q * TYPES + t] = 0
+    sampling.sort(m[DRAW:DRAW + n])  # see sim/sampling.py
     rng.shuffle(r, m[DRAW:DRAW + n])
     for q in range(p):
         if q != seat:
@@ -46,6 +47,7 @@ def resample(s, rs, seat, r):
                 hand_add(m, q, m[DRAW + n])
     # Above the pile lie the cards drawn before, in the order they were drawn, which would tell
     # who was dealt what: nothing reads them, but a bot that did must not find the real deal.
+    sampling.sort(m[DRAW + m[DRAW_N]:DRAW + MAX_DECK])
     rng.shuffle(r, m[DRAW + m[DRAW_N]:DRAW + MAX_DECK])
     rngs[0, 0] = rng.next_u64(r)
     sampling.redraw_streams(rngs[1:], seat, r)

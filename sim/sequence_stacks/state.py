@@ -12,6 +12,7 @@ from collections import namedtuple
 
 import numpy as np
 
+from sim import search
 from sim.sequence_stacks.cards import ACTIONS, MAX_OPEN, MAX_PLAYERS, SEQUENCE, TYPES
 
 MAX_DECK = 256
@@ -54,6 +55,8 @@ State = namedtuple("State", [
     "rngs",   # uint64[1 + players, 1]: the deal's stream, then each seat's bot stream
     "moves",  # int64[MAX_MOVES, MOVE_FIELDS]: scratch for listing legal moves
     "move",   # int64[MOVE_FIELDS]: the move being played
+    "search_saved", "search_moves", "search_value", "search_rng",  # the search's scratch
+              # (sim/search.py)
 ])
 
 Views = namedtuple("Views", [
@@ -64,9 +67,10 @@ Views = namedtuple("Views", [
 
 def new_state(players: int) -> State:
     """Gives an empty state for a game of `players`."""
-    return State(m=np.zeros(SIZE, np.int64), rngs=np.zeros((1 + players, 1), np.uint64),
-                 moves=np.zeros((MAX_MOVES, MOVE_FIELDS), np.int64),
-                 move=np.zeros(MOVE_FIELDS, np.int64))
+    state = State(m=np.zeros(SIZE, np.int64), rngs=np.zeros((1 + players, 1), np.uint64),
+                  moves=np.zeros((MAX_MOVES, MOVE_FIELDS), np.int64),
+                  move=np.zeros(MOVE_FIELDS, np.int64), **search.scratch_arrays(MOVE_FIELDS))
+    return state._replace(search_saved=search.saved_buffer(state))
 
 
 def views(s: State) -> Views:

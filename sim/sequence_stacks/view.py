@@ -208,7 +208,7 @@ class PythonSeatPlayer:
         self.forbiddable = list(forbid.names(rules))
         # The rules called at every move, bound to this state (sim/jit.py).
         self.legal_moves = direct(engine.legal_moves, s.m, rs, s.moves, 0)
-        self.choose = direct(bots.choose, s.m, s.rngs, rs, s.moves, 0, 0, _PARAMETERS, s.move)
+        self.choose = direct(bots.choose, s, rs, 0, 0, _PARAMETERS, s.move)
 
     def __call__(self, seat: int) -> None:
         s = self.s
@@ -221,7 +221,7 @@ class PythonSeatPlayer:
             own = int(restricted[seat])
             restricted[seat] |= forbid.mask(forbidden)
             try:
-                self.choose(s.m, s.rngs, self.rs, s.moves, seat, family, params, move)
+                self.choose(s, self.rs, seat, family, params, move)
             finally:
                 restricted[seat] = own
             return rows.index(move.tolist())

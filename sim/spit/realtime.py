@@ -71,7 +71,7 @@ class RealTimeGame:
         for seat in range(2):
             reaction.seat_reaction(rules, setup.option(reaction.option_name(seat)))
 
-    def compile(self, rules: dict) -> None:
+    def compile(self, rules: dict, setups=()) -> None:
         for strategy in ("random", "default"):
             self.play(rules, Setup(2, (strategy,) * 2), 0, 0, 1, 0)
 

@@ -12,6 +12,14 @@ from strategies import seats
 from strategies.presets import user_presets
 
 WRAPPED = f"{Path(__file__).with_name('wrapped.py')}:Builtin"
+SEARCH_PLAYED = "search-fast"  # the search budget the suite plays (the others only search longer)
+
+
+def played(game) -> list[str]:
+    """Gives the built-in strategies the suite plays: every one but the search presets other
+    than SEARCH_PLAYED, which play the same code with a larger budget, slowly."""
+    return [name for name in game.strategy_names()
+            if game.bots.presets.get(name, ("", {}))[0] != "search" or name == SEARCH_PLAYED]
 
 
 def wrapped(setup: Setup) -> Setup:

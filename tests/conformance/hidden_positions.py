@@ -14,6 +14,7 @@ from __future__ import annotations
 from typing import NamedTuple
 
 import numpy as np
+from builtin_seats import played
 
 from sim import games, rng
 from sim.deep_space import engine as deep_space_engine
@@ -134,8 +135,9 @@ class Adapter:
         return games.get(self.name)
 
     def strategies(self) -> list[str]:
-        """Gives the built-in bot families and presets."""
-        return self.game.strategy_names()
+        """Gives the built-in bot families and presets (of the search presets, the one the suite
+        plays)."""
+        return played(self.game)
 
     def prepare(self, rules, setup: Setup) -> Prepared:
         """Gives what playing a configuration's games takes."""
@@ -292,7 +294,7 @@ class SequenceStacksHidden(TurnBasedHidden):
                                          seed, game, out, 0, seats)
 
     def choose(self, s, rs, seat, family, params):
-        sequence_stacks_bots.choose(s.m, s.rngs, rs, s.moves, seat, family, params, s.move)
+        sequence_stacks_bots.choose(s, rs, seat, family, params, s.move)
 
     def legal_moves(self, s, rs, seat):
         return sequence_stacks_engine.legal_moves(s.m, rs, s.moves, seat)

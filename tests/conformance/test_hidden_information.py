@@ -135,3 +135,34 @@ def test_the_sampler_re_deals_the_same_way_from_the_same_stream(rules, name):
 
     checked_games(name, rules, "random", inspect=inspect)
     assert sorted(redeals) == list(range(ADAPTERS[name].players))
+
+
+SEARCHING = sorted(name for name in ADAPTERS if hasattr(games.get(name), "search"))
+
+
+@pytest.mark.parametrize("name", SEARCHING)
+def test_a_search_that_rolls_out_the_real_deal_is_caught(rules, name):
+    # The search bot's own pieces (sim/<game>/search.py), less the re-deal: each candidate
+    # rolled out from the real position (what the seat cannot know included). The control plays
+    # the legal move numbered by the candidate that wins.
+    adapter, pieces = ADAPTERS[name], games.get(name).search
+    table = adapter.prepare(rules[name], Setup(adapter.players,
+                                               ("search-fast",) * adapter.players))
+    r = np.zeros(1, np.uint64)
+
+    def peek(parts, seat):
+        s = parts[0]
+        kept = [a.copy() for a in s]
+        n = pieces.candidates(s, table.rs, seat, table.params[seat], s.search_moves)
+        score = []
+        for c in range(n):
+            r[0] = 7
+            score.append(pieces.play_out(s, table.rs, seat, s.search_moves[c].copy(),
+                                         table.params[seat], r))
+            for a, b in zip(s, kept):
+                a[...] = b
+        return int(np.argmax(score))
+
+    checker = checked_games(name, rules, "random", peek=peek)
+    assert checker.differing, f"a search rolling out the real deal went unnoticed in " \
+                              f"{checker.decisions} decisions"

@@ -81,8 +81,9 @@ def engine_dispatchers(name: str) -> list[CPUDispatcher]:
 def test_no_compiled_engine_function_calls_reference_counting(name):
     game = games.get(name)
     rules = game.load_rules(None, [])
-    game.compile(rules)  # the jitted loop, with every function it calls linked in
     players = max(game.min_players, 2)
+    searching = [Setup(players, ("search",) * players)] if "search" in game.strategy_names() else []
+    game.compile(rules, searching)  # the jitted loops, with every function they call linked in
     game.trace(rules, Setup(players, ("default",) * players), 0, 0, io.StringIO())
     compiled = [f for f in engine_dispatchers(name) if f.overloads]
     assert len(compiled) >= 3, "the jitted loop, and the rules the Python driver calls"

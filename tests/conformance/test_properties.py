@@ -4,7 +4,7 @@ move, and every game ends with a winner or recorded as stalled."""
 
 import game_adapters
 import pytest
-from builtin_seats import assert_same_tables, builtins_as_python
+from builtin_seats import assert_same_tables, builtins_as_python, played
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -18,7 +18,7 @@ from sim.game import Setup
 def test_only_legal_moves_happen_what_is_conserved_stays_and_every_game_ends(name, data):
     game, adapter = games.get(name), game_adapters.of(name)
     players = data.draw(st.integers(game.min_players, min(game.max_players, 7)), label="players")
-    setup = Setup(players, tuple(data.draw(st.sampled_from(game.strategy_names()))
+    setup = Setup(players, tuple(data.draw(st.sampled_from(played(game)))
                                  for _ in range(players)))
     rules = game.load_rules(None, list(data.draw(st.sampled_from(adapter.variants))))
     seed, index = data.draw(st.integers(0, 2**63 - 1)), data.draw(st.integers(0, 10**6))

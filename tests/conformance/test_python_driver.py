@@ -10,7 +10,7 @@ from pathlib import Path
 import game_adapters
 import polars as pl
 import pytest
-from builtin_seats import assert_same_tables, builtins_as_python
+from builtin_seats import assert_same_tables, builtins_as_python, played
 
 from sim import games
 from sim.errors import UserError
@@ -19,7 +19,7 @@ from strategies import python_bots, seats
 
 GAMES = 3
 CASES = [(name, strategy) for name in games.names()
-         for strategy in games.get(name).strategy_names()]
+         for strategy in played(games.get(name))]
 
 
 def moves_traced(game, rules, setup, seed, index) -> list[str]:

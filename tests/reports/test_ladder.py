@@ -68,6 +68,8 @@ def test_a_ladder_run_reports_every_rung_with_what_its_bots_exercise(simulate, t
         (2, "random"), (2, "default"), (3, "random"), (3, "default")]
     assert head.frame["target"].to_list() == [0.5, 0.5, 1 / 3, 1 / 3]
     assert uses.title.startswith("What the bots exercise")
+    assert uses.frame.columns[:4] == ["players", "rung", "games", "move"]  # then kinds only
+    assert "strategy" not in uses.frame.columns
     # random play moves far more than the default bots on the same deals
     moves = dict(uses.frame.filter(pl.col("players") == 2).select("rung", "move").rows())
     assert moves["random"] > moves["default"] > 0
@@ -82,3 +84,21 @@ def test_a_run_without_rungs_has_no_ladder_section(simulate, tmp_path):
     assert balance_across_skill in COMMON
     assert ladder_section(simulate, tmp_path, "--players", "2-3", "--games", "10",
                           "--rungs", "default") is None
+
+
+def test_rungs_played_in_separate_runs_of_one_seed_make_one_ladder(simulate, tmp_path):
+    from reports import runs
+    from reports.ladder import balance_across_skill
+    from reports.sections import ReportContext
+
+    for rung in ("default", "random"):  # the stronger rung played first, in a run of its own
+        code, _, err = simulate("ladder", "deep-space", "--players", "2", "--games", "10",
+                                "--rungs", rung, "--seed", "3", "--workers", "1",
+                                "--out", rung, "--quiet")
+        assert code == 0, err
+    opened = runs.open_runs([tmp_path / "default", tmp_path / "random"])
+    section = balance_across_skill(ReportContext(opened, runs.game_named("deep-space"),
+                                                 tmp_path / "charts"))
+    # in ladder order, weakest first, whatever the order of the folders
+    assert section.tables[0].frame.select("players", "rung", "strategy", "games").rows() == [
+        (2, "random", "random", 10), (2, "default", "default", 10)]

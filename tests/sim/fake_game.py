@@ -50,7 +50,7 @@ class CoinGame:
         if setup.option("saboteurs") is not None and setup.option("saboteurs") >= setup.players:
             raise UserError(f"{setup.option('saboteurs')} saboteurs need more than {setup.players} players")
 
-    def compile(self, rules: dict) -> None:
+    def compile(self, rules: dict, setups=()) -> None:
         self.compiled.append(rules)
 
     def play(self, rules, setup, seed, start, stop, id_offset):

@@ -32,6 +32,7 @@ def test_the_tuned_rung_plays_the_first_preset_of_the_file(simulate, tmp_path):
     (tmp_path / "tuned.toml").write_text(
         '[preset.tuned-deep]\nfamily = "default"\n\n[preset.other]\nfamily = "default"\n')
     code, out, err = simulate("ladder", "deep-space", "--players", "2", "--games", "4",
+                              "--rungs", "random,default,tuned",
                               "--tuned", "tuned.toml", "--seed", "1", "--workers", "1",
                               "--out", "lad", "--quiet")
     assert code == 0, err
@@ -39,11 +40,42 @@ def test_the_tuned_rung_plays_the_first_preset_of_the_file(simulate, tmp_path):
     assert seats == [("random", "random"), ("default", "default"), ("tuned", "tuned-deep")]
 
 
+def test_the_tuned_rung_tuned_on_the_fly_plays_each_counts_tuning_kept_in_the_run(simulate,
+                                                                                  tmp_path):
+    from sim import games
+    from strategies.presets import load, user_presets
+
+    code, out, err = simulate("ladder", "deep-space", "--players", "2-3", "--games", "4",
+                              "--rungs", "default,tuned", "--tune-trials", "2",
+                              "--tune-games", "4", "--seed", "1", "--workers", "1",
+                              "--out", "lad", "--quiet")
+    assert code == 0, err
+    run = Run.open(tmp_path / "lad")
+    assert [(s.players, s.option("rung"), s.seats[0]) for s in run.setups] == [
+        (2, "default", "default"), (2, "tuned", "tuned-deep-space-2p"),
+        (3, "default", "default"), (3, "tuned", "tuned-deep-space-3p")]
+    game = games.get("deep-space")
+    carried = user_presets(run.manifest["rules"])
+    for count in (2, 3):
+        folder = tmp_path / "lad" / "tuned" / f"{count}p"
+        assert (folder / "gain.json").is_file()
+        # the run plays (and a resume replays) exactly the preset its tuning wrote
+        (spec,) = load(game, folder / "tuned.toml").values()
+        assert carried[f"tuned-deep-space-{count}p"] == spec
+
+
 @pytest.mark.parametrize("args, says", [
     (("--rungs", "random,expert"), "unknown rung 'expert'"),
     (("--rungs", "tuned"), "the tuned rung needs --tuned"),
     (("--games", "0"), "--games"),
     (("--tuned", "missing.toml"), "missing.toml"),
+    (("--tune-trials", "0", "--tune-games", "5"), "--tune-trials and --tune-games must be at"),
+    (("--tune-trials", "3", "--tune-games", "-1"), "must be at least 1, got 3 and -1"),
+    (("--tune-trials", "3"), "needs both --tune-trials and --tune-games"),
+    (("--rungs", "random,default", "--tune-trials", "2", "--tune-games", "5"),
+     "add tuned to --rungs"),
+    (("--tuned", "t.toml", "--tune-trials", "2", "--tune-games", "5"), "exclude each other"),
+    (("--tune-trials", "2", "--tune-games", "5", "--games", "0"), "--games"),
 ])
 def test_bad_input_is_one_line_and_writes_nothing(simulate, tmp_path, args, says):
     code, out, err = simulate("ladder", "speed", "--players", "2", "--games", "4",

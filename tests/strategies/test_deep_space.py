@@ -19,7 +19,8 @@ def rules():
 
 
 def test_strategy_names_are_random_and_the_presets():
-    assert bots.strategy_names() == ["random", "default", "rush", "turtle", "raider"]
+    assert bots.strategy_names() == ["random", "default", "rush", "turtle", "raider",
+                                     "search-fast", "search", "search-strong"]
     assert set(bots.STYLES) == set(bots.strategy_names())
 
 
@@ -27,11 +28,11 @@ def test_strategy_names_are_random_and_the_presets():
 def test_a_preset_changes_only_the_parameters_it_names(name):
     family, params = bots.resolve(name)
     _, default = bots.resolve("default")
-    names = [p.name for p in bots.PARAMETERS]
+    names = [p.name for p in bots.VECTOR]
     assert family == presets.DEFAULT
     for i, value in enumerate(params):
         assert value == bots.PRESETS[name].get(names[i], default[i])
-        assert bots.PARAMETERS[i].low <= value <= bots.PARAMETERS[i].high
+        assert bots.VECTOR[i].low <= value <= bots.VECTOR[i].high
 
 
 def test_a_user_preset_resolves_to_its_family_with_its_parameters_over_the_defaults():
@@ -47,7 +48,7 @@ def test_a_user_preset_resolves_to_its_family_with_its_parameters_over_the_defau
 
 
 def test_the_families_list_every_parameter_and_the_presets():
-    assert [f.name for f in bots.FAMILIES] == ["random", "default"]
+    assert [f.name for f in bots.FAMILIES] == ["random", "default", "search"]
     assert bots.FAMILIES[1].parameters == bots.PARAMETERS
     assert list(bots.BUILT_IN) == bots.strategy_names()
 

@@ -37,7 +37,7 @@ def test_the_presets_ride_in_the_rules_only_when_there_are_some():
 
 
 @pytest.mark.parametrize("text, message", [
-    ('[preset.x]\nfamily = "clever"\n', "family must be one of random, default, got 'clever'"),
+    ('[preset.x]\nfamily = "clever"\n', "family must be one of random, default, search, got 'clever'"),
     ('[preset.x]\nfamily = "default"\nboldness = 1\n',
      "family 'default' has no parameter 'boldness'; its parameters: strike_distance, "),
     ('[preset.x]\nfamily = "default"\ncover = 2\n', "cover must be a number in 0–1, got 2"),

@@ -44,7 +44,8 @@ def test_the_strategy_names_are_random_and_every_preset():
     assert "default" in names and GAME.strategy_names() == names
     families = {name: bots.resolve(name)[0] for name in names}
     assert families.pop("random") == presets.RANDOM
-    assert set(families.values()) == {presets.DEFAULT}
+    assert families == {name: presets.SEARCH if spec.get("family") == "search" else presets.DEFAULT
+                        for name, spec in bots.PRESETS.items()}
 
 
 def test_a_preset_changes_only_its_own_parameters():

@@ -22,7 +22,7 @@ from sequence_stacks_positions import Table, held_mask
 def choice(table, seat, strategy):
     family, params = bots.resolve(strategy)
     s = table.s
-    bots.choose(s.m, s.rngs, table.rs, s.moves, seat, family, params, s.move)
+    bots.choose(s, table.rs, seat, family, params, s.move)
     action, _, t, a, b = s.move.tolist()
     return action, (cards.name(t) if action != PASS else None), a, b
 
@@ -39,7 +39,7 @@ def test_the_random_bot_picks_uniformly_from_the_legal_moves_in_their_listed_ord
         expected_rng = s.rngs[1 + seat].copy()
         n = engine.legal_moves(s.m, rs, s.moves, seat)
         expected = s.moves[rng.below(expected_rng, n)].copy()
-        bots.choose(s.m, s.rngs, rs, s.moves, seat, family, params, s.move)
+        bots.choose(s, rs, seat, family, params, s.move)
         assert s.move.tolist() == expected.tolist()
         assert s.rngs[1 + seat, 0] == expected_rng[0], "one draw from the seat's own stream"
         engine.apply_move(s.m, s.rngs, rs, seat, s.move)
@@ -111,7 +111,7 @@ def test_the_default_bot_reads_nothing_its_player_cannot_see():
         engine.start_game(s.m, s.rngs, rs, seed, 0)
         for _ in range(seed * 3):  # somewhere in the game
             seat = int(engine.to_move(s.m))
-            bots.choose(s.m, s.rngs, rs, s.moves, seat, family, params, s.move)
+            bots.choose(s, rs, seat, family, params, s.move)
             engine.apply_move(s.m, s.rngs, rs, seat, s.move)
             if s.m[OVER]:
                 break
@@ -133,7 +133,7 @@ def test_the_default_bot_reads_nothing_its_player_cannot_see():
                 at += v.hand_n[q]
             n = v.g[engine.DRAW_N]
             v.draw[:n] = hidden.permutation(v.draw[:n])
-            bots.choose(other.m, other.rngs, rs, other.moves, seat, family, params, other.move)
+            bots.choose(other, rs, seat, family, params, other.move)
             picks.append(other.move.tolist())
         assert picks[0] == picks[1] == picks[2]
 
@@ -142,10 +142,12 @@ def test_the_strategy_names_are_random_and_every_preset():
     names = bots.strategy_names()
     assert names == ["random", *bots.PRESETS] and GAME.strategy_names() == names
     families = {name: bots.resolve(name)[0] for name in names}
-    assert families.pop("random") == presets.RANDOM and set(families.values()) == {presets.DEFAULT}
+    assert families.pop("random") == presets.RANDOM
+    assert families == {name: presets.SEARCH if spec.get("family") == "search" else presets.DEFAULT
+                        for name, spec in bots.PRESETS.items()}
     for preset, changes in bots.PRESETS.items():
         params = bots.resolve(preset)[1]
-        for p, value in zip(bots.PARAMETERS, params):
+        for p, value in zip(bots.VECTOR, params):
             assert value == changes.get(p.name, p.default) and p.low <= p.default <= p.high
 
 
@@ -158,7 +160,7 @@ def test_a_user_preset_resolves_to_its_family_with_its_parameters_over_the_defau
     assert np.delete(params, at).tolist() == np.delete(default, at).tolist()
     assert bots.resolve("dice", user)[0] == presets.RANDOM
     assert bots.resolve("reckless", user)[1].tolist() == bots.resolve("reckless")[1].tolist()
-    assert [f.name for f in bots.FAMILIES] == ["random", "default"]
+    assert [f.name for f in bots.FAMILIES] == ["random", "default", "search"]
     assert bots.FAMILIES[1].parameters == bots.PARAMETERS
     assert set(bots.BUILT_IN) == set(bots.strategy_names())
 

@@ -39,7 +39,7 @@ def play_checked(rules, strategies, seed, game=0):
         for other in range(players):
             if other != seat:
                 assert engine.legal_moves(s.m, rs, s.moves, other) == 0
-        bots.choose(s.m, s.rngs, rs, s.moves, seat, families[seat], params[seat], s.move)
+        bots.choose(s, rs, seat, families[seat], params[seat], s.move)
         assert tuple(s.move.tolist()) in listed
         assert engine.is_legal(s.m, rs, s.moves, seat, s.move)
         engine.apply_move(s.m, s.rngs, rs, seat, s.move)

@@ -25,7 +25,7 @@ def play_until(rules, wanted, players=4, seed=3, steps=3000):
         n = engine.legal_moves(s.m, rs, s.moves, seat)
         if wanted <= {(int(a), int(src)) for a, src in s.moves[:n, :2]}:
             return s, rs, seat
-        bots.choose(s.m, s.rngs, rs, s.moves, seat, families[seat], params[seat], s.move)
+        bots.choose(s, rs, seat, families[seat], params[seat], s.move)
         engine.apply_move(s.m, s.rngs, rs, seat, s.move)
     raise AssertionError(f"no position with {wanted}")
 
