@@ -1,6 +1,7 @@
 """Python bots that build on the built-ins: View.suggest, the lazily worded legal moves, and
 `--forbid ROLE:NAME`."""
 
+import numpy as np
 import polars as pl
 import pytest
 
@@ -82,13 +83,18 @@ def test_legal_moves_are_worded_as_read_and_found_by_identity():
         worded.append(row)
         return tuple(row)
 
-    moves = python_bots.LegalMoves([[0, 1], [2, 3], [4, 5]], word)
+    rows = np.array([[0, 1], [2, 3], [4, 5]])
+    moves = python_bots.LegalMoves(rows, word)
     first = moves[0]
     assert worded == [[0, 1]] and moves.index(first) == 0 and worded == [[0, 1]]
     assert moves.index((4, 5)) == 2 and moves[-1] == (4, 5) and moves[1:] == [(2, 3), (4, 5)]
     assert len(moves) == 3 and list(moves) == [(0, 1), (2, 3), (4, 5)] and moves == list(moves)
     with pytest.raises(ValueError):
         moves.index((9, 9))
+    kept = python_bots.LegalMoves(rows, word)
+    kept.keep()
+    rows[:] = 0  # the position moves on: a kept list says what it was
+    assert list(kept) == [(0, 1), (2, 3), (4, 5)]
 
 
 def test_kept_legal_moves_name_the_cards_held_when_they_were_listed(simulate, tmp_path):
