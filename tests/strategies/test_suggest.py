@@ -109,7 +109,7 @@ def test_kept_legal_moves_name_the_cards_held_when_they_were_listed(simulate, tm
 
 
 @pytest.mark.parametrize("game, players", [("saboteur", 4), ("sequence-stacks", 3),
-                                           ("deep-space", 2)])
+                                           ("deep-space", 2), ("spit", 2), ("speed", 2)])
 def test_a_bot_playing_the_suggestion_of_default_plays_defaults_games(simulate, tmp_path, game,
                                                                       players):
     follower = bot_file(tmp_path, "        return view.suggest('default')\n")
