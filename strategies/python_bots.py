@@ -124,11 +124,15 @@ class Suggests:
         family or preset of the game, e.g. "default", or one of --strategies-file) would
         play here. It sees what this seat sees, and nothing more.
 
+        None when the strategy has no move here: in Spit and Speed a restricted built-in
+        ("default-no-uncover") waits when its restrictions leave it nothing to play.
+
         Raises ValueError for a strategy the game does not have, and RuntimeError once the
         bot's `choose` has returned (the position has moved on)."""
         if getattr(self, "_legal", None) is None:
             raise RuntimeError("suggest() works only while choose() runs, for its own view")
-        return self._legal[self._advise(strategy)]
+        i = self._advise(strategy)
+        return None if i is None else self._legal[i]
 
 
 _set = object.__setattr__  # a View is read-only: it sets its own fields past __setattr__
@@ -185,16 +189,17 @@ class View(Suggests):
 def suggested_index(strategy: str, known: list[str], forbiddable: list[str], rows: np.ndarray,
                     seat: int, masks: Callable[[tuple[str, ...]], list],
                     resolve: Callable[[str], tuple],
-                    choose: Callable[[int, np.ndarray], np.ndarray]) -> int:
+                    choose: Callable[[int, np.ndarray], np.ndarray | None]) -> int | None:
     """Gives the index in `rows` (the legal moves of `seat`, the engine's rows) of the move the
-    built-in strategy `strategy` picks: what a game's View.suggest answers.
+    built-in strategy `strategy` picks (None: it has none): what a game's View.suggest answers.
 
     A strategy is a name of `known`, maybe restricted as seat strategies are
     ("default-no-break": what default plays when it may not break tools), its restrictions
     added to the seat's own while it chooses. ValueError for anything else.
     masks(forbidden) gives the game's [(restriction array, mask)]: the bits `forbidden` sets in
     each array's row `seat`; resolve(name) gives the strategy's (family, parameters);
-    choose(family, parameters) lets the jitted bot choose, and gives the move row it wrote."""
+    choose(family, parameters) lets the jitted bot choose, and gives the move row it wrote
+    (None: it found no move)."""
     base, forbidden = parse(strategy)
     if base not in known:
         raise ValueError(f"no built-in strategy {base!r}; the game's are {', '.join(known)}")
@@ -211,7 +216,7 @@ def suggested_index(strategy: str, known: list[str], forbiddable: list[str], row
     finally:
         for (array, _), was in zip(widened, own):
             array[seat] = was
-    return rows.tolist().index(move.tolist())
+    return None if move is None else rows.tolist().index(move.tolist())
 
 
 class PythonSeat:

@@ -181,9 +181,8 @@ class PythonSeatPlayer:
         """Gives the index in `rows` of the move the built-in `strategy` plans (View.suggest)."""
         s, rs, plan = self.s, self.rs, np.zeros_like(self.c.plan[seat])
 
-        def choose(family: int, params) -> np.ndarray:
-            self.choose(s, rs, seat, family, params, plan)
-            return plan
+        def choose(family: int, params) -> np.ndarray | None:
+            return plan if self.choose(s, rs, seat, family, params, plan) else None
 
         return python_bots.suggested_index(
             strategy, self.known, self.forbiddable, rows, seat, self._masks,

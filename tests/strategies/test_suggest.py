@@ -119,3 +119,14 @@ def test_a_bot_playing_the_suggestion_of_default_plays_defaults_games(simulate, 
     python, jitted = tables(tmp_path / "python"), tables(tmp_path / "jitted")
     assert python["games"].drop("setup").equals(jitted["games"].drop("setup"))
     assert python["seats"].drop("strategy").equals(jitted["seats"].drop("strategy"))
+
+
+def test_a_restricted_built_in_with_no_move_suggests_none(simulate, tmp_path):
+    """In Spit a restricted bot waits when it has no move: its suggestion is None."""
+    body = ("        move = view.suggest('default-no-uncover')\n"
+            "        self.waited = getattr(self, 'waited', 0) + (move is None)\n"
+            "        assert self.waited < 1, 'waits'\n"
+            "        return move\n")
+    code, _, err = simulate("spit", "--games", 1, "--seed", 1, "--workers", 1, "--strategy",
+                            bot_file(tmp_path, body), "--out", tmp_path / "r")
+    assert code == 2 and "AssertionError: waits" in err
