@@ -114,6 +114,15 @@ def _forked() -> None:
 os.register_at_fork(after_in_child=_forked)
 
 
+def rest() -> None:
+    """Cancels a pending alarm: called as each game with Python bots ends, so that none rings
+    later in code that does not expect signals (polars' writers, a worker's pipe)."""
+    global _ringing
+    if _ringing:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        _ringing = False
+
+
 def _overrun(signum, frame) -> None:
     """Raises MoveTimeout in a move that has run its limit; sets the alarm again for the rest
     of a move still within it; between moves, does nothing (the next move sets it)."""

@@ -10,6 +10,7 @@ from sim.deep_space import engine, forbid
 from sim.deep_space.forbid import use_of
 from sim.deep_space.state import FIRST_SEAT, OVER, PLAYERS, TURN_SEAT, TURNS, WINNER
 from sim.jit import rule
+from strategies import bot_timeout
 from strategies import deep_space as bots
 
 Results = namedtuple("Results", [
@@ -117,5 +118,6 @@ def play_python(s, rs, families, params, seed, game, out, row=0, python_seats=No
             watch("start")
         else:
             watch("move" if event == MOVE else "after", seat, s.move.copy())
+    bot_timeout.rest()
     if watch:
         watch("end")

@@ -20,6 +20,7 @@ from sim.saboteur.state import (
     THROUGH,
     TURN_SEAT,
 )
+from strategies import bot_timeout
 from strategies import saboteur as bots
 
 
@@ -174,3 +175,4 @@ def play_python(s, rs, families, params, seed, game, fixed_saboteurs, out, row=0
             watch("move", seat, s.move.copy(), value)
         else:
             watch("round" if event == ROUND else "round_end", value)
+    bot_timeout.rest()

@@ -21,6 +21,7 @@ from sim.sequence_stacks.state import (
     TURNS,
     WINNER,
 )
+from strategies import bot_timeout
 from strategies import sequence_stacks as bots
 
 
@@ -133,5 +134,6 @@ def play_python(s, rs, families, params, seed, game, out, row=0, python_seats=No
             watch("move", seat, played)
         else:
             watch("after", seat, played)
+    bot_timeout.rest()
     if watch:
         watch("end")

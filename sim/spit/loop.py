@@ -25,6 +25,7 @@ from numba.extending import overload
 from sim import usage
 from sim.jit import rule, small_rule
 from sim.spit import race
+from strategies import bot_timeout
 
 Rules = namedtuple("Rules", [
     # jitted, called by both loops
@@ -282,3 +283,4 @@ def play_python(s, rs, c, families, params, seed, game, out, row=0, python_seats
             watch("deal")
         else:
             watch(rules.round_end, bool(value))
+    bot_timeout.rest()
