@@ -143,15 +143,20 @@ class CountContext(ReportContext):
 
 def comparison_sections(run, charts_dir: Path) -> list[Section]:
     """Gives the comparison's sections, one group per player count, and draws their charts."""
+    return [section for _, group in sections_by_count(run, charts_dir) for section in group]
+
+
+def sections_by_count(run, charts_dir: Path) -> list[tuple[int, list[Section]]]:
+    """Gives the comparison's sections as (player count, its sections), fewest players first,
+    and draws their charts."""
     runs_mod.check_run(run)
     game = runs_mod.game_named(run.game)
     counts = sorted({s.players for s in run.setups})
-    sections = []
-    for players in counts:
-        ctx = (ReportContext([run], game, charts_dir) if len(counts) == 1
-               else CountContext(run, game, charts_dir, players))
-        sections += _count_sections(run, ctx, players, "" if len(counts) == 1 else f"{players}p")
-    return sections
+    return [(players, _count_sections(
+                run, ReportContext([run], game, charts_dir) if len(counts) == 1
+                else CountContext(run, game, charts_dir, players),
+                players, "" if len(counts) == 1 else f"{players}p"))
+            for players in counts]
 
 
 def _count_sections(run, ctx: ReportContext, players: int, tag: str) -> list[Section]:

@@ -135,9 +135,10 @@ class ReportContext:
         return runs_mod.collect(lf, run, table)
 
     def seat_strategies(self) -> pl.LazyFrame:
-        """Gives (run, setup, seat, strategy) from the manifests: who sat where."""
-        rows = [(i, sid, seat, name) for i, run in enumerate(self.runs)
-                for sid, setup in enumerate(run.setups) for seat, name in enumerate(setup.seats)]
+        """Gives (run, setup, seat, strategy) from the manifests: who sat where, each strategy
+        named as the tables name it (a Python strategy by its file name, not its path)."""
+        rows = [(i, sid, seat, name) for i, run in enumerate(self.runs) for sid, setup in
+                enumerate(run.setups) for seat, name in enumerate(setup.strategies())]
         return pl.DataFrame(rows, orient="row", schema={
             "run": pl.Int16, "setup": pl.Int16, "seat": pl.Int64, "strategy": pl.Utf8}).lazy()
 

@@ -141,14 +141,14 @@ class Comparison:
 
     @functools.cached_property
     def _sections(self) -> list:
-        from reports.compare import comparison_sections
+        from reports.compare import sections_by_count
 
-        return comparison_sections(self.run._store, self.folder / "charts")
+        return sections_by_count(self.run._store, self.folder / "charts")
 
     def _tables(self, title: str) -> pl.DataFrame:
-        frames = [t.frame.with_columns(pl.lit(_players(s.title, self.run), pl.Int64)
-                                       .alias("players"))
-                  for s in self._sections if s.title.startswith("Strategy comparison")
+        frames = [t.frame.with_columns(pl.lit(players, pl.Int64).alias("players"))
+                  for players, sections in self._sections for s in sections
+                  if s.title.startswith("Strategy comparison")
                   for t in s.tables if t.title.startswith(title)]
         return pl.concat(frames).select("players", pl.exclude("players"))
 
@@ -163,15 +163,6 @@ class Comparison:
     def ranking(self) -> pl.DataFrame:
         """Per player count: each strategy's game-win rate against the field, best first."""
         return self._tables("Ranking: game-win rate")
-
-
-def _players(title: str, run: Run) -> int:
-    """Gives the player count a comparison section is about (its title names it when the run
-    has several)."""
-    counts = sorted({s.players for s in run._store.setups})
-    if len(counts) == 1:
-        return counts[0]
-    return int(title.rsplit(", ", 1)[1].split()[0])
 
 
 def games() -> dict[str, tuple[int, int]]:

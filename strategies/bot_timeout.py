@@ -57,33 +57,83 @@ def seconds() -> float:
         return DEFAULT
 
 
-@contextlib.contextmanager
-def one_move(limit: float) -> Iterator[None]:
-    """Raises MoveTimeout in the block once it has run `limit` seconds (0: never)."""
-    if not limit:
-        yield
-        return
-    if threading.current_thread() is not threading.main_thread():
-        started = time.monotonic()
-        yield  # signals reach the main thread only: judged when the move returns
-        if time.monotonic() - started > limit:
-            raise MoveTimeout
-        return
-    global _armed
-    if not _armed:
-        # Set once per process and left: setting a handler costs more than a fast bot's move,
-        # and the alarm rings only while a move runs.
-        signal.signal(signal.SIGALRM, _overrun)
-        _armed = True
-    signal.setitimer(signal.ITIMER_REAL, limit)
-    try:
-        yield
-    finally:
+class one_move:
+    """Raises MoveTimeout in the block once it has run `limit` seconds (0: never).
+
+    A fast bot's move takes microseconds, a system call to set the alarm about as long: the
+    alarm is set only when none is pending, and when it rings it is set again for the move
+    then running, if that move has time left (see `_overrun`)."""
+
+    __slots__ = ("limit", "started")
+
+    def __init__(self, limit: float):
+        self.limit = limit
+
+    def __enter__(self) -> None:
+        global _move, _ringing
+        if not self.limit:
+            return
+        self.started = time.monotonic()
+        if threading.current_thread() is not threading.main_thread():
+            return  # signals reach the main thread only: judged when the move returns
+        if not _handled:
+            _handle()
+        _move = (self.started, self.limit)
+        if not _ringing:
+            signal.setitimer(signal.ITIMER_REAL, self.limit)
+            _ringing = True
+
+    def __exit__(self, kind, error, trace) -> None:
+        global _move
+        if not self.limit:
+            return
+        if threading.current_thread() is not threading.main_thread():
+            if error is None and time.monotonic() - self.started > self.limit:
+                raise MoveTimeout
+            return
+        _move = None
+
+
+_move: tuple[float, float] | None = None  # the move running in the main thread: (start, limit)
+_ringing = False  # an alarm is pending in this process
+_handled = False
+
+
+def _handle() -> None:
+    # Set once per process and left: setting a handler costs more than a fast bot's move.
+    global _handled
+    signal.signal(signal.SIGALRM, _overrun)
+    _handled = True
+
+
+def _forked() -> None:
+    global _ringing, _move
+    _ringing, _move = False, None  # a child process inherits no pending alarm
+
+
+os.register_at_fork(after_in_child=_forked)
+
+
+def rest() -> None:
+    """Cancels a pending alarm: called as each game with Python bots ends, so that none rings
+    later in code that does not expect signals (polars' writers, a worker's pipe)."""
+    global _ringing
+    if _ringing:
         signal.setitimer(signal.ITIMER_REAL, 0)
-
-
-_armed = False
+        _ringing = False
 
 
 def _overrun(signum, frame) -> None:
+    """Raises MoveTimeout in a move that has run its limit; sets the alarm again for the rest
+    of a move still within it; between moves, does nothing (the next move sets it)."""
+    global _ringing
+    _ringing = False
+    if _move is None:
+        return
+    started, limit = _move
+    left = started + limit - time.monotonic()
+    if left > 0:
+        signal.setitimer(signal.ITIMER_REAL, left)
+        _ringing = True
+        return
     raise MoveTimeout

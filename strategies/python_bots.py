@@ -7,6 +7,7 @@ import importlib.util
 import random
 import sys
 import traceback
+import weakref
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
@@ -14,7 +15,9 @@ import numpy as np
 
 from sim import rng as streams
 from sim.errors import Interruption, UserError
+from sim.jit import direct
 from strategies import bot_timeout
+from strategies.presets import SEARCH
 from strategies.seats import is_python, parse
 
 PYTHON_BOT_STREAM = 300  # + seat: apart from the deal's and the jitted bots' streams
@@ -70,24 +73,24 @@ class LegalMoves(Sequence):
     put into words as a bot reads them.
 
     Most bots look at a few of the dozens of moves a Saboteur turn offers; wording them all
-    cost a Python driver most of its time. `rows` are the engine's moves (lists of ints) as
-    they were when the list was made, and `word(row)` gives one in words from values captured
-    at the same time, so a bot may keep the list and read it later."""
+    cost a Python driver most of its time. `rows` are the engine's moves (a 2-D int array),
+    and `word(row)` gives one (a list of ints) in words; both may read the live position, so
+    that a list the bot keeps is worded whole (`keep`) before the position moves on."""
 
-    __slots__ = ("_rows", "_word", "_made")
+    __slots__ = ("rows", "_word", "_made", "__weakref__")
 
-    def __init__(self, rows: list, word: Callable[[list], tuple]):
-        self._rows, self._word, self._made = rows, word, [None] * len(rows)
+    def __init__(self, rows: np.ndarray, word: Callable[[list], tuple]):
+        self.rows, self._word, self._made = rows, word, [None] * len(rows)
 
     def __len__(self) -> int:
-        return len(self._rows)
+        return len(self._made)
 
     def __getitem__(self, i):
         if isinstance(i, slice):
-            return [self[j] for j in range(*i.indices(len(self._rows)))]
+            return [self[j] for j in range(*i.indices(len(self._made)))]
         move = self._made[i]
         if move is None:
-            move = self._made[i] = self._word(self._rows[i])
+            move = self._made[i] = self._word(self.rows[i].tolist())
         return move
 
     def index(self, move, start: int = 0, stop: int | None = None) -> int:
@@ -95,7 +98,13 @@ class LegalMoves(Sequence):
         for i, made in enumerate(self._made):  # the bot's own pick, without wording the rest
             if made is move:
                 return i
-        return super().index(move, start, len(self._rows) if stop is None else stop)
+        return super().index(move, start, len(self._made) if stop is None else stop)
+
+    def keep(self) -> None:
+        """Words every move now: the list no longer reads the position (nor `rows`)."""
+        for i in range(len(self._made)):
+            self[i]
+        self.rows = None
 
     def __eq__(self, other) -> bool:
         if not isinstance(other, (list, LegalMoves)):
@@ -110,48 +119,124 @@ class Suggests:
     """Gives a game's View its `suggest`: what a built-in strategy would play in the view's
     position, so that a Python bot can change one habit and leave the rest to a built-in."""
 
-    __slots__ = ("_advise",)
+    __slots__ = ("_advise", "_legal")
 
     def suggest(self, strategy: str = "default"):
         """Gives the move, one of `legal_moves`, that the built-in strategy `strategy` (a
         family or preset of the game, e.g. "default", or one of --strategies-file) would
         play here. It sees what this seat sees, and nothing more.
 
+        None when the strategy has no move here: in Spit and Speed a restricted built-in
+        ("default-no-uncover") waits when its restrictions leave it nothing to play.
+
         Raises ValueError for a strategy the game does not have, and RuntimeError once the
         bot's `choose` has returned (the position has moved on)."""
-        if self._advise is None:
+        if getattr(self, "_legal", None) is None:
             raise RuntimeError("suggest() works only while choose() runs, for its own view")
-        return self._advise(strategy)
+        i = self._advise(strategy)
+        return None if i is None else self._legal[i]
 
 
-def adviser(known: list[str], forbiddable: list[str], choose_index: Callable[[str, tuple], int],
-            legal: LegalMoves) -> Callable[[str], tuple]:
-    """Gives a view's advise(strategy): the move of `legal` that a built-in strategy picks.
+_set = object.__setattr__  # a View is read-only: it sets its own fields past __setattr__
+
+
+class View(Suggests):
+    """What one seat may know at one moment, read-only: a game's View (its fields, `FIELDS`).
+
+    Each field is read from the position when first asked for (most bots read a few; a Deep
+    Space view holds hundreds of numbers): READERS[field](*position) gives it. A view the bot
+    keeps is read whole (`keep`) before the position moves on."""
+
+    __slots__ = ("_position", "__weakref__")
+    FIELDS: tuple[str, ...] = ()
+    READERS: dict[str, Callable] = {}
+
+    def __init__(self, position: tuple, advise: Callable[[str], int] | None = None):
+        """position: what READERS read; advise(strategy) gives the index among the legal moves
+        of a built-in strategy's move (`suggest`; None: no advice)."""
+        _set(self, "_position", position)
+        _set(self, "_advise", advise)
+        _set(self, "_legal", None)
+
+    def __getattr__(self, name: str):
+        read = self.READERS.get(name)
+        if read is None or self._position is None:
+            raise AttributeError(f"{type(self).__name__} has no field {name!r}")
+        value = read(*self._position)
+        _set(self, name, value)
+        return value
+
+    def __setattr__(self, name, value):
+        raise AttributeError("a View is read-only")
+
+    def keep(self) -> View:
+        """Reads every field now: the view no longer reads the position. Gives the view."""
+        for name in self.READERS:
+            getattr(self, name)
+        _set(self, "_position", None)
+        return self
+
+    def __eq__(self, other) -> bool:
+        if type(other) is not type(self):
+            return NotImplemented
+        return all(getattr(self, f) == getattr(other, f) for f in self.FIELDS)
+
+    __hash__ = None
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}(" + ", ".join(
+            f"{f}={getattr(self, f)!r}" for f in self.FIELDS) + ")"
+
+
+def built_in_chooser(bots) -> Callable:
+    """Gives choose(s, rs, seat, family, params, out), the game's built-in bots
+    (strategies/<game>.py) called from Python, bound to the arguments' types on first use
+    (sim/jit.py `direct`): `builtin_choose` for the random and default families, and `choose`
+    only once a Python bot asks what a search preset would play, so that nothing else compiles
+    the search."""
+    bound = {}
+
+    def choose(s, rs, seat, family, params, out) -> None:
+        searching = family == SEARCH
+        if searching not in bound:
+            bound[searching] = direct(bots.choose if searching else bots.builtin_choose,
+                                      s, rs, seat, family, params, out)
+        bound[searching](s, rs, seat, family, params, out)
+
+    return choose
+
+
+def suggested_index(strategy: str, known: list[str], forbiddable: list[str], rows: np.ndarray,
+                    seat: int, masks: Callable[[tuple[str, ...]], list],
+                    resolve: Callable[[str], tuple],
+                    choose: Callable[[int, np.ndarray], np.ndarray | None]) -> int | None:
+    """Gives the index in `rows` (the legal moves of `seat`, the engine's rows) of the move the
+    built-in strategy `strategy` picks (None: it has none): what a game's View.suggest answers.
 
     A strategy is a name of `known`, maybe restricted as seat strategies are
-    ("default-no-break": what default plays when it may not break tools);
-    choose_index(name, restrictions) gives the index it picks. ValueError for anything else."""
-    def advise(strategy: str):
-        base, forbidden = parse(strategy)
-        if base not in known:
-            raise ValueError(f"no built-in strategy {base!r}; the game's are {', '.join(known)}")
-        unknown = [name for name in forbidden if name.rpartition(":")[2] not in forbiddable]
-        if unknown:
-            raise ValueError(f"cannot forbid {unknown[0]!r}; the game forbids "
-                             f"{', '.join(forbiddable)}")
-        return legal[choose_index(base, forbidden)]
-    return advise
-
-
-def advised(view, advise: Callable[[str], tuple]):
-    """Gives `view` (a game's View, a Suggests) answering `suggest` with `advise`."""
-    object.__setattr__(view, "_advise", advise)
-    return view
-
-
-def expire(view) -> None:
-    """Ends a view's advice once its bot has chosen."""
-    object.__setattr__(view, "_advise", None)
+    ("default-no-break": what default plays when it may not break tools), its restrictions
+    added to the seat's own while it chooses. ValueError for anything else.
+    masks(forbidden) gives the game's [(restriction array, mask)]: the bits `forbidden` sets in
+    each array's row `seat`; resolve(name) gives the strategy's (family, parameters);
+    choose(family, parameters) lets the jitted bot choose, and gives the move row it wrote
+    (None: it found no move)."""
+    base, forbidden = parse(strategy)
+    if base not in known:
+        raise ValueError(f"no built-in strategy {base!r}; the game's are {', '.join(known)}")
+    unknown = [name for name in forbidden if name.rpartition(":")[2] not in forbiddable]
+    if unknown:
+        raise ValueError(f"cannot forbid {unknown[0]!r}; the game forbids {', '.join(forbiddable)}")
+    family, params = resolve(base)
+    widened = masks(forbidden)
+    own = [array[seat].copy() for array, _ in widened]
+    for array, mask in widened:
+        array[seat] |= mask
+    try:
+        move = choose(family, params)
+    finally:
+        for (array, _), was in zip(widened, own):
+            array[seat] = was
+    return None if move is None else rows.tolist().index(move.tolist())
 
 
 class PythonSeat:
@@ -163,19 +248,37 @@ class PythonSeat:
         self.bot = self._ask(cls)
         self.rng = bot_rng(seed, game, seat)
 
-    def pick(self, view, moves: list) -> int:
-        """Gives the index in `moves` of the move the bot chooses.
+    def pick(self, view, moves) -> int:
+        """Gives the index in `moves` of the move the bot chooses. A View (python_bots.View)
+        suggests among `moves` while the bot chooses; a view or LegalMoves the bot keeps is
+        read whole before this returns (the position moves on after).
 
         Raises UserError naming the bot, the seat and the game when the bot fails, overruns
         the per-move limit or gives a move that is not among `moves`.
         """
-        chosen = self._ask(self.bot.choose, view, moves, self.rng)
+        suggests = isinstance(view, Suggests)
+        if suggests:
+            _set(view, "_legal", moves)
         try:
-            return moves.index(chosen)
-        except ValueError:
-            raise UserError(f"strategy {self.label} (seat {self.seat}) played an illegal move in "
-                            f"game {self.game}: {chosen!r} is not one of its {len(moves)} legal "
-                            f"moves") from None
+            chosen = self._ask(self.bot.choose, view, moves, self.rng)
+            try:
+                i = moves.index(chosen)
+            except ValueError:
+                raise UserError(f"strategy {self.label} (seat {self.seat}) played an illegal "
+                                f"move in game {self.game}: {chosen!r} is not one of its "
+                                f"{len(moves)} legal moves") from None
+        finally:
+            if suggests:
+                _set(view, "_legal", None)  # its advice ends with the move
+        # What is still alive once this frame lets go of it, the bot kept: the caller passes
+        # them unnamed (CPython then holds no other reference), so a bot that keeps nothing
+        # costs nothing; a reference missed here only reads them whole needlessly.
+        kept = [weakref.ref(x) for x in (view, moves) if isinstance(x, (View, LegalMoves))]
+        del view, moves, chosen
+        for ref in kept:
+            if (alive := ref()) is not None:
+                alive.keep()
+        return i
 
     def _ask(self, call, *args):
         """Gives what the bot's `call` returns within the per-move limit; UserError naming the

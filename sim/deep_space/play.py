@@ -9,7 +9,8 @@ from sim import search, usage
 from sim.deep_space import engine, forbid
 from sim.deep_space.forbid import use_of
 from sim.deep_space.state import FIRST_SEAT, OVER, PLAYERS, TURN_SEAT, TURNS, WINNER
-from sim.jit import direct, rule
+from sim.jit import rule
+from strategies import bot_timeout
 from strategies import deep_space as bots
 
 Results = namedtuple("Results", [
@@ -70,40 +71,62 @@ def play_games(s, rs, families, params, seed, start, stop, out, searching):
         record_game(s, out, game - start)
 
 
+# What python_steps stops for (its first yielded number).
+DECIDE, START, MOVE, AFTER = range(4)
+
+
+@rule
+def python_steps(s, rs, families, params, seed, game, out, row, python, watched, searching):
+    """Plays one game as `play_games` does, stopping where Python has a part: yields
+    (DECIDE, seat) when a seat with python[seat] set is to move (Python writes its move into
+    s.move before the next step) and, when `watched`, (START, -1) once set up, (MOVE, seat)
+    before each move is played and (AFTER, seat) after it.
+
+    A generator: its arguments are unboxed once per game, where calling the rules from Python
+    unboxes the state's arrays at every call, several times a move. searching: as for
+    `play_games`."""
+    move = s.move
+    engine.start_game(s, rs, seed, game)
+    if watched:
+        yield START, -1
+    while not s.g[OVER]:
+        seat = s.g[TURN_SEAT]
+        if python[seat]:
+            yield DECIDE, seat
+        elif searching is None:
+            bots.builtin_choose(s, rs, seat, families[seat], params[seat], move)
+        else:
+            bots.choose(s, rs, seat, families[seat], params[seat], move)
+        usage.tally(out.uses, row, seat, use_of(s, rs, seat, move))
+        if watched:
+            yield MOVE, seat
+        engine.apply_move(s, rs, seat, move)
+        if watched:
+            yield AFTER, seat
+    record_game(s, out, row)
+
+
 def play_python(s, rs, families, params, seed, game, out, row=0, python_seats=None,
                 watch=None):
-    """Plays one game in a Python loop over the same jitted rules and bots as `play_games`,
-    filling row `row` of `out`: the Python driver, used by trace and by Python strategies.
+    """Plays one game over the same jitted rules and bots as `play_games`, filling row `row`
+    of `out`, with Python taking part: the Python driver, used by trace and by Python
+    strategies.
 
     python_seats: {seat: player(seat)} for the seats Python strategies play; a player writes
     its move into s.move. The other seats play their jitted bots.
     watch(event, ...), if given, is called at each step: ("start"), ("move", seat, move) before
     each move is played, ("after", seat, move) after it, ("end").
     """
-    move, g = s.move, s.g
     python_seats = python_seats or {}
-    # The rules called once per move, bound to these arguments' types (sim/jit.py).
-    choose = direct(bots.builtin_choose if search.searching(families) is None else bots.choose,
-                    s, rs, 0, families[0], params[0], move)
-    kinds = direct(use_of, s, rs, 0, move)
-    tally = direct(usage.tally, out.uses, row, 0, 0)
-    apply_move = direct(engine.apply_move, s, rs, 0, move)
-    engine.start_game(s, rs, seed, game)
-    if watch:
-        watch("start")
-    while not g[OVER]:
-        seat = int(g[TURN_SEAT])
-        player = python_seats.get(seat)
-        if player is None:
-            choose(s, rs, seat, families[seat], params[seat], move)
+    python = np.array([seat in python_seats for seat in range(len(families))], np.int64)
+    for event, seat in python_steps(s, rs, families, params, seed, game, out, row, python,
+                                    watch is not None, search.searching(families)):
+        if event == DECIDE:
+            python_seats[seat](seat)
+        elif event == START:
+            watch("start")
         else:
-            player(seat)
-        tally(out.uses, row, seat, kinds(s, rs, seat, move))
-        if watch:
-            watch("move", seat, move.copy())
-        apply_move(s, rs, seat, move)
-        if watch:
-            watch("after", seat, move.copy())
-    record_game(s, out, row)
+            watch("move" if event == MOVE else "after", seat, s.move.copy())
+    bot_timeout.rest()
     if watch:
         watch("end")

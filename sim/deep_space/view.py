@@ -8,7 +8,7 @@ I0-I3; cards space_dog, hyperdrive, ...). Seats count from 0.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from functools import partial
 from types import MappingProxyType
 from typing import NamedTuple
 
@@ -38,8 +38,9 @@ from sim.jit import direct
 
 PHASES = ("mine", "act", "redraw")
 from strategies import deep_space as bots
+from strategies import python_bots
 from strategies.presets import user_presets
-from strategies.python_bots import LegalMoves, Suggests, advised, adviser, expire
+from strategies.python_bots import LegalMoves
 
 
 class Move(NamedTuple):
@@ -111,39 +112,89 @@ class Board(NamedTuple):
     trade_cards: int                      # cards traded for a recruit
 
 
-@dataclass(frozen=True, slots=True)
-class View(Suggests):
+class View(python_bots.View):
     """What the player in `seat` may know when it is to move: the board and every colour's
-    resources are public; of the cards, it sees its own hand and the others' hand sizes."""
+    resources are public; of the cards, it sees its own hand and the others' hand sizes.
 
-    seat: int
-    players: int
-    turn: int                          # player turns played before this one
-    phase: str                         # "mine", "act" or "redraw"
-    moves_left: int                    # moves left this turn
-    hand: tuple[str, ...]              # its cards, by slot
-    hand_sizes: tuple[int, ...]        # per seat
-    gems: tuple[int, ...]              # per seat
-    ore: tuple[int, ...]               # per seat
-    bases: tuple[int, ...]             # per seat, bases built
-    supply: tuple[int, ...]            # per seat, recruits not on the board
-    planets: tuple[Planet, ...]        # in board order
-    dogs_left: int                     # dog tokens still in the box
-    pile: int                          # cards left to draw
-    discards: int                      # cards in the discard pile
-    board: Board
-    cards: Mapping[str, Card]          # every card name of the deck -> what it is
+    seat, players: int
+    turn:       player turns played before this one
+    phase:      "mine", "act" or "redraw"
+    moves_left: moves left this turn
+    hand:       tuple[str, ...], its cards, by slot
+    hand_sizes, gems, ore: tuple[int, ...], per seat
+    bases:      tuple[int, ...], per seat, bases built
+    supply:     tuple[int, ...], per seat, recruits not on the board
+    planets:    tuple[Planet, ...], in board order
+    dogs_left:  dog tokens still in the box
+    pile:       cards left to draw
+    discards:   cards in the discard pile
+    board:      Board
+    cards:      Mapping[str, Card], every card name of the deck -> what it is
+    suggest(strategy): the move a built-in strategy would play here (see python_bots.Suggests)
+    """
+
+    FIELDS = ("seat", "players", "turn", "phase", "moves_left", "hand", "hand_sizes", "gems",
+              "ore", "bases", "supply", "planets", "dogs_left", "pile", "discards", "board",
+              "cards")
+    __slots__ = FIELDS
+    # Read as first asked for, from the position (s, planets, kinds, card_kind, seat, board,
+    # cards): the state, the planets' and card kinds' names, each card's kind.
+    READERS = {
+        "seat": lambda s, planets, kinds, card_kind, seat, board, cards: seat,
+        "players": lambda s, planets, kinds, card_kind, seat, board, cards: int(s.g[PLAYERS]),
+        "turn": lambda s, planets, kinds, card_kind, seat, board, cards: int(s.g[TURNS]),
+        "phase": lambda s, planets, kinds, card_kind, seat, board, cards: PHASES[s.g[PHASE]],
+        "moves_left": lambda s, planets, kinds, card_kind, seat, board, cards:
+            int(s.g[MOVES_LEFT]),
+        "hand": lambda s, planets, kinds, card_kind, seat, board, cards: tuple(
+            kinds[card_kind[c]] for c in s.hand[seat, :s.hand_n[seat]].tolist()),
+        "hand_sizes": lambda s, planets, kinds, card_kind, seat, board, cards:
+            tuple(s.hand_n.tolist()),
+        "gems": lambda s, planets, kinds, card_kind, seat, board, cards: tuple(s.gems.tolist()),
+        "ore": lambda s, planets, kinds, card_kind, seat, board, cards: tuple(s.ore.tolist()),
+        "bases": lambda s, planets, kinds, card_kind, seat, board, cards:
+            tuple(s.bases.tolist()),
+        "supply": lambda s, planets, kinds, card_kind, seat, board, cards:
+            tuple(s.supply.tolist()),
+        "planets": lambda s, planets, kinds, card_kind, seat, board, cards: _planets(s, planets),
+        "dogs_left": lambda s, planets, kinds, card_kind, seat, board, cards:
+            int(s.g[DOGS_LEFT]),
+        "pile": lambda s, planets, kinds, card_kind, seat, board, cards:
+            s.deck.shape[0] - int(s.g[DRAW_AT]),
+        "discards": lambda s, planets, kinds, card_kind, seat, board, cards: int(s.g[DISCARDS]),
+        "board": lambda s, planets, kinds, card_kind, seat, board, cards: board,
+        "cards": lambda s, planets, kinds, card_kind, seat, board, cards: cards,
+    }
+
+
+def _planets(s, planets: list[str]) -> tuple[Planet, ...]:
+    """Gives every planet as it lies now, in board order."""
+    units, dogs, base = s.units.T.tolist(), s.dogs.T.tolist(), s.base.T.tolist()
+    return tuple(Planet(name, tuple(units[q]), tuple(dogs[q]),
+                        tuple(k for k, on in enumerate(base[q]) if on))
+                 for q, name in enumerate(planets))
 
 
 def moves(s, rs, planets: list[str], kinds: list[str], seat: int, legal_moves=engine.legal_moves,
-          mine_count=engine.mine_count) -> tuple[list, LegalMoves]:
+          mine_count=engine.mine_count) -> tuple[np.ndarray, LegalMoves]:
     """Gives the legal moves of `seat` in the engine's order (restrictions applied): as the
-    engine's rows and in words. `legal_moves`, `mine_count`: the engine's rules, or their
-    compiled code bound to this state (sim/jit.py `direct`)."""
-    rows = s.moves[:legal_moves(s, rs, seat)].tolist()
-    hand = [kinds[k] for k in rs.card_kind[s.hand[seat]].tolist()]  # by slot, as it is now
-    mined = int(mine_count(s, rs, seat))
-    return rows, LegalMoves(rows, lambda row: readable(planets, hand, mined, row))
+    engine's rows (a copy) and in words. `legal_moves`, `mine_count`: the engine's rules, or
+    their compiled code bound to this state (sim/jit.py `direct`)."""
+    rows = s.moves[:legal_moves(s, rs, seat)].copy()
+    return rows, LegalMoves(rows, _wording(s, rs, planets, kinds, seat, mine_count))
+
+
+def _wording(s, rs, planets: list[str], kinds: list[str], seat: int, mine_count):
+    """Gives word(row): a legal move of `seat` in words, read from the position as it is
+    when the first move is worded."""
+    read = []  # (the hand's card names by slot, what mining would take)
+
+    def word(row) -> Move:
+        if not read:
+            read.append(([kinds[k] for k in rs.card_kind[s.hand[seat]].tolist()],
+                         int(mine_count(s, rs, seat))))
+        return readable(planets, *read[0], row)
+    return word
 
 
 def readable(planets: list[str], hand: list[str], mined: int, row) -> Move:
@@ -195,22 +246,13 @@ def deck_cards(rs, kinds: list[str]) -> Mapping[str, Card]:
 
 
 def view(s, planets: list[str], kinds: list[str], card_kind: list[int], seat: int,
-         board_: Board, cards: Mapping[str, Card]) -> View:
-    """Gives what `seat` may know now: its hand, and the public board and resources."""
-    g = s.g.tolist()
-    p = g[PLAYERS]
-    units, dogs, base = s.units.T.tolist(), s.dogs.T.tolist(), s.base.T.tolist()
-    return View(
-        seat=seat, players=p, turn=g[TURNS], phase=PHASES[g[PHASE]], moves_left=g[MOVES_LEFT],
-        hand=tuple(kinds[card_kind[c]] for c in s.hand[seat, :s.hand_n[seat]].tolist()),
-        hand_sizes=tuple(s.hand_n.tolist()), gems=tuple(s.gems.tolist()),
-        ore=tuple(s.ore.tolist()), bases=tuple(s.bases.tolist()),
-        supply=tuple(s.supply.tolist()),
-        planets=tuple(Planet(name, tuple(units[q]), tuple(dogs[q]),
-                             tuple(k for k, on in enumerate(base[q]) if on))
-                      for q, name in enumerate(planets)),
-        dogs_left=g[DOGS_LEFT], pile=s.deck.shape[0] - g[DRAW_AT], discards=g[DISCARDS],
-        board=board_, cards=cards)
+         board_: Board, cards: Mapping[str, Card], advise=None, lazy: bool = False) -> View:
+    """Gives what `seat` may know now: its hand, and the public board and resources.
+    advise(strategy) gives the index of the legal move a built-in strategy would play
+    (View.suggest), None: no advice; lazy: each field is read as first asked for (the position
+    must not change meanwhile), else all are read now."""
+    seen = View((s, planets, kinds, card_kind, seat, board_, cards), advise)
+    return seen if lazy else seen.keep()
 
 
 class PythonSeatPlayer:
@@ -222,7 +264,7 @@ class PythonSeatPlayer:
         self.presets = user_presets(rules)
         self.known = [*bots.strategy_names(), *self.presets]
         self.forbiddable = list(forbid.names(rules))
-        self.choose = direct(bots.choose, s, rs, 0, 0, _PARAMETERS, s.move)
+        self.choose = python_bots.built_in_chooser(bots)
         self.card_kind = rs.card_kind.tolist()
         self.board = board(rs, planets, s.units.shape[0])
         self.cards = deck_cards(rs, kinds)
@@ -230,28 +272,25 @@ class PythonSeatPlayer:
         self.mine_count = direct(engine.mine_count, s, rs, 0)
 
     def __call__(self, seat: int) -> None:
-        s = self.s
-        rows, legal = moves(s, self.rs, self.planets, self.kinds, seat, self.legal_moves,
-                            self.mine_count)
-        move = s.move.copy()
+        s, rs = self.s, self.rs
+        rows = s.moves[:self.legal_moves(s, rs, seat)].copy()
+        # The view and the moves go unnamed: pick() sees whether the bot kept them.
+        s.move[:] = rows[self.seat.pick(
+            view(s, self.planets, self.kinds, self.card_kind, seat, self.board, self.cards,
+                 partial(self.suggested, seat, rows), True),
+            LegalMoves(rows, _wording(s, rs, self.planets, self.kinds, seat, self.mine_count)))]
 
-        def index_of(strategy: str, forbidden: tuple[str, ...]) -> int:
-            family, params = bots.resolve(strategy, self.presets)
-            own = int(s.forbid[seat]), s.forbid_card[seat].copy()
-            bits, cards = forbid.mask(self.kinds, self.rs.card_kind, forbidden)
-            s.forbid[seat] |= bits
-            s.forbid_card[seat] |= cards
-            try:
-                self.choose(s, self.rs, seat, family, params, move)
-            finally:
-                s.forbid[seat], s.forbid_card[seat] = own
-            return rows.index(move.tolist())
+    def suggested(self, seat: int, rows: np.ndarray, strategy: str) -> int:
+        """Gives the index in `rows` of the move the built-in `strategy` picks (View.suggest)."""
+        s, rs, move = self.s, self.rs, self.s.move.copy()
 
-        seen = advised(view(s, self.planets, self.kinds, self.card_kind, seat, self.board,
-                            self.cards), adviser(self.known, self.forbiddable, index_of, legal))
-        i = self.seat.pick(seen, legal)
-        expire(seen)
-        s.move[:] = rows[i]
+        def choose(family: int, params) -> np.ndarray:
+            self.choose(s, rs, seat, family, params, move)
+            return move
 
+        return python_bots.suggested_index(
+            strategy, self.known, self.forbiddable, rows, seat,
+            lambda forbidden: list(zip((s.forbid, s.forbid_card),
+                                       forbid.mask(self.kinds, rs.card_kind, forbidden))),
+            lambda name: bots.resolve(name, self.presets), choose)
 
-_PARAMETERS = np.zeros(len(bots.PARAMETERS))  # its type, for `direct`

@@ -5,7 +5,7 @@ from collections import namedtuple
 import numpy as np
 
 from sim import search, usage
-from sim.jit import direct, rule, small_rule
+from sim.jit import rule, small_rule
 from sim.saboteur import engine
 from sim.saboteur.cards import ROCKFALL, ROUNDS
 from sim.saboteur.forbid import USES, use_of
@@ -20,6 +20,7 @@ from sim.saboteur.state import (
     THROUGH,
     TURN_SEAT,
 )
+from strategies import bot_timeout
 from strategies import saboteur as bots
 
 
@@ -116,53 +117,71 @@ def new_results(games: int, players: int, rounds: int) -> Results:
     )
 
 
+# What python_steps stops for (its first yielded number).
+DECIDE, ROUND, MOVE, ROUND_END = range(4)
+
+
+@rule
+def python_steps(s, rs, families, params, seed, game, fixed_saboteurs, out, row, python,
+                 observed, watched, searching):
+    """Plays one game as `play_games` does, stopping where Python has a part: yields
+    (DECIDE, seat, r) when a seat with python[seat] set is to move (Python writes its move
+    into s.move before the next step) and, when `watched`, (ROUND, -1, r) as round r starts,
+    (MOVE, seat, card) after each move and (ROUND_END, -1, r) after each round.
+
+    A generator: its arguments are unboxed once per game, where calling the rules from Python
+    unboxes the state's arrays at every call, several times a move. searching: as for
+    `play_games`."""
+    move = s.move
+    engine.start_game(s, rs, seed, game, fixed_saboteurs)
+    for r in range(rs.numbers[ROUNDS]):
+        if r > 0:
+            engine.start_round(s, rs, r, engine.next_round_first_seat(s, rs))
+        if watched:
+            yield ROUND, -1, r
+        over = False
+        while not over:
+            seat = s.g[TURN_SEAT]
+            if python[seat]:
+                yield DECIDE, seat, r
+            elif searching is None:
+                bots.builtin_choose(s, rs, seat, families[seat], params[seat], move)
+            else:
+                bots.choose(s, rs, seat, families[seat], params[seat], move)
+            usage.tally(out.uses, row, seat, use_of(s, rs, seat, move))
+            card = s.hand[seat, move[1]]
+            over = turn(s, rs, seat, move, observed)
+            if watched:
+                yield MOVE, seat, card
+        engine.end_round(s, rs)
+        record_round(s, out, row, r)
+        if watched:
+            yield ROUND_END, -1, r
+    record_game(s, out, row)
+
+
 def play_python(s, rs, families, params, seed, game, fixed_saboteurs, out, row=0,
                 python_seats=None, watch=None):
-    """Plays one game in a Python loop over the same jitted rules and bots as `play_games`,
-    filling row `row` of `out`: the Python driver, used by trace and by Python strategies.
+    """Plays one game over the same jitted rules and bots as `play_games`, filling row `row`
+    of `out`, with Python taking part: the Python driver, used by trace and by Python
+    strategies.
 
     python_seats: {seat: player(seat, round_index)} for the seats Python strategies play; a
     player writes its move into s.move. The other seats play their jitted bots.
     watch(event, ...), if given, is called at each step: ("round", r), ("move", seat, move,
     card) after each move, ("round_end", r).
     """
-    move, g, hand = s.move, s.g, s.hand
     python_seats = python_seats or {}
+    python = np.array([seat in python_seats for seat in range(s.hand.shape[0])], np.int64)
     # A Python seat may ask a built-in bot what it would play (View.suggest): keep the record.
     observed = bots.keeps_record(families) or bool(python_seats)
-    # The rules, bound to these arguments' types: called from Python (sim/jit.py).
-    choose = direct(bots.builtin_choose if search.searching(families) is None else bots.choose,
-                    s, rs, 0, families[0], params[0], move)
-    play_turn = direct(turn, s, rs, 0, move, observed)
-    start_round = direct(engine.start_round, s, rs, 0, 0)
-    first_seat = direct(engine.next_round_first_seat, s, rs)
-    end_round = direct(engine.end_round, s, rs)
-    round_done = direct(record_round, s, out, row, 0)
-    kinds = direct(use_of, s, rs, 0, move)
-    tally = direct(usage.tally, out.uses, row, 0, 0)
-    direct(engine.start_game, s, rs, seed, game, fixed_saboteurs)(
-        s, rs, seed, game, fixed_saboteurs)
-    for r in range(rs.numbers[ROUNDS]):
-        if r > 0:
-            start_round(s, rs, r, first_seat(s, rs))
-        if watch:
-            watch("round", r)
-        over = False
-        while not over:
-            seat = int(g[TURN_SEAT])
-            player = python_seats.get(seat)
-            if player is None:
-                choose(s, rs, seat, families[seat], params[seat], move)
-            else:
-                player(seat, r)
-            tally(out.uses, row, seat, kinds(s, rs, seat, move))
-            if watch:
-                card = int(hand[seat, move[1]])
-            over = play_turn(s, rs, seat, move, observed)
-            if watch:
-                watch("move", seat, move.copy(), card)
-        end_round(s, rs)
-        round_done(s, out, row, r)
-        if watch:
-            watch("round_end", r)
-    direct(record_game, s, out, row)(s, out, row)
+    for event, seat, value in python_steps(s, rs, families, params, seed, game,
+                                           fixed_saboteurs, out, row, python, observed,
+                                           watch is not None, search.searching(families)):
+        if event == DECIDE:
+            python_seats[seat](seat, value)
+        elif event == MOVE:
+            watch("move", seat, s.move.copy(), value)
+        else:
+            watch("round" if event == ROUND else "round_end", value)
+    bot_timeout.rest()

@@ -9,6 +9,7 @@ from "NESW".
 from __future__ import annotations
 
 from collections.abc import Mapping
+from functools import partial
 from types import MappingProxyType
 from typing import NamedTuple
 
@@ -20,9 +21,10 @@ from sim.saboteur.cards import BREAK, MAP, PATH, REPAIR, ROCKFALL, TOOL_NAMES
 from sim.saboteur.engine import DISCARD, PLACE
 from sim.saboteur.state import DRAW_AT, N_PLACED, ORIGIN, ROUND_TURNS, STAMP, THROUGH
 from sim.saboteur.trace import ROLES, sides
+from strategies import python_bots
 from strategies import saboteur as bots
 from strategies.presets import user_presets
-from strategies.python_bots import LegalMoves, Suggests, adviser, expire
+from strategies.python_bots import LegalMoves
 
 SIDES = tuple(sides(mask) for mask in range(16))  # looked up: a view lists every maze card
 BROKEN = tuple(tuple(name for bit, name in TOOL_NAMES.items() if tools & bit) for tools in range(8))
@@ -83,7 +85,7 @@ class Goal(NamedTuple):
     kind: str | None  # "gold" or "coal" when face up or looked at with a map; else None
 
 
-class View(Suggests):
+class View(python_bots.View):
     """What the player in `seat` may know when it is to move (read-only).
 
     seat, players: int
@@ -99,46 +101,57 @@ class View(Suggests):
     gold:       this player's nuggets so far (others keep theirs hidden)
     cards:      Mapping[str, Card], every card name of the deck -> what it is
     suggest(strategy): the move a built-in strategy would play here (see Suggests)
-
-    The maze is put into words when first read, from a copy taken when the view was made.
     """
 
-    __slots__ = ("seat", "players", "round", "turn", "role", "hand", "goals", "broken",
-                 "hand_sizes", "pile", "gold", "cards", "_placed", "_names", "_maze")
+    FIELDS = ("seat", "players", "round", "turn", "role", "hand", "maze", "goals", "broken",
+              "hand_sizes", "pile", "gold", "cards")
+    __slots__ = FIELDS
+    # Read as first asked for, from the position (s, rs, names, seat, round_index, cards, placed).
+    READERS = {
+        "seat": lambda s, rs, names, seat, r, cards, placed: seat,
+        "players": lambda s, rs, names, seat, r, cards, placed: s.hand.shape[0],
+        "round": lambda s, rs, names, seat, r, cards, placed: r + 1,
+        "turn": lambda s, rs, names, seat, r, cards, placed: int(s.g[ROUND_TURNS]),
+        "role": lambda s, rs, names, seat, r, cards, placed: ROLES[s.role[seat]],
+        "hand": lambda s, rs, names, seat, r, cards, placed: tuple(
+            names[c] for c in s.hand[seat, :s.hand_n[seat]].tolist()),
+        "maze": lambda s, rs, names, seat, r, cards, placed: _maze(s, names, placed),
+        "goals": lambda s, rs, names, seat, r, cards, placed: _goals(s, rs, seat),
+        "broken": lambda s, rs, names, seat, r, cards, placed: tuple(
+            BROKEN[b] for b in s.broken.tolist()),
+        "hand_sizes": lambda s, rs, names, seat, r, cards, placed: tuple(s.hand_n.tolist()),
+        "pile": lambda s, rs, names, seat, r, cards, placed: s.deck.shape[0] - int(s.g[DRAW_AT]),
+        "gold": lambda s, rs, names, seat, r, cards, placed: int(s.gold[seat]),
+        "cards": lambda s, rs, names, seat, r, cards, placed: cards,
+    }
 
-    def __init__(self, **fields):
-        for name, value in fields.items():
-            object.__setattr__(self, name, value)
-        object.__setattr__(self, "_maze", None)
 
-    def __setattr__(self, name, value):
-        raise AttributeError("a View is read-only")
+def _maze(s, names: list[str], placed) -> tuple[PathCard, ...]:
+    """Gives the start card and the path cards in the maze, as placed."""
+    buffer = np.empty((s.placed.shape[0], 6), np.int64)
+    maze = [PathCard(0, 0, "start", "NESW", True, True)]
+    maze += [PathCard(x - ORIGIN, y - ORIGIN, names[card], SIDES[exits], bool(through),
+                      bool(joined))
+             for x, y, card, exits, through, joined in buffer[:placed(s, buffer)].tolist()]
+    return tuple(maze)
 
-    @property
-    def maze(self) -> tuple[PathCard, ...]:
-        if self._maze is None:
-            names = self._names
-            maze = [PathCard(0, 0, "start", "NESW", True, True)]
-            maze += [PathCard(x - ORIGIN, y - ORIGIN, names[card], SIDES[exits], bool(through),
-                              bool(joined))
-                     for x, y, card, exits, through, joined in self._placed]
-            object.__setattr__(self, "_maze", tuple(maze))
-        return self._maze
 
-    def __repr__(self) -> str:
-        return (f"View(seat={self.seat}, players={self.players}, round={self.round}, "
-                f"turn={self.turn}, role={self.role!r}, hand={self.hand!r}, maze={self.maze!r}, "
-                f"goals={self.goals!r}, broken={self.broken!r}, hand_sizes={self.hand_sizes!r}, "
-                f"pile={self.pile}, gold={self.gold})")
+def _goals(s, rs, seat: int) -> tuple[Goal, ...]:
+    """Gives the goal cards as `seat` knows them."""
+    shown, seen, kind = s.goal_shown.tolist(), s.seen[seat].tolist(), s.goal_kind.tolist()
+    return tuple(Goal(x, y, bool(shown[i]),
+                      ("gold" if kind[i] == 0 else "coal") if shown[i] or seen[i] else None)
+                 for i, (x, y) in enumerate(rs.goal_xy.tolist()))
 
 
 def moves(s, rs, names: list[str], seat: int, legal_moves=engine.legal_moves
-          ) -> tuple[list, LegalMoves]:
+          ) -> tuple[np.ndarray, LegalMoves]:
     """Gives the legal moves of `seat` in the engine's order (restrictions applied): as the
-    engine's rows and in words. `legal_moves`: the engine's rule, or its compiled code bound
-    to this state (sim/jit.py `direct`)."""
-    rows = s.moves[:legal_moves(s, rs, seat)].tolist()
-    hand = s.hand.copy()
+    engine's rows (a copy) and in words, read from the live hand as asked for (LegalMoves).
+    `legal_moves`: the engine's rule, or its compiled code bound to this state (sim/jit.py
+    `direct`)."""
+    rows = s.moves[:legal_moves(s, rs, seat)].copy()
+    hand = s.hand
     return rows, LegalMoves(rows, lambda row: readable(names, hand, seat, row))
 
 
@@ -185,29 +198,19 @@ def _placed(s, out):
     return n
 
 
-def view(s, rs, names: list[str], seat: int, round_index: int,
-         cards: Mapping[str, Card], placed=_placed, advise=None) -> View:
+def view(s, rs, names: list[str], seat: int, round_index: int, cards: Mapping[str, Card],
+         placed=_placed, advise=None, lazy: bool = False) -> View:
     """Gives what `seat` may know now: its hand, role, maps seen, and the public table.
 
     placed: `_placed`, or its compiled code bound to this state; advise(strategy) gives the
-    index of the legal move a built-in strategy would play (View.suggest), None: no advice."""
-    buffer = np.empty((s.placed.shape[0], 6), np.int64)
-    placed_now = buffer[:placed(s, buffer)].tolist()
-    shown, seen, kind = s.goal_shown.tolist(), s.seen[seat].tolist(), s.goal_kind.tolist()
-    goals = tuple(Goal(x, y, bool(shown[i]),
-                       ("gold" if kind[i] == 0 else "coal") if shown[i] or seen[i] else None)
-                  for i, (x, y) in enumerate(rs.goal_xy.tolist()))
-    g = s.g.tolist()
-    return View(
-        seat=seat, players=s.hand.shape[0], round=round_index + 1, turn=g[ROUND_TURNS],
-        role=ROLES[s.role[seat]],
-        hand=tuple(names[c] for c in s.hand[seat, :s.hand_n[seat]].tolist()),
-        goals=goals, broken=tuple(BROKEN[b] for b in s.broken.tolist()),
-        hand_sizes=tuple(s.hand_n.tolist()), pile=s.deck.shape[0] - g[DRAW_AT],
-        gold=int(s.gold[seat]), cards=cards, _placed=placed_now, _names=names, _advise=advise)
+    index of the legal move a built-in strategy would play (View.suggest), None: no advice;
+    lazy: each field is read as first asked for (the position must not change meanwhile),
+    else all are read now."""
+    seen = View((s, rs, names, seat, round_index, cards, placed), advise)
+    return seen if lazy else seen.keep()
 
 
-_ROWS, _PARAMETERS = np.empty((1, 6), np.int64), np.zeros(len(bots.PARAMETERS))  # their types
+_ROWS = np.empty((1, 6), np.int64)  # its type, for `direct`
 
 
 class PythonSeatPlayer:
@@ -222,25 +225,26 @@ class PythonSeatPlayer:
         # The rules called at every move, bound to this state (sim/jit.py).
         self.legal_moves = direct(engine.legal_moves, s, rs, 0)
         self.placed = direct(_placed, s, _ROWS)
-        self.choose = direct(bots.choose, s, rs, 0, 0, _PARAMETERS, s.move)
+        self.choose = python_bots.built_in_chooser(bots)
 
     def __call__(self, seat: int, round_index: int) -> None:
-        s = self.s
-        rows, legal = moves(s, self.rs, self.names, seat, self.legal_moves)
-        move = np.empty_like(s.move)
+        s, names = self.s, self.names
+        rows = s.moves[:self.legal_moves(s, self.rs, seat)].copy()
+        # The view and the moves go unnamed: pick() sees whether the bot kept them.
+        s.move[:] = rows[self.seat.pick(
+            view(s, self.rs, names, seat, round_index, self.cards, self.placed,
+                 partial(self.suggested, seat, rows), True),
+            LegalMoves(rows, lambda row: readable(names, s.hand, seat, row)))]
 
-        def index_of(strategy: str, forbidden: tuple[str, ...]) -> int:
-            family, params = bots.resolve(strategy, self.presets)
-            own = s.forbid[seat].copy()
-            s.forbid[seat] |= forbid.mask(self.rs, self.names, forbidden)
-            try:
-                self.choose(s, self.rs, seat, family, params, move)
-            finally:
-                s.forbid[seat] = own
-            return rows.index(move.tolist())
+    def suggested(self, seat: int, rows: np.ndarray, strategy: str) -> int:
+        """Gives the index in `rows` of the move the built-in `strategy` picks (View.suggest)."""
+        s, rs, move = self.s, self.rs, np.empty_like(self.s.move)
 
-        seen = view(s, self.rs, self.names, seat, round_index, self.cards, self.placed,
-                    adviser(self.known, self.forbiddable, index_of, legal))
-        i = self.seat.pick(seen, legal)
-        expire(seen)
-        s.move[:] = rows[i]
+        def choose(family: int, params) -> np.ndarray:
+            self.choose(s, rs, seat, family, params, move)
+            return move
+
+        return python_bots.suggested_index(
+            strategy, self.known, self.forbiddable, rows, seat,
+            lambda forbidden: [(s.forbid, forbid.mask(rs, self.names, forbidden))],
+            lambda name: bots.resolve(name, self.presets), choose)

@@ -21,6 +21,7 @@ from sim.sequence_stacks.state import (
     TURNS,
     WINNER,
 )
+from strategies import bot_timeout
 from strategies import sequence_stacks as bots
 
 
@@ -82,10 +83,45 @@ def new_results(games: int, players: int) -> Results:
     )
 
 
+# What python_steps stops for (its first yielded number).
+DECIDE, START, MOVE, AFTER = range(4)
+
+
+@rule
+def python_steps(s, rs, families, params, seed, game, out, row, python, watched, searching):
+    """Plays one game as `play_games` does, stopping where Python has a part: yields
+    (DECIDE, seat) when a seat with python[seat] set is to decide (Python writes its move into
+    s.move before the next step) and, when `watched`, (START, -1) once dealt, (MOVE, seat)
+    before each move is applied and (AFTER, seat) after it.
+
+    A generator: its arguments are unboxed once per game, where calling the rules from Python
+    unboxes them at every call, several times a move. searching: as for `play_games`."""
+    m, rngs, move = s.m, s.rngs, s.move
+    engine.start_game(m, rngs, rs, seed, game)
+    if watched:
+        yield START, -1
+    while m[OVER] == 0:
+        seat = engine.to_move(m)
+        if python[seat]:
+            yield DECIDE, seat
+        elif searching is None:
+            bots.builtin_choose(s, rs, seat, families[seat], params[seat], move)
+        else:
+            bots.choose(s, rs, seat, families[seat], params[seat], move)
+        usage.tally(out.uses, row, seat, use_of(move))
+        if watched:
+            yield MOVE, seat
+        engine.apply_move(m, rngs, rs, seat, move)
+        if watched:
+            yield AFTER, seat
+    record_game(m, out, row)
+
+
 def play_python(s, rs, families, params, seed, game, out, row=0, python_seats=None,
                 watch=None):
-    """Plays one game in a Python loop over the same jitted rules and bots as `play_games`,
-    filling row `row` of `out`: the Python driver, used by trace and by Python strategies.
+    """Plays one game over the same jitted rules and bots as `play_games`, filling row `row`
+    of `out`, with Python taking part: the Python driver, used by trace and by Python
+    strategies.
 
     python_seats: {seat: player(seat)} for the seats Python strategies play (also asked,
     out of turn, whether to Block); a player writes its move into s.move. The other seats play
@@ -93,26 +129,19 @@ def play_python(s, rs, families, params, seed, game, out, row=0, python_seats=No
     watch(event, ...), if given, is called at each step: ("start",) once dealt, ("move", seat,
     move) before each move is applied, ("after", seat, move) after it, ("end",) at the end.
     """
-    m, rngs, move = s.m, s.rngs, s.move
     python_seats = python_seats or {}
-    choose = bots.builtin_choose if search.searching(families) is None else bots.choose
-    engine.start_game(m, rngs, rs, seed, game)
-    if watch:
-        watch("start")
-    while not m[OVER]:
-        seat = int(engine.to_move(m))
-        player = python_seats.get(seat)
-        if player is None:
-            choose(s, rs, seat, families[seat], params[seat], move)
-        else:
-            player(seat)
-        usage.tally(out.uses, row, seat, use_of(move))
-        if watch:
-            played = move.copy()
+    python = np.array([seat in python_seats for seat in range(len(families))], np.int64)
+    for event, seat in python_steps(s, rs, families, params, seed, game, out, row, python,
+                                    watch is not None, search.searching(families)):
+        if event == DECIDE:
+            python_seats[seat](seat)
+        elif event == START:
+            watch("start")
+        elif event == MOVE:
+            played = s.move.copy()
             watch("move", seat, played)
-        engine.apply_move(m, rngs, rs, seat, move)
-        if watch:
+        else:
             watch("after", seat, played)
-    record_game(m, out, row)
+    bot_timeout.rest()
     if watch:
         watch("end")

@@ -9,7 +9,7 @@ Cards are named as the trace names them: "red 3", "blue wild", "skip", "reverse"
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from functools import partial
 from types import MappingProxyType
 from typing import NamedTuple
 
@@ -67,9 +67,10 @@ from sim.sequence_stacks.trace import pile_label
 CARD_NAMES = tuple(name(t) for t in range(TYPES))
 PILE_LABELS = tuple(pile_label(slot) for slot in range(2 * MAX_OPEN))
 ACTION_NAMES = ("play", "action", "discard", "end", "block", "pass")  # by engine action
+from strategies import python_bots
 from strategies import sequence_stacks as bots
 from strategies.presets import user_presets
-from strategies.python_bots import LegalMoves, Suggests, advised, adviser, expire
+from strategies.python_bots import LegalMoves
 
 
 class Move(NamedTuple):
@@ -113,28 +114,85 @@ class Completion(NamedTuple):
     colour: str  # "red" or "blue"
 
 
-@dataclass(frozen=True, slots=True)
-class View(Suggests):
+class View(python_bots.View):
     """What the player in `seat` may know when it is to decide: its own hand; of the others,
     hand sizes only; the open sequence piles, the tops of the discard piles, every player's
-    chips and the draw pile's size are public."""
+    chips and the draw pile's size are public.
 
-    seat: int
-    players: int
-    turn: int                              # turns begun so far (this one included)
-    phase: str                             # "turn" (its own turn) or "block" (may it Block?)
-    direction: int                         # 1: play goes to seat + 1, -1: to seat - 1
-    hand: tuple[str, ...]                  # its cards, grouped by kind
-    hand_sizes: tuple[int, ...]            # per seat
-    discard_tops: tuple[str | None, ...]   # per seat, the top of its discard pile
-    discard_sizes: tuple[int, ...]         # per seat
-    piles: Mapping[str, tuple[str, ...]]   # open sequence piles: label -> cards, bottom first
-    chips: tuple[tuple[int, int], ...]     # per seat, (red, blue)
-    supply: tuple[int, int]                # chips left to win, (red, blue)
-    skipped: tuple[int, ...]               # per seat, turns it will lose to Skips
-    draw_pile: int                         # cards left to draw
-    completion: Completion | None          # phase "block": the sequence it may Block
-    rules: Rules
+    seat, players: int
+    turn:          turns begun so far (this one included)
+    phase:         "turn" (its own turn) or "block" (may it Block?)
+    direction:     1: play goes to seat + 1, -1: to seat - 1
+    hand:          tuple[str, ...], its cards, grouped by kind
+    hand_sizes:    tuple[int, ...], per seat
+    discard_tops:  tuple[str | None, ...], per seat, the top of its discard pile
+    discard_sizes: tuple[int, ...], per seat
+    piles:         Mapping[str, tuple[str, ...]], open sequence piles: label -> cards, bottom first
+    chips:         tuple[tuple[int, int], ...], per seat, (red, blue)
+    supply:        tuple[int, int], chips left to win, (red, blue)
+    skipped:       tuple[int, ...], per seat, turns it will lose to Skips
+    draw_pile:     cards left to draw
+    completion:    Completion | None, phase "block": the sequence it may Block
+    rules:         Rules
+    suggest(strategy): the move a built-in strategy would play here (see python_bots.Suggests)
+    """
+
+    FIELDS = ("seat", "players", "turn", "phase", "direction", "hand", "hand_sizes",
+              "discard_tops", "discard_sizes", "piles", "chips", "supply", "skipped",
+              "draw_pile", "completion", "rules")
+    __slots__ = FIELDS
+    # Read as first asked for, from the position (m, seat, rules): m the state's numbers.
+    READERS = {
+        "seat": lambda m, seat, rules: seat,
+        "players": lambda m, seat, rules: int(m[PLAYERS]),
+        "turn": lambda m, seat, rules: int(m[TURNS]),
+        "phase": lambda m, seat, rules: "block" if m[PHASE] == WINDOW else "turn",
+        "direction": lambda m, seat, rules: int(m[DIRECTION]),
+        "hand": lambda m, seat, rules: tuple(
+            CARD_NAMES[t] for t, k in enumerate(m[HAND + seat * TYPES:HAND + (seat + 1) * TYPES]
+                                                .tolist()) for _ in range(k)),
+        "hand_sizes": lambda m, seat, rules: _per_seat(m, HAND_N),
+        "discard_tops": lambda m, seat, rules: _discard_tops(m),
+        "discard_sizes": lambda m, seat, rules: _per_seat(m, DISCARD_N),
+        "piles": lambda m, seat, rules: _piles(m),
+        "chips": lambda m, seat, rules: tuple(zip(*[iter(
+            m[CHIPS:CHIPS + 2 * m[PLAYERS]].tolist())] * 2)),
+        "supply": lambda m, seat, rules: (int(m[SUPPLY]), int(m[SUPPLY + 1])),
+        "skipped": lambda m, seat, rules: _per_seat(m, SKIPPED),
+        "draw_pile": lambda m, seat, rules: int(m[DRAW_N]),
+        "completion": lambda m, seat, rules: _completion(m),
+        "rules": lambda m, seat, rules: rules,
+    }
+
+
+def _per_seat(m, at: int) -> tuple[int, ...]:
+    """Gives the seats' numbers stored from m[at] on."""
+    return tuple(m[at:at + m[PLAYERS]].tolist())
+
+
+def _discard_tops(m) -> tuple[str | None, ...]:
+    """Gives each seat's top discard (None: an empty pile)."""
+    return tuple(CARD_NAMES[m[DISCARD_PILES + q * MAX_DECK + k - 1]] if k else None
+                 for q, k in enumerate(_per_seat(m, DISCARD_N)))
+
+
+def _piles(m) -> Mapping[str, tuple[str, ...]]:
+    """Gives the open sequence piles by label, their cards bottom first."""
+    piles = {}
+    for slot, length in enumerate(m[PILE_LEN:PILE_LEN + 2 * MAX_OPEN].tolist()):
+        if length:
+            start = PILE + slot * SEQUENCE
+            piles[PILE_LABELS[slot]] = tuple(CARD_NAMES[t]
+                                             for t in m[start:start + length].tolist())
+    return MappingProxyType(piles)
+
+
+def _completion(m) -> Completion | None:
+    """Gives the sequence waiting on Blocks, if any."""
+    if m[PHASE] != WINDOW:
+        return None
+    slot = int(m[COMPLETED_SLOT])
+    return Completion(int(m[COMPLETER]), PILE_LABELS[slot], COLOURS[slot // MAX_OPEN])
 
 
 def readable(row) -> Move:
@@ -151,11 +209,11 @@ def readable(row) -> Move:
     return Move(ACTION_NAMES[action])
 
 
-def moves(s, rs, seat: int, legal_moves=engine.legal_moves) -> tuple[list, LegalMoves]:
+def moves(s, rs, seat: int, legal_moves=engine.legal_moves) -> tuple[np.ndarray, LegalMoves]:
     """Gives the legal moves of `seat` in the engine's order (restrictions applied): as the
-    engine's rows and in words. `legal_moves`: the engine's rule, or its compiled code bound
-    to this state (sim/jit.py `direct`)."""
-    rows = s.moves[:legal_moves(s.m, rs, s.moves, seat)].tolist()
+    engine's rows (a copy) and in words. `legal_moves`: the engine's rule, or its compiled
+    code bound to this state (sim/jit.py `direct`)."""
+    rows = s.moves[:legal_moves(s.m, rs, s.moves, seat)].copy()
     return rows, LegalMoves(rows, readable)
 
 
@@ -167,33 +225,12 @@ def rules_of(rs) -> Rules:
                  numbers[OPT_WINNING_STEAL] == ALLOWED)
 
 
-def view(s, seat: int, rules: Rules) -> View:
-    """Gives what `seat` may know now."""
-    m = s.m.tolist()
-    p = m[PLAYERS]
-    sizes = m[DISCARD_N:DISCARD_N + p]
-    tops = tuple(CARD_NAMES[m[DISCARD_PILES + q * MAX_DECK + k - 1]] if k else None
-                 for q, k in enumerate(sizes))
-    piles = {}
-    for slot in range(2 * MAX_OPEN):
-        length = m[PILE_LEN + slot]
-        if length:
-            start = PILE + slot * SEQUENCE
-            piles[PILE_LABELS[slot]] = tuple(CARD_NAMES[t] for t in m[start:start + length])
-    hand = m[HAND + seat * TYPES:HAND + (seat + 1) * TYPES]
-    completion = None
-    if m[PHASE] == WINDOW:
-        slot = m[COMPLETED_SLOT]
-        completion = Completion(m[COMPLETER], PILE_LABELS[slot], COLOURS[slot // MAX_OPEN])
-    return View(
-        seat=seat, players=p, turn=m[TURNS], phase="block" if m[PHASE] == WINDOW else "turn",
-        direction=m[DIRECTION],
-        hand=tuple(CARD_NAMES[t] for t, k in enumerate(hand) for _ in range(k)),
-        hand_sizes=tuple(m[HAND_N:HAND_N + p]), discard_tops=tops, discard_sizes=tuple(sizes),
-        piles=MappingProxyType(piles),
-        chips=tuple((m[CHIPS + 2 * q], m[CHIPS + 2 * q + 1]) for q in range(p)),
-        supply=(m[SUPPLY], m[SUPPLY + 1]), skipped=tuple(m[SKIPPED:SKIPPED + p]),
-        draw_pile=m[DRAW_N], completion=completion, rules=rules)
+def view(s, seat: int, rules: Rules, advise=None, lazy: bool = False) -> View:
+    """Gives what `seat` may know now. advise(strategy) gives the index of the legal move a
+    built-in strategy would play (View.suggest), None: no advice; lazy: each field is read as
+    first asked for (the position must not change meanwhile), else all are read now."""
+    seen = View((s.m, seat, rules), advise)
+    return seen if lazy else seen.keep()
 
 
 class PythonSeatPlayer:
@@ -208,29 +245,26 @@ class PythonSeatPlayer:
         self.forbiddable = list(forbid.names(rules))
         # The rules called at every move, bound to this state (sim/jit.py).
         self.legal_moves = direct(engine.legal_moves, s.m, rs, s.moves, 0)
-        self.choose = direct(bots.choose, s, rs, 0, 0, _PARAMETERS, s.move)
+        self.choose = python_bots.built_in_chooser(bots)
 
     def __call__(self, seat: int) -> None:
         s = self.s
-        rows, legal = moves(s, self.rs, seat, self.legal_moves)
-        move = s.move.copy()
-        restricted = views(s).forbid
+        rows = s.moves[:self.legal_moves(s.m, self.rs, s.moves, seat)].copy()
+        # The view and the moves go unnamed: pick() sees whether the bot kept them.
+        s.move[:] = rows[self.seat.pick(
+            view(s, seat, self.rules, partial(self.suggested, seat, rows), True),
+            LegalMoves(rows, readable))]
 
-        def index_of(strategy: str, forbidden: tuple[str, ...]) -> int:
-            family, params = bots.resolve(strategy, self.presets)
-            own = int(restricted[seat])
-            restricted[seat] |= forbid.mask(forbidden)
-            try:
-                self.choose(s, self.rs, seat, family, params, move)
-            finally:
-                restricted[seat] = own
-            return rows.index(move.tolist())
+    def suggested(self, seat: int, rows: np.ndarray, strategy: str) -> int:
+        """Gives the index in `rows` of the move the built-in `strategy` picks (View.suggest)."""
+        s, rs, move = self.s, self.rs, self.s.move.copy()
 
-        seen = advised(view(s, seat, self.rules),
-                       adviser(self.known, self.forbiddable, index_of, legal))
-        i = self.seat.pick(seen, legal)
-        expire(seen)
-        s.move[:] = rows[i]
+        def choose(family: int, params) -> np.ndarray:
+            self.choose(s, rs, seat, family, params, move)
+            return move
 
+        return python_bots.suggested_index(
+            strategy, self.known, self.forbiddable, rows, seat,
+            lambda forbidden: [(views(s).forbid, forbid.mask(forbidden))],
+            lambda name: bots.resolve(name, self.presets), choose)
 
-_PARAMETERS = np.zeros(len(bots.PARAMETERS))  # its type, for `direct`

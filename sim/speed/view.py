@@ -8,12 +8,12 @@ engine drops it if it no longer fits then.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import NamedTuple
 
 from sim.speed.engine import legal_moves
 from sim.speed.state import HAND_NO
 from sim.spit import view as spit_view
+from strategies import python_bots
 
 
 class Move(NamedTuple):
@@ -31,20 +31,42 @@ class Move(NamedTuple):
     pile: int
 
 
-@dataclass(frozen=True, slots=True)
-class View:
-    """What the player in `seat` may know when it plans a play."""
+class View(python_bots.View):
+    """What the player in `seat` may know when it plans a play.
 
-    seat: int
-    hand_no: int                    # 1, 2, ... (scoring "points" plays several hands)
-    time: float                     # simulated seconds since the game began
-    hand: tuple[str | None, ...]    # own cards by slot (None: an empty slot)
-    draw_pile: int                  # own face-down draw pile's cards
-    other_hand: int                 # how many cards the other player holds in hand
+    seat:            int
+    hand_no:         1, 2, ... (scoring "points" plays several hands)
+    time:            simulated seconds since the game began
+    hand:            tuple[str | None, ...], own cards by slot (None: an empty slot)
+    draw_pile:       own face-down draw pile's cards
+    other_hand:      how many cards the other player holds in hand
     other_draw_pile: int
-    centre: tuple[spit_view.SpitPile, spit_view.SpitPile]  # the centre piles' tops and sizes
-    side_piles: tuple[int, int]     # face-down side-pile cards left
-    score: tuple[int, int]          # per seat (scoring "points"; else 0)
+    centre:          tuple[SpitPile, SpitPile], the centre piles' tops and sizes
+    side_piles:      tuple[int, int], face-down side-pile cards left
+    score:           tuple[int, int], per seat (scoring "points"; else 0)
+    suggest(strategy): the move a built-in strategy would play here (see python_bots.Suggests)
+    """
+
+    FIELDS = ("seat", "hand_no", "time", "hand", "draw_pile", "other_hand", "other_draw_pile",
+              "centre", "side_piles", "score")
+    __slots__ = FIELDS
+    # Read as first asked for, from the position (s, c, names, seat, choosing_pile): Speed
+    # has no pile to choose.
+    READERS = {
+        "seat": lambda s, c, names, seat, choosing: seat,
+        "hand_no": lambda s, c, names, seat, choosing: int(s.g[HAND_NO]) + 1,
+        "time": lambda s, c, names, seat, choosing: float(c.now[0]),
+        "hand": lambda s, c, names, seat, choosing: tuple(
+            names[card] if card >= 0 else None for card in s.hand[seat].tolist()),
+        "draw_pile": lambda s, c, names, seat, choosing: int(s.draw_n[seat]),
+        "other_hand": lambda s, c, names, seat, choosing: int((s.hand[1 - seat] >= 0).sum()),
+        "other_draw_pile": lambda s, c, names, seat, choosing: int(s.draw_n[1 - seat]),
+        "centre": lambda s, c, names, seat, choosing: tuple(
+            spit_view.SpitPile(names[s.centre[b, n - 1]], n)
+            for b, n in enumerate(s.centre_n.tolist())),
+        "side_piles": lambda s, c, names, seat, choosing: tuple(s.side_n.tolist()),
+        "score": lambda s, c, names, seat, choosing: tuple(s.score.tolist()),
+    }
 
 
 def readable(s, names: list[str], seat: int, row) -> Move:
@@ -56,20 +78,18 @@ def readable(s, names: list[str], seat: int, row) -> Move:
 moves = spit_view.listed_moves(legal_moves, readable)
 
 
-def view(s, c, names: list[str], seat: int) -> View:
-    """Gives what `seat` may know now: its hand, the centre piles, the other's card counts."""
-    other = 1 - seat
-    return View(
-        seat=seat, hand_no=int(s.g[HAND_NO]) + 1, time=float(c.now[0]),
-        hand=tuple(names[card] if card >= 0 else None for card in s.hand[seat].tolist()),
-        draw_pile=int(s.draw_n[seat]), other_hand=int((s.hand[other] >= 0).sum()),
-        other_draw_pile=int(s.draw_n[other]),
-        centre=tuple(spit_view.SpitPile(names[s.centre[b, n - 1]], n)
-                     for b, n in enumerate(s.centre_n.tolist())),
-        side_piles=tuple(s.side_n.tolist()), score=tuple(s.score.tolist()))
+def view(s, c, names: list[str], seat: int, choosing_pile: bool = False, advise=None,
+         lazy: bool = False) -> View:
+    """Gives what `seat` may know now: its hand, the centre piles, the other's card counts.
+    advise(strategy) gives the index of the legal move a built-in strategy would play
+    (View.suggest), None: no advice; lazy: each field is read as first asked for (the position
+    must not change meanwhile), else all are read now."""
+    seen = View((s, c, names, seat, choosing_pile), advise)
+    return seen if lazy else seen.keep()
 
 
 class PythonSeatPlayer(spit_view.PythonSeatPlayer):
     """Plays a Python strategy's seat of Speed (Spit's player with Speed's moves and view)."""
 
-    moves, view = staticmethod(moves), staticmethod(view)
+    legal_moves, readable, view = staticmethod(legal_moves), staticmethod(readable), \
+        staticmethod(view)

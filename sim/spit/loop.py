@@ -19,11 +19,13 @@ the engines' source, so a change to a game's rules compiles the loop again.
 
 from collections import namedtuple
 
+import numpy as np
 from numba.extending import overload
 
 from sim import usage
 from sim.jit import rule, small_rule
 from sim.spit import race
+from strategies import bot_timeout
 
 Rules = namedtuple("Rules", [
     # jitted, called by both loops
@@ -194,10 +196,62 @@ def play_games(s, rs, c, families, params, seed, start, stop, out):
         record_game(s, c, out, game - start)
 
 
+# What python_steps stops for (its first yielded number).
+PLAN, PLANNED, STALL, LANDING, LANDED, DEAL, ROUND_END = range(7)
+
+
+@rule
+def python_steps(s, rs, c, families, params, seed, game, out, row, python, planned, watched):
+    """Plays one game as `play_games` does, stopping where Python has a part: yields
+    (PLAN, seat, 0) when a seat with python[seat] set is to plan a move (Python plans it into
+    c.plan[seat] and sets planned[0] to 1, or to 0 when it has none) and (STALL, -1, 0) when
+    nobody can move (Python resolves the stall: it may ask a Python seat). When `watched`, also
+    (DEAL, -1, 0) when cards are dealt, (PLANNED, seat, 0) when a seat plans a move,
+    (LANDING, seat, 0) before a planned move lands, (LANDED, seat, status) after, and
+    (ROUND_END, -1, over) after a deal or hand ends (over: 1 when the game is over).
+
+    A generator: its arguments are unboxed once per game, where calling the rules from Python
+    unboxes them at every call, several times a move."""
+    start_game(s, rs, c, seed, game)
+    if watched:
+        yield DEAL, -1, 0
+    while not over(s):
+        for seat in range(2):
+            if not c.pending[seat] and not s.idle[seat]:
+                if python[seat]:
+                    yield PLAN, seat, 0
+                    chosen = planned[0] != 0
+                else:
+                    chosen = choose(s, rs, seat, families[seat], params[seat], c.plan[seat])
+                if chosen:
+                    race.schedule(c, seat)
+                    if watched:
+                        yield PLANNED, seat, 0
+                else:
+                    s.idle[seat] = 1
+        seat = race.next_due(c)
+        if seat < 0:
+            yield STALL, -1, 0
+            continue
+        if watched:
+            yield LANDING, seat, 0
+        status = landed(s, rs, c, seat, out.uses, row)
+        if watched:
+            yield LANDED, seat, status
+        if status == race.OUT:
+            ended = end_round(s, rs, c)
+            if watched:
+                yield ROUND_END, -1, 1 if ended else 0
+                if not ended:
+                    yield DEAL, -1, 0
+    record_game(s, c, out, row)
+
+
 def play_python(s, rs, c, families, params, seed, game, out, row=0, python_seats=None,
                 watch=None):
-    """Plays one game in a Python loop over the same jitted rules and bots as `play_games`,
-    filling row `row` of `out`: the Python driver, used by trace and by Python strategies.
+    """Plays one game over the same jitted rules and bots as `play_games`, filling row `row`
+    of `out`, with Python taking part: the Python driver, used by trace and by Python
+    strategies.
 
     python_seats: {seat: player} for the seats Python strategies play (the game's view.py):
     player(seat) -> bool plans the seat's move into c.plan[seat] (False: it has none); the
@@ -209,36 +263,24 @@ def play_python(s, rs, c, families, params, seed, game, out, row=0, python_seats
     """
     rules = rules_of(s)
     python_seats = python_seats or {}
-    watch = watch or _unwatched
-    rules.start_game(s, rs, c, race.seed_bits(seed), game)
-    watch("deal")
-    while not rules.over(s):
-        for seat in range(2):
-            if not c.pending[seat] and not s.idle[seat]:
-                player = python_seats.get(seat)
-                if (rules.bots.choose(s, rs, seat, families[seat], params[seat], c.plan[seat])
-                        if player is None else player(seat)):
-                    race.schedule(c, seat)
-                    watch("plan", seat)
-                else:
-                    s.idle[seat] = 1
-        seat = race.next_due(c)
-        if seat < 0:
-            watch("stall", rules.stall_python(s, rs, c, families, params, python_seats))
-            continue
-        card = rules.moving_card(s, c, seat)
-        kinds = rules.use_of(s, rs, c, seat)
-        status = rules.land(s, rs, c, seat)
-        if status != race.DROPPED:
-            usage.tally(out.uses, row, seat, kinds)
-        watch("land", seat, status, card)
-        if status == race.OUT:
-            over = rules.end_round(s, rs, c)
-            watch(rules.round_end, over)
-            if not over:
-                watch("deal")
-    rules.record_game(s, c, out, row)
-
-
-def _unwatched(event, *args):
-    pass
+    python = np.array([seat in python_seats for seat in range(2)], np.int64)
+    planned = np.zeros(1, np.int64)
+    for event, seat, value in python_steps(s, rs, c, families, params, race.seed_bits(seed),
+                                           game, out, row, python, planned, watch is not None):
+        if event == PLAN:
+            planned[0] = python_seats[seat](seat)
+        elif event == STALL:
+            ended = rules.stall_python(s, rs, c, families, params, python_seats)
+            if watch:
+                watch("stall", ended)
+        elif event == PLANNED:
+            watch("plan", seat)
+        elif event == LANDING:
+            card = rules.moving_card(s, c, seat)
+        elif event == LANDED:
+            watch("land", seat, value, card)
+        elif event == DEAL:
+            watch("deal")
+        else:
+            watch(rules.round_end, bool(value))
+    bot_timeout.rest()

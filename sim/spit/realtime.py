@@ -106,9 +106,10 @@ class RealTimeGame:
         return build_tables(results, ids, setup.strategies(), means, spreads, self.length,
                             self.options(rules), self.seat_extra(results))
 
-    def _python_seats(self, state, ruleset, clock, names, classes, seed, game) -> dict:
+    def _python_seats(self, state, ruleset, clock, names, classes, seed, game, rules) -> dict:
         """Gives the players of one game's Python seats (fresh strategy instances)."""
-        return {seat: self.view.PythonSeatPlayer(state, ruleset, clock, names, bot)
+        return {seat: self.view.PythonSeatPlayer(state, ruleset, clock, names, bot, rules,
+                                                 self.bots)
                 for seat, bot in python_bots.seats_for_game(classes, seed, game).items()}
 
     def seat_extra(self, results) -> dict:
@@ -124,7 +125,7 @@ class RealTimeGame:
             for row, game in enumerate(range(start, stop)):
                 self.loop.play_python(state, ruleset, clock, families, params, seed, game, out,
                                       row, self._python_seats(state, ruleset, clock, names,
-                                                              classes, seed, game))
+                                                              classes, seed, game, rules))
         else:
             self.loop.play_games(state, ruleset, clock, families, params, race.seed_bits(seed),
                                  start, stop, out)
@@ -141,7 +142,7 @@ class RealTimeGame:
         classes = python_bots.python_classes(setup.seats)
         self.loop.play_python(state, ruleset, clock, families, params, seed, index, results, 0,
                               self._python_seats(state, ruleset, clock, names, classes, seed,
-                                                 index), tracer)
+                                                 index, rules), tracer)
         built = self.tables_of(rules, setup, results, np.array([index], np.int64), means, spreads)
         game = built["games"].row(0, named=True)
         seats = built["seats"].rows(named=True)

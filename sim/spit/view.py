@@ -9,11 +9,17 @@ engine drops it if it is no longer legal then.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from functools import partial
 from typing import NamedTuple
 
+import numpy as np
+
+from sim.jit import direct
 from sim.spit.engine import legal_moves
 from sim.spit.state import DEAL, PLAY, SHIFT, STACK, TURN
+from strategies import python_bots
+from strategies.presets import user_presets
+from strategies.python_bots import LegalMoves
 
 ACTIONS = {PLAY: "play", TURN: "turn", SHIFT: "fill_space", STACK: "stack_equal"}
 
@@ -56,19 +62,39 @@ class SpitPile(NamedTuple):
     cards: int
 
 
-@dataclass(frozen=True, slots=True)
-class View:
-    """What the player in `seat` may know when it plans a move (or chooses a pile)."""
+class View(python_bots.View):
+    """What the player in `seat` may know when it plans a move (or chooses a pile).
 
-    seat: int
-    deal: int                             # 1, 2, ...
-    time: float                           # simulated seconds since the game began
-    layout: tuple[StockPile, ...]         # own stock piles
-    other_layout: tuple[StockPile, ...]   # the other player's (its face-up cards are in view)
-    spit_piles: tuple[SpitPile, SpitPile]
-    spit_cards: tuple[int, int]           # per seat, face-down spit cards left
-    cards_held: tuple[int, int]           # per seat, every card it owns (stock and spit cards)
-    choosing_pile: bool                   # the legal moves are the lone spitter's "spit_onto"
+    seat:          int
+    deal:          1, 2, ...
+    time:          simulated seconds since the game began
+    layout:        tuple[StockPile, ...], own stock piles
+    other_layout:  tuple[StockPile, ...], the other player's (its face-up cards are in view)
+    spit_piles:    tuple[SpitPile, SpitPile]
+    spit_cards:    tuple[int, int], per seat, face-down spit cards left
+    cards_held:    tuple[int, int], per seat, every card it owns (stock and spit cards)
+    choosing_pile: the legal moves are the lone spitter's "spit_onto"
+    suggest(strategy): the move a built-in strategy would play here (see python_bots.Suggests)
+    """
+
+    FIELDS = ("seat", "deal", "time", "layout", "other_layout", "spit_piles", "spit_cards",
+              "cards_held", "choosing_pile")
+    __slots__ = FIELDS
+    # Read as first asked for, from the position (s, c, names, seat, choosing_pile).
+    READERS = {
+        "seat": lambda s, c, names, seat, choosing: seat,
+        "deal": lambda s, c, names, seat, choosing: int(s.g[DEAL]) + 1,
+        "time": lambda s, c, names, seat, choosing: float(c.now[0]),
+        "layout": lambda s, c, names, seat, choosing: _layout(s, names, seat),
+        "other_layout": lambda s, c, names, seat, choosing: _layout(s, names, 1 - seat),
+        "spit_piles": lambda s, c, names, seat, choosing: tuple(
+            SpitPile(names[s.centre[b, n - 1]] if n else None, n)
+            for b, n in enumerate(s.centre_n.tolist())),
+        "spit_cards": lambda s, c, names, seat, choosing: tuple(s.spit_n.tolist()),
+        "cards_held": lambda s, c, names, seat, choosing: tuple(
+            sum(s.stock_n[w].tolist()) + int(s.spit_n[w]) for w in range(2)),
+        "choosing_pile": lambda s, c, names, seat, choosing: choosing,
+    }
 
 
 def readable(s, names: list[str], seat: int, row) -> Move:
@@ -85,10 +111,11 @@ def readable(s, names: list[str], seat: int, row) -> Move:
 def listed_moves(legal_moves, readable):
     """Gives a real-time game's moves(s, names, seat, rs) -> (rows, moves): the legal moves of
     `seat` in the engine's order (restrictions applied), as the engine's rows (a copy: bots
-    reuse the engine's scratch array) and in words."""
-    def moves(s, names: list[str], seat: int, rs) -> tuple[list, list]:
-        rows = s.moves[:legal_moves(s, rs, seat)].tolist()
-        return rows, [readable(s, names, seat, row) for row in rows]
+    reuse the engine's scratch array) and in words (LegalMoves)."""
+    def moves(s, names: list[str], seat: int, rs, legal_moves=legal_moves
+              ) -> tuple[np.ndarray, LegalMoves]:
+        rows = s.moves[:legal_moves(s, rs, seat)].copy()
+        return rows, LegalMoves(rows, lambda row: readable(s, names, seat, row))
     return moves
 
 
@@ -102,38 +129,77 @@ def _layout(s, names, seat) -> tuple[StockPile, ...]:
     return tuple(piles)
 
 
-def view(s, c, names: list[str], seat: int, choosing_pile: bool = False) -> View:
+def view(s, c, names: list[str], seat: int, choosing_pile: bool = False, advise=None,
+         lazy: bool = False) -> View:
     """Gives what `seat` may know now: both layouts as they lie face up, the spit piles' tops,
-    and how many cards each seat has."""
-    centre_n = s.centre_n.tolist()
-    held = [sum(s.stock_n[w].tolist()) + int(s.spit_n[w]) for w in range(2)]
-    return View(
-        seat=seat, deal=int(s.g[DEAL]) + 1, time=float(c.now[0]),
-        layout=_layout(s, names, seat), other_layout=_layout(s, names, 1 - seat),
-        spit_piles=tuple(SpitPile(names[s.centre[b, n - 1]] if n else None, n)
-                         for b, n in enumerate(centre_n)),
-        spit_cards=tuple(s.spit_n.tolist()), cards_held=tuple(held), choosing_pile=choosing_pile)
+    and how many cards each seat has. advise(strategy) gives the index of the legal move a
+    built-in strategy would play (View.suggest), None: no advice; lazy: each field is read as
+    first asked for (the position must not change meanwhile), else all are read now."""
+    seen = View((s, c, names, seat, choosing_pile), advise)
+    return seen if lazy else seen.keep()
 
 
 class PythonSeatPlayer:
     """Plays a Python strategy's seat in the Python driver: lists the legal moves in words,
-    builds the view, asks the strategy, and writes its move into the clock's plan."""
+    builds the view, asks the strategy, and writes its move into the clock's plan.
 
-    moves, view = staticmethod(moves), staticmethod(view)
+    A game's players differ in `legal_moves`, `readable` and `view` (Speed's: its own)."""
 
-    def __init__(self, s, rs, c, names: list[str], seat):
-        self.s, self.rs, self.c, self.names, self.seat = s, rs, c, names, seat
+    legal_moves, readable, view = staticmethod(legal_moves), staticmethod(readable), staticmethod(view)
+
+    def __init__(self, s, rs, c, names: list[str], seat, rules: dict, bots):
+        """bots: the game's RealTimeBots (its strategies and forbid modules)."""
+        self.s, self.rs, self.c, self.names, self.seat, self.bots = s, rs, c, names, seat, bots
+        self.presets = user_presets(rules)
+        self.known = [*bots.strategies.strategy_names(), *self.presets]
+        self.forbiddable = list(bots.forbiddable(rules))
+        # The rules called at every move, bound to this state (sim/jit.py).
+        self.list_moves = direct(self.legal_moves, s, rs, 0)
+        self.choose = direct(bots.strategies.choose, s, rs, 0, 0, _PARAMETERS, c.plan[0])
 
     def __call__(self, seat: int) -> bool:
         """Plans `seat`'s move into c.plan[seat]; gives False (the bot is not asked) when it
         has no legal move."""
-        rows, legal = self.moves(self.s, self.names, seat, self.rs)
-        if not legal:
+        s, names, readable = self.s, self.names, self.readable
+        rows = s.moves[:self.list_moves(s, self.rs, seat)].copy()
+        if not len(rows):
             return False
-        self.c.plan[seat] = rows[self.seat.pick(self.view(self.s, self.c, self.names, seat), legal)]
+        # The view and the moves go unnamed: pick() sees whether the bot kept them.
+        self.c.plan[seat] = rows[self.seat.pick(
+            self.view(s, self.c, names, seat, advise=partial(self.suggested, seat, rows),
+                      lazy=True),
+            LegalMoves(rows, lambda row: readable(s, names, seat, row)))]
         return True
 
     def pile(self, seat: int) -> int:
         """Gives the spit pile the lone spitter `seat` spits onto from now on: the bot chooses
         between Move("spit_onto", spit_pile=0) and (spit_pile=1), with choosing_pile set."""
-        return self.seat.pick(view(self.s, self.c, self.names, seat, True), list(PILE_CHOICES))
+        return self.seat.pick(view(self.s, self.c, self.names, seat, True,
+                                   partial(self.suggested_pile, seat), True), list(PILE_CHOICES))
+
+    def suggested(self, seat: int, rows: np.ndarray, strategy: str) -> int:
+        """Gives the index in `rows` of the move the built-in `strategy` plans (View.suggest)."""
+        s, rs, plan = self.s, self.rs, np.zeros_like(self.c.plan[seat])
+
+        def choose(family: int, params) -> np.ndarray | None:
+            return plan if self.choose(s, rs, seat, family, params, plan) else None
+
+        return python_bots.suggested_index(
+            strategy, self.known, self.forbiddable, rows, seat, self._masks,
+            lambda name: self.bots.strategies.resolve(name, self.presets), choose)
+
+    def suggested_pile(self, seat: int, strategy: str) -> int:
+        """Gives the spit pile (0, 1) the built-in `strategy` spits onto (View.suggest)."""
+        piles = np.array([[0], [1]])
+        strategies = self.bots.strategies
+        return python_bots.suggested_index(
+            strategy, self.known, self.forbiddable, piles, seat, self._masks,
+            lambda name: strategies.resolve(name, self.presets),
+            lambda family, params: piles[strategies.choose_pile(self.s, self.rs, seat, family,
+                                                                params)])
+
+    def _masks(self, forbidden: tuple[str, ...]) -> list:
+        return [(self.s.forbid, self.bots.forbid.mask(forbidden))]
+
+
+_PARAMETERS = np.zeros(1)  # its type, for `direct`

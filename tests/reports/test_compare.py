@@ -15,6 +15,7 @@ from reports.runs import open_run
 from reports.sections import clustered_totals, rate_covariance, with_wilson
 from sim.compare import plan
 from sim.errors import UserError
+from sim.game import Setup
 
 PNG = b"\x89PNG\r\n\x1a\n"
 
@@ -192,3 +193,17 @@ def test_strategies_at_one_table_are_negatively_dependent():
     p = a_won.mean()
     v = p * (1 - p) / 500
     assert cov == pytest.approx(np.array([[v, -v], [-v, v]]))
+
+
+def test_the_role_table_names_a_python_strategy_as_the_head_to_head_does(tmp_path, runkit):
+    bot = "/home/me/bots/mine.py:Bot"  # a seat string holds a Python strategy's whole path
+    setups = [Setup(s.players, tuple(bot if name == "greedy" else name for name in s.seats),
+                    s.options) for s in plan(runkit.SABOTEUR, ["greedy", "careful"], 5, {})]
+    tables = runkit.tables(setups, 20)
+    # as the engines write it (Setup.strategies): a Python strategy by its file name
+    tables["seats"] = tables["seats"].with_columns(pl.col("strategy").str.split("/").list.last())
+    run = runkit.write(tmp_path / "run", setups, tables)
+    frames = {t.title: t.frame for s in comparison_sections(open_run(run), tmp_path / "charts")
+              for t in s.tables}
+    assert set(frames["Round-win rate by role and strategy"]["strategy"]) == \
+        set(frames["Head-to-head"]["strategy"]) == {"mine.py:Bot", "careful"}

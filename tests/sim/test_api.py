@@ -1,11 +1,15 @@
 """The Python API (sim/api.py): the command line's runs, tables with labels, reports and
 comparisons, and one clear UserError for every bad argument."""
 
+from pathlib import Path
+
 import polars as pl
 import pytest
 
 from sim import api
 from sim.errors import UserError
+
+EXAMPLES = Path(__file__).parents[2] / "strategies" / "examples"
 
 
 @pytest.fixture
@@ -21,6 +25,19 @@ def test_a_run_plays_the_games_the_command_plays(simulate, tmp_path, small):
     cli = api.open_run(tmp_path / "cli")
     assert run.games().equals(cli.games()) and run.seats().equals(cli.seats())
     assert run.seed == 5 and run.game == "saboteur" and len(run.configurations) == 2
+
+
+def test_a_run_on_a_dask_cluster_gives_the_tables_of_a_local_run(tmp_path, small):
+    distributed = pytest.importorskip("distributed")
+    # a Python seat too: its bot moves in a Dask worker's thread, timed when each move returns
+    asked = dict(players=[3, 4], seats={0: f"{EXAMPLES}/first_move.py:FirstMove"}, **small)
+    local = api.run("saboteur", out=tmp_path / "local", **asked)
+    with distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=False,
+                                  dashboard_address=None) as cluster:
+        remote = api.run("saboteur", out=tmp_path / "dask", backend="dask",
+                         scheduler=cluster.scheduler_address, **asked)
+    assert remote.games().equals(local.games()) and remote.seats().equals(local.seats())
+    assert remote.seats()["strategy"].to_list()[0] == "first_move.py:FirstMove"
 
 
 def test_tables_carry_their_labels(tmp_path, small):

@@ -1,6 +1,7 @@
 """Python bots that build on the built-ins: View.suggest, the lazily worded legal moves, and
 `--forbid ROLE:NAME`."""
 
+import numpy as np
 import polars as pl
 import pytest
 
@@ -82,13 +83,18 @@ def test_legal_moves_are_worded_as_read_and_found_by_identity():
         worded.append(row)
         return tuple(row)
 
-    moves = python_bots.LegalMoves([[0, 1], [2, 3], [4, 5]], word)
+    rows = np.array([[0, 1], [2, 3], [4, 5]])
+    moves = python_bots.LegalMoves(rows, word)
     first = moves[0]
     assert worded == [[0, 1]] and moves.index(first) == 0 and worded == [[0, 1]]
     assert moves.index((4, 5)) == 2 and moves[-1] == (4, 5) and moves[1:] == [(2, 3), (4, 5)]
     assert len(moves) == 3 and list(moves) == [(0, 1), (2, 3), (4, 5)] and moves == list(moves)
     with pytest.raises(ValueError):
         moves.index((9, 9))
+    kept = python_bots.LegalMoves(rows, word)
+    kept.keep()
+    rows[:] = 0  # the position moves on: a kept list says what it was
+    assert list(kept) == [(0, 1), (2, 3), (4, 5)]
 
 
 def test_kept_legal_moves_name_the_cards_held_when_they_were_listed(simulate, tmp_path):
@@ -103,7 +109,7 @@ def test_kept_legal_moves_name_the_cards_held_when_they_were_listed(simulate, tm
 
 
 @pytest.mark.parametrize("game, players", [("saboteur", 4), ("sequence-stacks", 3),
-                                           ("deep-space", 2)])
+                                           ("deep-space", 2), ("spit", 2), ("speed", 2)])
 def test_a_bot_playing_the_suggestion_of_default_plays_defaults_games(simulate, tmp_path, game,
                                                                       players):
     follower = bot_file(tmp_path, "        return view.suggest('default')\n")
@@ -113,3 +119,14 @@ def test_a_bot_playing_the_suggestion_of_default_plays_defaults_games(simulate, 
     python, jitted = tables(tmp_path / "python"), tables(tmp_path / "jitted")
     assert python["games"].drop("setup").equals(jitted["games"].drop("setup"))
     assert python["seats"].drop("strategy").equals(jitted["seats"].drop("strategy"))
+
+
+def test_a_restricted_built_in_with_no_move_suggests_none(simulate, tmp_path):
+    """In Spit a restricted bot waits when it has no move: its suggestion is None."""
+    body = ("        move = view.suggest('default-no-uncover')\n"
+            "        self.waited = getattr(self, 'waited', 0) + (move is None)\n"
+            "        assert self.waited < 1, 'waits'\n"
+            "        return move\n")
+    code, _, err = simulate("spit", "--games", 1, "--seed", 1, "--workers", 1, "--strategy",
+                            bot_file(tmp_path, body), "--out", tmp_path / "r")
+    assert code == 2 and "AssertionError: waits" in err
