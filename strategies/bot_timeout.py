@@ -94,6 +94,24 @@ class one_move:
         _move = None
 
 
+@contextlib.contextmanager
+def paused() -> Iterator[None]:
+    """Stops the clock of the move running in the main thread meanwhile: the tool's own work
+    inside a bot's move (compiling a built-in bot the bot asked about) is not the bot's time."""
+    global _move, _ringing
+    held, began = _move, time.monotonic()
+    _move = None  # an alarm ringing now finds no move to stop
+    try:
+        yield
+    finally:
+        if held is not None:
+            _move = (held[0] + time.monotonic() - began, held[1])
+            if not _ringing:  # it rang meanwhile: set again for the move's time left
+                signal.setitimer(signal.ITIMER_REAL,
+                                 max(1e-3, _move[0] + _move[1] - time.monotonic()))
+                _ringing = True
+
+
 _move: tuple[float, float] | None = None  # the move running in the main thread: (start, limit)
 _ringing = False  # an alarm is pending in this process
 _handled = False

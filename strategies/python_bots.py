@@ -193,14 +193,15 @@ def built_in_chooser(bots) -> Callable:
     (strategies/<game>.py) called from Python, bound to the arguments' types on first use
     (sim/jit.py `direct`): `builtin_choose` for the random and default families, and `choose`
     only once a Python bot asks what a search preset would play, so that nothing else compiles
-    the search."""
+    the search. A first call may compile: that time is not the asking bot's (--bot-timeout)."""
     bound = {}
 
     def choose(s, rs, seat, family, params, out) -> None:
         searching = family == SEARCH
         if searching not in bound:
-            bound[searching] = direct(bots.choose if searching else bots.builtin_choose,
-                                      s, rs, seat, family, params, out)
+            with bot_timeout.paused():
+                bound[searching] = direct(bots.choose if searching else bots.builtin_choose,
+                                          s, rs, seat, family, params, out)
         bound[searching](s, rs, seat, family, params, out)
 
     return choose
