@@ -22,7 +22,7 @@ class DeepSpace:
 
     def choose(self, player, seat, family, params, view_, legal_moves):
         move = np.zeros(6, np.int64)
-        strategies.choose(player.s, player.rs, seat, family, params, move)
+        player.choose(player.s, player.rs, seat, family, params, move)  # compiles off the clock
         s, rs = player.s, player.rs
         hand = [player.kinds[k] for k in rs.card_kind[s.hand[seat]].tolist()]
         return view.readable(player.planets, hand, int(engine.mine_count(s, rs, seat)),

@@ -26,7 +26,7 @@ class SequenceStacks:
 
     def choose(self, player, seat, family, params, view_, legal_moves):
         s, move = player.s, np.zeros(5, np.int64)
-        strategies.choose(s, player.rs, seat, family, params, move)
+        player.choose(s, player.rs, seat, family, params, move)  # compiles off the clock
         return view.readable(move.tolist())
 
     def kinds(self, player, seat, move, legal_moves):
