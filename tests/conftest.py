@@ -1,8 +1,14 @@
 """Fixtures every test folder may use."""
 
+import fcntl
+import io
 import sys
+from pathlib import Path
 
 import pytest
+
+from sim import games
+from sim.game import Setup
 
 
 @pytest.fixture
@@ -22,3 +28,43 @@ def simulate(monkeypatch, capsys, tmp_path):
         return exit.value.code or 0, out, err
 
     return run
+
+
+@pytest.fixture(scope="session", autouse=True)
+def engines_compiled_once(worker_id, tmp_path_factory):
+    """Under pytest-xdist, compiles each game's engine in one worker while the others compile
+    other games, before any test runs; the workers then load each other's from numba's cache.
+
+    Left to the tests, every worker compiles every engine it meets, at the same time as the
+    others (a cold compile is minutes of CPU per game): the suite would take as long on two
+    cores as on one. A lock per game shares out the games, largest first, as workers come
+    free; a worker goes on to its tests only once every game is compiled."""
+    if worker_id == "master":  # one process: each engine compiles when a test first plays it
+        return
+    shared = tmp_path_factory.getbasetemp().parent  # the run's folder, shared by its workers
+    waiting = ["saboteur", "deep-space", "sequence-stacks", "spit", "speed"]
+    assert sorted(waiting) == games.names()
+    for wait in (False, True):  # first the games no other worker has taken, then the rest
+        for name in list(waiting):
+            with open(shared / f"{name}.lock", "w") as lock:
+                try:
+                    fcntl.flock(lock, fcntl.LOCK_EX | (0 if wait else fcntl.LOCK_NB))
+                except BlockingIOError:
+                    continue  # another worker is compiling it
+                compiled = shared / f"{name}.compiled"
+                if not compiled.exists():
+                    compile_engine(games.get(name))
+                    compiled.touch()
+                waiting.remove(name)
+
+
+def compile_engine(game) -> None:
+    """Compiles what a game's tests play: its jitted loop with the built-in bots and the
+    search family, and its Python driver (which traces also play)."""
+    rules = game.load_rules(None, [])
+    players = game.min_players
+    search = [name for name, (family, _) in game.bots.presets.items() if family == "search"]
+    others = ("default",) * (players - 1)
+    game.compile(rules, [Setup(players, (search[0], *others))] if search else [])
+    first_move = str(Path(__file__).parents[1] / "strategies/examples/first_move.py")
+    game.trace(rules, Setup(players, (f"{first_move}:FirstMove", *others)), 1, 0, io.StringIO())
