@@ -2,8 +2,8 @@
 
 The candidates are the default family's best moves: in a turn its best-scoring ones, at a
 Block window both answers (its own first). A rollout plays the candidate, then the game on with
-the default family (the searcher's parameters) at every seat, to its end or to the horizon: the
-end of the HORIZON-th turn after the current one. The score: 1 for a win, 0 for a loss; else
+the default family (the searcher's parameters) at every seat, to its end or to the seat's next
+turn: every opponent has answered the move. The score: 1 for a win, 0 for a loss; else
 0.5 plus LEAD_WORTH per chip the seat lacks fewer than the nearest opponent (plus a little per
 chip held).
 
@@ -12,20 +12,29 @@ outcome by a percent or two. A rollout to the end scores 0 or 1 on everything th
 later, so a few of them cannot tell such moves apart; the search then chose between the
 default's best moves on the noise (two of three decisions, at the `search` budget), and lost
 three games in four to `default`, whose ranking of those moves is better than chance (always
-playing its second-best move wins 2%). A few turns on, the chip lead differs only where a
-chip changes hands (a completion, a Block, a steal): elsewhere the candidates tie and the
-default's move is played.
+playing its second-best move wins 2%). At the seat's next turn the chip lead differs only
+where a chip changed hands (a completion, a Block, a steal): elsewhere the candidates tie and
+the default's move is played. Rollouts two and four turns on (2 players) won less against
+`default` than to the next turn, the more so the longer.
 """
 
 from sim import sampling, search
 from sim.jit import rule, small_rule
 from sim.sequence_stacks import engine, sampler
 from sim.sequence_stacks.cards import EACH_COLOUR, TO_WIN
-from sim.sequence_stacks.state import CHIPS, OVER, PHASE, PLAYERS, TURNS, WINNER, State
+from sim.sequence_stacks.state import (
+    CHIPS,
+    OVER,
+    PHASE,
+    PLAYERS,
+    TURN_SEAT,
+    TURNS,
+    WINNER,
+    State,
+)
 from strategies import sequence_stacks as bots
 from strategies.presets import DEFAULT
 
-HORIZON = 2  # turns a rollout plays after the current one (2 players: the other's, then ours)
 LEAD_WORTH = 0.08  # a chip of lead over the nearest opponent (5 chips: 0.1 to 0.9)
 CHIPS_WORTH = 0.01  # a chip held beyond the lead: a buffer against Steal-a-Chip
 
@@ -75,13 +84,13 @@ def missing(m, rs, seat):
 
 @rule
 def play_out(s, rs, seat, move, params, r):
-    """Plays `move` for `seat` and the game on with the default family; gives the seat's score
-    (see the module docstring)."""
+    """Plays `move` for `seat` and the game on with the default family to its end or the seat's
+    next turn; gives the seat's score (see the module docstring)."""
     m, rngs = s.m, s.rngs
     sampling.redraw_streams(rngs[1:], -1, r)
-    last = m[TURNS] + HORIZON
+    turn = m[TURNS]
     engine.apply_move(m, rngs, rs, seat, move)
-    while m[OVER] == 0 and m[TURNS] <= last:
+    while m[OVER] == 0 and not (m[TURNS] > turn and m[TURN_SEAT] == seat):
         q = engine.to_move(m)
         bots.builtin_choose(s, rs, q, DEFAULT, params, s.move)
         engine.apply_move(m, rngs, rs, q, s.move)

@@ -70,7 +70,7 @@ def opening(rules, seed, game, decisions):
 def test_the_search_plays_the_defaults_move_where_the_rollouts_cannot_tell_the_moves_apart(rules):
     # Seat 1 may play its blue 4 on a pile (the default's move) or discard and end its turn.
     # Rolled out to the game's end, a few rollouts' wins and losses were noise that chose the
-    # discard; to a horizon of a few turns, no chip changes hands either way: a tie, so the
+    # discard; up to seat 1's next turn, no chip changes hands either way: a tie, so the
     # default's move.
     rs, s = opening(rules, 1, 0, 12)
     seat = int(engine.to_move(s.m))
@@ -82,10 +82,10 @@ def test_the_search_plays_the_defaults_move_where_the_rollouts_cannot_tell_the_m
     assert tuple(searched) == tuple(default)
 
 
-def test_a_rollout_stops_at_the_horizon_and_scores_the_chip_lead(rules):
+def test_a_rollout_stops_at_the_seats_next_turn_and_scores_the_chip_lead(rules):
     rs, s = opening(rules, 1, 0, 0)
     bots.builtin_choose(s, rs, 0, presets.DEFAULT, bots.resolve("default")[1], s.move)
     r = np.zeros(1, np.uint64)
     score = search.play_out(s, rs, 0, s.move.copy(), bots.resolve("search")[1], r)
-    assert s.m[state.OVER] == 0 and s.m[state.TURNS] == 1 + search.HORIZON + 1
+    assert s.m[state.OVER] == 0 and s.m[state.TURNS] > 1 and s.m[state.TURN_SEAT] == 0
     assert score == 0.5  # nobody has a chip yet
