@@ -9,7 +9,9 @@ from __future__ import annotations
 import contextlib
 import os
 import signal
+import sys
 import threading
+import types
 from collections import deque
 from pathlib import Path
 from typing import Iterator
@@ -103,7 +105,7 @@ class Processes:
         context = multiprocess.get_context("spawn")
         # Inherited across exec: Ctrl-C then interrupts the parent alone; and one polars thread
         # per worker, as the workers themselves are the parallelism.
-        with sigint_ignored(), environment(POLARS_MAX_THREADS="1"):
+        with sigint_ignored(), environment(POLARS_MAX_THREADS="1"), callers_main_hidden():
             return _Worker(context, self.job, self.path)
 
     def _replace(self, dead: "_Worker") -> None:
@@ -172,6 +174,21 @@ def environment(**values: str) -> Iterator[None]:
                 del os.environ[name]
             else:
                 os.environ[name] = value
+
+
+@contextlib.contextmanager
+def callers_main_hidden() -> Iterator[None]:
+    """Starts processes meanwhile without the calling program's `__main__`: a spawned process
+    runs the caller's script again (as `__mp_main__`) to find what it defines, and a script
+    calling sim.api without an `if __name__ == "__main__":` guard would start its run again in
+    every worker, which then died. A worker needs nothing of it: it is sent the game's module
+    name, the rules, and the Python strategies' files."""
+    main = sys.modules["__main__"]
+    sys.modules["__main__"] = types.ModuleType("__main__")
+    try:
+        yield
+    finally:
+        sys.modules["__main__"] = main
 
 
 @contextlib.contextmanager

@@ -1,6 +1,9 @@
 """Runs: chunk plans, determinism whatever the executor, interruption and resume."""
 
 import json
+import subprocess
+import sys
+from pathlib import Path
 
 import polars as pl
 import pytest
@@ -260,3 +263,26 @@ def test_until_ci_stops_on_the_interval_the_summary_prints(fake_game, tmp_path, 
     assert not shorter.final and shorter.deff > 2.5
     assert half_width(shorter.successes, shorter.trials, shorter.deff) > 0.03
     assert half_width(shorter.successes, shorter.trials) < 0.03
+
+
+def test_a_script_without_a_main_guard_runs_on_worker_processes(tmp_path):
+    # Spawned workers used to run the calling script again (as __mp_main__): its run started
+    # anew in each worker, which died, and the run stopped ("a worker process died 3 times").
+    script = tmp_path / "unguarded.py"
+    script.write_text(
+        "import sys\n"
+        f"sys.path[:0] = [{str(Path(__file__).parent)!r}]\n"
+        "from sim import games, rules, runner\n"
+        "from pathlib import Path\n"
+        "from sim.game import Setup\n"
+        "games.GAMES['fake'] = 'fake_game'\n"
+        f"rules.CONFIGS = Path({str(Path(__file__).parent / 'configs')!r})\n"
+        "runner.POOL_AFTER = 0.0\n"
+        "game = games.get('fake')\n"
+        "run = runner.run(game, game.load_rules(None, []), [Setup(3, ('default',) * 3)], 200,"
+        f" 1, {str(tmp_path / 'run')!r}, 2, chunk_size=50, progress=False)\n"
+        "print('games', run.scan('games').collect().height)\n")
+    done = subprocess.run([sys.executable, str(script)], capture_output=True, text=True,
+                          timeout=120)
+    assert done.returncode == 0, done.stderr[-500:]
+    assert done.stdout.split() == ["games", "200"]
