@@ -42,6 +42,15 @@ def turn(s, rs, seat, move, observed):
 
 
 @rule
+def play_turn(s, rs, seat, move, observed):
+    """`turn`, compiled once as a function of its own: what the loops call that need not have
+    it inline, the Python driver's generator and the search's rollouts (numba inlines a
+    small_rule by copying its code, and a generator or a rollout holding every rule so copied
+    takes minutes to compile)."""
+    return turn(s, rs, seat, move, observed)
+
+
+@rule
 def record_round(s, out, row, r):
     """Copies a finished round's outcome into the result arrays of game row `row`."""
     out.round_saboteurs[row, r] = s.g[SABOTEURS]
@@ -150,7 +159,7 @@ def python_steps(s, rs, families, params, seed, game, fixed_saboteurs, out, row,
                 bots.choose(s, rs, seat, families[seat], params[seat], move)
             usage.tally(out.uses, row, seat, use_of(s, rs, seat, move))
             card = s.hand[seat, move[1]]
-            over = turn(s, rs, seat, move, observed)
+            over = play_turn(s, rs, seat, move, observed)
             if watched:
                 yield MOVE, seat, card
         engine.end_round(s, rs)

@@ -58,11 +58,11 @@ def play_out(s, rs, seat, move, params, r):
     """Plays `move` for `seat` and the round on with the default family; gives the seat's
     score (see the module docstring)."""
     sampling.redraw_streams(s.bot_rng, -1, r)
-    over = play.turn(s, rs, seat, move, True)
+    over = play.play_turn(s, rs, seat, move, True)
     while not over:
         q = s.g[TURN_SEAT]
         bots.builtin_choose(s, rs, q, DEFAULT, params, s.move)
-        over = play.turn(s, rs, q, s.move, True)
+        over = play.play_turn(s, rs, q, s.move, True)
     engine.end_round(s, rs)
     won = (s.role[seat] == MINER) == (s.g[MINERS_WON] == 1)
     return (1.0 if won else 0.0) + GOLD * s.round_gold[seat]
