@@ -29,7 +29,8 @@ Rules = namedtuple("Rules", [
     # jitted, called by both loops
     "start_game",   # (s, rs, c, seed, game): sets up a game and deals
     "bots",         # the game's strategies module: choose(s, rs, seat, family, params, plan)
-                    # -> bool, the seat's bot plans a move (a module: it may still be importing)
+                    # -> bool, the seat's bot plans a move, and builtin_choose, the same for
+                    # every family but search (a module: it may still be importing)
     "use_of",       # (s, rs, c, seat) -> the kinds (bits, the game's forbid.USES) of the
                     # seat's planned move, before it lands
     "land",         # (s, rs, c, seat) -> race.DROPPED, PLAYED, OUT or CAPPED
@@ -86,6 +87,17 @@ def choose(s, rs, seat, family, params, plan):
 @overload(choose, **_HOOK)
 def _choose(s, rs, seat, family, params, plan):
     f = _typed(s).bots.choose
+    return lambda s, rs, seat, family, params, plan: f(s, rs, seat, family, params, plan)
+
+
+def builtin_choose(s, rs, seat, family, params, plan):
+    """`choose` for every family but search, which never recurses (Rules.bots.builtin_choose)."""
+    return rules_of(s).bots.builtin_choose(s, rs, seat, family, params, plan)
+
+
+@overload(builtin_choose, **_HOOK)
+def _builtin_choose(s, rs, seat, family, params, plan):
+    f = _typed(s).bots.builtin_choose
     return lambda s, rs, seat, family, params, plan: f(s, rs, seat, family, params, plan)
 
 
@@ -155,17 +167,30 @@ def _over(s):
     return lambda s: f(s)
 
 
+# Both planners branch on the bot's answer in place: passing a call of the `choose` hook as an
+# argument to another inlined helper compiled (numba 0.68) to a loop that neither scheduled
+# the move nor made the seat idle, so every game stalled without a move.
 @small_rule
 def plan_moves(s, rs, c, families, params):
     """Lets every seat without a planned move plan one, due after its reaction time; a seat
     that finds none is idle until a centre pile changes."""
-    idle = s.idle
     for seat in range(2):
-        if not c.pending[seat] and not idle[seat]:
+        if not c.pending[seat] and not s.idle[seat]:
             if choose(s, rs, seat, families[seat], params[seat], c.plan[seat]):
                 race.schedule(c, seat)
             else:
-                idle[seat] = 1
+                s.idle[seat] = 1
+
+
+@small_rule
+def plan_builtin_moves(s, rs, c, families, params):
+    """`plan_moves` with the built-in bots (no seat searches, or a search's rollouts)."""
+    for seat in range(2):
+        if not c.pending[seat] and not s.idle[seat]:
+            if builtin_choose(s, rs, seat, families[seat], params[seat], c.plan[seat]):
+                race.schedule(c, seat)
+            else:
+                s.idle[seat] = 1
 
 
 @small_rule
@@ -180,12 +205,18 @@ def landed(s, rs, c, seat, uses, row):
 
 
 @rule
-def play_games(s, rs, c, families, params, seed, start, stop, out):
-    """Plays games [start, stop) with the jitted bots and fills `out` (row = game - start)."""
+def play_games(s, rs, c, families, params, seed, start, stop, out, searching):
+    """Plays games [start, stop) with the jitted bots and fills `out` (row = game - start).
+
+    searching: True when a seat searches, None when none does (sim/search.py: the loop is then
+    compiled without the search)."""
     for game in range(start, stop):
         start_game(s, rs, c, seed, game)
         while not over(s):
-            plan_moves(s, rs, c, families, params)
+            if searching is None:
+                plan_builtin_moves(s, rs, c, families, params)
+            else:
+                plan_moves(s, rs, c, families, params)
             seat = race.next_due(c)
             if seat < 0:
                 stall(s, rs, c, families, params)
