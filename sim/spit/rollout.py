@@ -64,7 +64,15 @@ def candidates(s, n, cap, moves):
 def play_on(s, rs, seat, move, params, r):
     """Plans `move` for `seat` and plays the race on to the end of the deal or hand, or of the
     game (see the module docstring)."""
-    c = race.clock_of(s)
+    _race_on(s, rs, race.clock_of(s), seat, move, params, r)
+
+
+# The race is played in a function of its own that is given the clock: built from the state in
+# the same function that races on it, the clock compiled (numba 0.68) to a race whose plans never
+# landed (dropped again and again: the first rollout never ended).
+@rule
+def _race_on(s, rs, c, seat, move, params, r):
+    """`play_on` on the clock `c` (the state's)."""
     sampling.redraw_streams(s.bot_rng, -1, r)
     race.restart_streams(c, r)
     families, rows = s.search_families, s.search_params
