@@ -1,5 +1,7 @@
 """The search family in Spit and Speed: its budgets, the state that holds the race's clock, the
-candidates, what a decision leaves behind, and that the reaction time stays the seat's."""
+candidates, what a decision leaves behind, that it never reads what the seat cannot know, that
+its games are played, end and depend on the seed alone, and that the reaction time stays the
+seat's."""
 
 import numpy as np
 import pytest
@@ -8,7 +10,7 @@ from sim.game import Setup
 from sim.speed import GAME as SPEED
 from sim.speed import search as speed_pieces
 from sim.spit import GAME as SPIT
-from sim.spit import race
+from sim.spit import loop, race
 from sim.spit import search as spit_pieces
 from strategies import presets
 from strategies import speed as speed_bots
@@ -25,19 +27,33 @@ def game(request):
     return game, bots, pieces, game.load_rules(None, [])
 
 
-def mid_race(game, rules, strategy="default", moves=40):
+def mid_race(game, rules, moves=12):
     """Gives (rule arrays, state, clock, families, params) of a game played `moves` steps on by
     two default seats, the next seat to plan still to plan."""
-    rs, _, families, params, s, c, _, _ = game.prepare(rules, Setup(2, (strategy, "default")))
-    game.loop.start_game(s, rs, c, 11, 0)
+    rs, _, families, params, s, c, _, _ = game.prepare(rules, Setup(2, ("default", "default")))
+    loop.start_game(s, rs, c, 11, 0)
     for _ in range(moves):
-        game.loop.plan_moves(s, rs, c, families, params)
+        loop.plan_builtin_moves(s, rs, c, families, params)
         seat = race.next_due(c)
         if seat < 0:
-            game.loop.stall(s, rs, c, families, params)
-        elif game.loop.land(s, rs, c, seat) == race.OUT:
-            game.loop.end_round(s, rs, c)
+            loop.stall(s, rs, c, families, params)
+        elif loop.land(s, rs, c, seat) == race.OUT:
+            loop.end_round(s, rs, c)
     return rs, s, c, families, params
+
+
+def searching_seat(game):
+    """Gives (rule arrays, state, the seat to plan, the search's parameter vector) mid-race, at a
+    decision with more than one candidate."""
+    game, bots, pieces, rules = game
+    for moves in range(12, 40):
+        rs, s, c, _, _ = mid_race(game, rules, moves)
+        seat = next((q for q in range(2) if not c.pending[q]), None)
+        params = bots.resolve("mine", {"mine": SMALL})[1]
+        if seat is not None and not s.idle[seat] \
+                and pieces.engine.legal_moves(s, rs, seat) > 1:
+            return rs, s, seat, params
+    raise AssertionError("no decision with two legal moves")
 
 
 def test_search_is_the_third_family_and_its_presets_are_budgets():
@@ -58,7 +74,7 @@ def test_the_state_holds_the_clocks_very_arrays(game):
 
 def test_the_candidates_are_the_defaults_move_then_every_other_legal_move(game):
     game, bots, pieces, rules = game
-    rs, s, c, families, params = mid_race(game, rules)
+    rs, s, c, _, params = mid_race(game, rules)
     seat = next(q for q in range(2) if not c.pending[q])
     stream = s.bot_rng.copy()
     params = bots.resolve("mine", {"mine": SMALL})[1]
@@ -73,7 +89,7 @@ def test_the_candidates_are_the_defaults_move_then_every_other_legal_move(game):
 
 def test_a_decision_leaves_the_race_as_it_was_but_the_seats_own_stream(game):
     game, bots, pieces, rules = game
-    rs, s, c, families, params = mid_race(game, rules)
+    rs, s, c, _, _ = mid_race(game, rules)
     seat = next(q for q in range(2) if not c.pending[q])
     kept = [a.copy() for a in pieces.saved.py_func(s)]
     plan = np.zeros(3, np.int64)
@@ -87,7 +103,7 @@ def test_a_decision_leaves_the_race_as_it_was_but_the_seats_own_stream(game):
 
 
 def test_with_one_candidate_the_search_plays_the_default_familys_games_at_the_same_times(game):
-    game, bots, pieces, rules = game
+    game, _, _, rules = game
     one = presets.with_presets(rules, {"one": {**SMALL, "candidates": 1.0}})
     searched = game.play(one, Setup(2, ("one", "default")), 5, 0, 3, 0)
     default = game.play(rules, Setup(2, ("default", "default")), 5, 0, 3, 0)
@@ -95,3 +111,73 @@ def test_with_one_candidate_the_search_plays_the_default_familys_games_at_the_sa
     small = presets.with_presets(rules, {"small": SMALL})
     assert not game.play(small, Setup(2, ("small", "default")), 5, 0, 3, 0)["games"].equals(
         default["games"])
+
+
+def decision(bots, s, rs, seat, params):
+    """Gives the move the search plans for `seat` in state `s`."""
+    plan = np.zeros(3, np.int64)
+    assert bots.choose(s, rs, seat, presets.SEARCH, params, plan)
+    return tuple(plan.tolist())
+
+
+def copied(s):
+    """Gives a copy of state `s` (its clock's arrays copied with it)."""
+    return type(s)(*[a.copy() for a in s])
+
+
+def test_re_dealing_what_the_seat_cannot_know_does_not_change_the_decision(game):
+    _, bots, pieces, _ = game
+    rs, s, seat, params = searching_seat(game)
+    real = decision(bots, copied(s), rs, seat, params)
+    for k in range(4):
+        redealt = copied(s)
+        pieces.resample(redealt, rs, seat, np.array([1000 + k], np.uint64))
+        assert decision(bots, redealt, rs, seat, params) == real
+
+
+def test_a_search_that_rolls_out_the_real_deal_is_caught_by_the_same_check(game):
+    # The control: each candidate rolled out once from the position as it really is (no
+    # re-deal); the best one planned. Re-dealing what the seat cannot know changes its choice.
+    pieces = game[2]
+    rs, s, seat, params = searching_seat(game)
+
+    def peeking(state):
+        n = pieces.candidates(state, rs, seat, params, state.search_moves)
+        scores = []
+        for k in range(n):
+            trial = copied(state)
+            scores.append(sum(pieces.play_out(trial, rs, seat, state.search_moves[k].copy(),
+                                              params, np.array([r], np.uint64))
+                              for r in range(3)))
+        return tuple(state.search_moves[int(np.argmax(scores))].tolist())
+
+    real = peeking(copied(s))
+    changed = 0
+    for k in range(8):
+        redealt = copied(s)
+        pieces.resample(redealt, rs, seat, np.array([2000 + k], np.uint64))
+        changed += peeking(redealt) != real
+    assert changed
+
+
+@pytest.mark.parametrize("name", sorted(GAMES))
+def test_search_seats_play_their_games_to_the_end(name):
+    # Every game ends with a winner (none stalls at this budget), both seats play cards, and the
+    # search seat wins some: a search that never lands a move stalls every game.
+    game, *_ = GAMES[name]
+    rules = presets.with_presets(game.load_rules(None, []), {"small": SMALL})
+    games = game.play(rules, Setup(2, ("small", "default")), 3, 0, 6, 0)
+    assert (games["games"]["winner"].is_not_null() | games["games"]["stalled"]).all()
+    assert (games["seats"]["cards_played"] > 0).all()
+    assert games["games"]["turns"].min() > 0
+
+
+@pytest.mark.parametrize("name", sorted(GAMES))
+def test_a_search_seat_plays_the_same_games_in_any_chunking(name):
+    game, *_ = GAMES[name]
+    rules = presets.with_presets(game.load_rules(None, []), {"small": SMALL})
+    setup = Setup(2, ("default", "small"))
+    whole = game.play(rules, setup, 7, 0, 4, 0)
+    parts = [game.play(rules, setup, 7, a, b, 0) for a, b in ((0, 1), (1, 4))]
+    for table in whole:
+        assert whole[table].equals(parts[0][table].vstack(parts[1][table])), table
