@@ -42,18 +42,22 @@ def mid_race(game, rules, moves=12):
     return rs, s, c, families, params
 
 
-def searching_seat(game):
-    """Gives (rule arrays, state, the seat to plan, the search's parameter vector) mid-race, at a
-    decision with more than one candidate."""
+def decisions(game):
+    """Gives (rule arrays, state, the seat to plan, the search's parameter vector) at each
+    mid-race decision with more than one candidate, 12 to 40 steps into a game."""
     game, bots, pieces, rules = game
+    params = bots.resolve("mine", {"mine": SMALL})[1]
     for moves in range(12, 40):
         rs, s, c, _, _ = mid_race(game, rules, moves)
         seat = next((q for q in range(2) if not c.pending[q]), None)
-        params = bots.resolve("mine", {"mine": SMALL})[1]
         if seat is not None and not s.idle[seat] \
                 and pieces.engine.legal_moves(s, rs, seat) > 1:
-            return rs, s, seat, params
-    raise AssertionError("no decision with two legal moves")
+            yield rs, s, seat, params
+
+
+def searching_seat(game):
+    """Gives the first of `decisions`."""
+    return next(decisions(game))
 
 
 def test_search_is_the_third_family_and_its_presets_are_budgets():
@@ -139,9 +143,8 @@ def test_a_search_that_rolls_out_the_real_deal_is_caught_by_the_same_check(game)
     # The control: each candidate rolled out once from the position as it really is (no
     # re-deal); the best one planned. Re-dealing what the seat cannot know changes its choice.
     pieces = game[2]
-    rs, s, seat, params = searching_seat(game)
 
-    def peeking(state):
+    def peeking(state, rs, seat, params):
         n = pieces.candidates(state, rs, seat, params, state.search_moves)
         scores = []
         for k in range(n):
@@ -151,12 +154,13 @@ def test_a_search_that_rolls_out_the_real_deal_is_caught_by_the_same_check(game)
                               for r in range(3)))
         return tuple(state.search_moves[int(np.argmax(scores))].tolist())
 
-    real = peeking(copied(s))
     changed = 0
-    for k in range(8):
-        redealt = copied(s)
-        pieces.resample(redealt, rs, seat, np.array([2000 + k], np.uint64))
-        changed += peeking(redealt) != real
+    for rs, s, seat, params in decisions(game):
+        real = peeking(copied(s), rs, seat, params)
+        for k in range(4):
+            redealt = copied(s)
+            pieces.resample(redealt, rs, seat, np.array([2000 + k], np.uint64))
+            changed += peeking(redealt, rs, seat, params) != real
     assert changed
 
 
