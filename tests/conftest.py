@@ -31,15 +31,16 @@ def simulate(monkeypatch, capsys, tmp_path):
 
 
 @pytest.fixture(scope="session", autouse=True)
-def engines_compiled_once(worker_id, tmp_path_factory):
+def engines_compiled_once(request, worker_id, tmp_path_factory):
     """Under pytest-xdist, compiles each game's engine in one worker while the others compile
     other games, before any test runs; the workers then load each other's from numba's cache.
 
     Left to the tests, every worker compiles every engine it meets, at the same time as the
     others (a cold compile is minutes of CPU per game): the suite would take as long on two
     cores as on one. A lock per game shares out the games, largest first, as workers come
-    free; a worker goes on to its tests only once every game is compiled."""
-    if worker_id == "master":  # one process: each engine compiles when a test first plays it
+    free; a worker goes on to its tests only once every game is compiled. A run of a few
+    files (under WHOLE_SUITE tests) leaves each engine to compile when a test plays it."""
+    if worker_id == "master" or len(request.session.items) < WHOLE_SUITE:
         return
     shared = tmp_path_factory.getbasetemp().parent  # the run's folder, shared by its workers
     waiting = ["saboteur", "deep-space", "sequence-stacks", "spit", "speed"]
@@ -56,6 +57,9 @@ def engines_compiled_once(worker_id, tmp_path_factory):
                     compile_engine(games.get(name))
                     compiled.touch()
                 waiting.remove(name)
+
+
+WHOLE_SUITE = 300  # tests collected: the whole suite is over 1,400
 
 
 def compile_engine(game) -> None:
