@@ -77,28 +77,24 @@ def test_the_state_holds_the_clocks_very_arrays(game):
 
 
 def test_the_candidates_are_the_defaults_move_then_every_other_legal_move(game):
-    game, bots, pieces, rules = game
-    rs, s, c, _, params = mid_race(game, rules)
-    seat = next(q for q in range(2) if not c.pending[q])
+    _, bots, pieces, _ = game
+    rs, s, seat, params = searching_seat(game)
     stream = s.bot_rng.copy()
-    params = bots.resolve("mine", {"mine": SMALL})[1]
     n = pieces.candidates(s, rs, seat, params, s.search_moves)
     found = [tuple(m) for m in s.search_moves[:n].tolist()]
     s.bot_rng[:] = stream  # the default family's noise, drawn again
-    assert bots.builtin_choose(s, rs, seat, presets.DEFAULT, params, c.plan[seat])
-    assert found[0] == tuple(c.plan[seat].tolist())
+    plan = np.zeros(3, np.int64)
+    assert bots.builtin_choose(s, rs, seat, presets.DEFAULT, params, plan)
+    assert found[0] == tuple(plan.tolist())
     legal = pieces.engine.legal_moves(s, rs, seat)
     assert n > 1 and sorted(found) == sorted(tuple(m) for m in s.moves[:legal].tolist())
 
 
 def test_a_decision_leaves_the_race_as_it_was_but_the_seats_own_stream(game):
-    game, bots, pieces, rules = game
-    rs, s, c, _, _ = mid_race(game, rules)
-    seat = next(q for q in range(2) if not c.pending[q])
+    _, bots, pieces, _ = game
+    rs, s, seat, params = searching_seat(game)
     kept = [a.copy() for a in pieces.saved.py_func(s)]
-    plan = np.zeros(3, np.int64)
-    assert bots.choose(s, rs, seat, presets.SEARCH, bots.resolve("mine", {"mine": SMALL})[1],
-                       plan)
+    assert bots.choose(s, rs, seat, presets.SEARCH, params, np.zeros(3, np.int64))
     for before, after in zip(kept, pieces.saved.py_func(s)):
         if after is s.bot_rng:
             assert before[1 - seat] == after[1 - seat] and before[seat] != after[seat]
