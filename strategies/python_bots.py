@@ -190,7 +190,8 @@ class View(Suggests):
 
 def built_in_chooser(bots) -> Callable:
     """Gives choose(s, rs, seat, family, params, out), the game's built-in bots
-    (strategies/<game>.py) called from Python, bound to the arguments' types on first use
+    (strategies/<game>.py) called from Python, giving what they give (the real-time games:
+    whether the bot plans a move), bound to the arguments' types on first use
     (sim/jit.py `direct`): `builtin_choose` for the random and default families, and `choose`
     only once a Python bot asks what a search preset would play, so that nothing else compiles
     the search. A first call may compile: that time is not the asking bot's (--bot-timeout)."""
@@ -202,7 +203,7 @@ def built_in_chooser(bots) -> Callable:
             with bot_timeout.paused():
                 bound[searching] = direct(bots.choose if searching else bots.builtin_choose,
                                           s, rs, seat, family, params, out)
-        bound[searching](s, rs, seat, family, params, out)
+        return bound[searching](s, rs, seat, family, params, out)
 
     return choose
 

@@ -1,15 +1,17 @@
-"""Speed bots: `random` and the `default` family, jitted, with named presets.
+"""Speed bots: `random`, the `default` family and `search`, jitted, with named presets. The
+search family (sim/search.py; Speed's pieces in sim/speed/search.py and sim/spit/rollout.py)
+rolls out every card the seat may play with the default family.
 
 A bot chooses *which* card its seat plays; the seat's reaction time decides *when* it lands
 (sim/spit/race.py). A bot sees only its own hand and the centre piles' tops (the other hand
 and the draw piles are hidden).
 """
 
-from sim import rng
+from sim import rng, search
 from sim.jit import small_rule
 from sim.speed.engine import legal_moves
 from strategies import presets
-from strategies.presets import RANDOM, Family, Parameter
+from strategies.presets import RANDOM, SEARCH, Family, Parameter
 
 PARAMETERS = (
     Parameter("keep_options", 1.0, 0.0, 5.0,
@@ -17,15 +19,23 @@ PARAMETERS = (
     Parameter("noise", 0.1, 0.0, 5.0, "random jitter added to every move's score"),
 )
 KEEP, NOISE = range(len(PARAMETERS))
+SEARCH_AT = len(PARAMETERS)  # where the search family's parameters start in the vector
+VECTOR = PARAMETERS + search.PARAMETERS
+"""Every family's parameters, in the order of a seat's parameter vector."""
 
 PRESETS = {
     "default": {},
     "greedy": {"keep_options": 0.0},
+    # every legal play is a candidate (ten at most); the budgets differ in worlds and rollouts
+    "search-fast": search.preset(2, 4, 16),
+    "search": search.preset(4, 8, 16),
+    "search-strong": search.preset(8, 16, 16),
 }
 FAMILIES = (
     Family("random", "uniform over the legal plays"),
     Family("default", "plays the card that keeps the most other cards in hand playable",
            PARAMETERS),
+    search.family(PARAMETERS),
 )
 BUILT_IN = presets.built_in(PRESETS)
 
@@ -37,12 +47,24 @@ def strategy_names() -> list[str]:
 
 def resolve(name: str, user_presets: dict | None = None):
     """Gives (family code, parameter vector) of a strategy name (see presets.resolve)."""
-    return presets.resolve(name, user_presets, PARAMETERS, PRESETS)
+    return presets.resolve(name, user_presets, VECTOR, PRESETS, FAMILIES)
 
 
 @small_rule
 def choose(s, rs, seat, family, params, plan):
     """Writes the move `seat` plans into plan[:3]; gives False when it has no legal move."""
+    if family != SEARCH:
+        return builtin_choose(s, rs, seat, family, params, plan)
+    if legal_moves(s, rs, seat) == 0:
+        return False
+    search.decide(s, rs, seat, params, SEARCH_AT, plan)
+    return True
+
+
+@small_rule
+def builtin_choose(s, rs, seat, family, params, plan):
+    """`choose` for the random and default families (what a search's rollouts play: no
+    search)."""
     n = legal_moves(s, rs, seat)
     if n == 0:
         return False

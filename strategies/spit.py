@@ -1,4 +1,7 @@
-"""Spit bots: `random` and the `default` family, jitted, with named presets.
+"""Spit bots: `random`, the `default` family and `search`, jitted, with named presets. The
+search family (sim/search.py; Spit's pieces in sim/spit/search.py and sim/spit/rollout.py)
+rolls out every move the seat may plan with the default family; a lone spitter searching picks
+its pile as the default family does.
 
 A bot chooses *which* move its seat makes; the seat's reaction time decides *when* it lands
 (sim/spit/race.py). A bot sees only what its player could see: its own layout, the face-up
@@ -7,13 +10,13 @@ tops of the other layout, the spit piles' tops and how many cards each pile hold
 
 import numpy as np
 
-from sim import rng
+from sim import rng, search
 from sim.jit import rule, small_rule
 from sim.spit.cards import PILES
 from sim.spit.engine import legal_moves
 from sim.spit.state import PLAY, TURN
 from strategies import presets
-from strategies.presets import RANDOM, Family, Parameter
+from strategies.presets import RANDOM, SEARCH, Family, Parameter
 
 PARAMETERS = (
     Parameter("turn_first", 0.0, 0.0, 1.0,
@@ -29,12 +32,19 @@ PARAMETERS = (
     Parameter("noise", 0.1, 0.0, 5.0, "random jitter added to every move's score"),
 )
 TURN_FIRST, UNCOVER, KEEP, DENY, SPIT_ON_LARGER, NOISE = range(len(PARAMETERS))
+SEARCH_AT = len(PARAMETERS)  # where the search family's parameters start in the vector
+VECTOR = PARAMETERS + search.PARAMETERS
+"""Every family's parameters, in the order of a seat's parameter vector."""
 
 PRESETS = {
     "default": {},
     "greedy": {"uncover": 0.0, "keep_options": 0.0, "deny": 0.0},
     "blocker": {"deny": 2.0},
     "turner": {"turn_first": 1.0},
+    # every legal move is a candidate (a handful); the budgets differ in worlds and rollouts
+    "search-fast": search.preset(1, 2, 16),
+    "search": search.preset(2, 4, 16),
+    "search-strong": search.preset(4, 8, 16),
 }
 
 
@@ -43,6 +53,7 @@ FAMILIES = (
     Family("default", "plays first (or turns up first), scoring each play by what it uncovers, "
                       "the own cards it keeps playable and the other player's it lets in",
            PARAMETERS),
+    search.family(PARAMETERS),
 )
 
 
@@ -56,12 +67,24 @@ def strategy_names() -> list[str]:
 
 def resolve(name: str, user_presets: dict | None = None) -> tuple[int, np.ndarray]:
     """Gives (family code, parameter vector) of a strategy name (see presets.resolve)."""
-    return presets.resolve(name, user_presets, PARAMETERS, PRESETS)
+    return presets.resolve(name, user_presets, VECTOR, PRESETS, FAMILIES)
 
 
 @small_rule
 def choose(s, rs, seat, family, params, plan):
     """Writes the move `seat` plans into plan[:3]; gives False when it has no legal move."""
+    if family != SEARCH:
+        return builtin_choose(s, rs, seat, family, params, plan)
+    if legal_moves(s, rs, seat) == 0:
+        return False
+    search.decide(s, rs, seat, params, SEARCH_AT, plan)
+    return True
+
+
+@small_rule
+def builtin_choose(s, rs, seat, family, params, plan):
+    """`choose` for the random and default families (what a search's rollouts play: no
+    search)."""
     n = legal_moves(s, rs, seat)
     if n == 0:
         return False

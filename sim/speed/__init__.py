@@ -7,7 +7,7 @@ import polars as pl
 
 from sim import usage
 from sim.game import Column
-from sim.speed import cards, forbid, play, sampler, view
+from sim.speed import cards, forbid, play, sampler, search, view
 from sim.speed.state import new_state
 from sim.speed.trace import Tracer
 from sim.spit.realtime import RealTimeBots, RealTimeGame
@@ -38,9 +38,12 @@ class Speed(RealTimeGame):
     # the information-set sampler (for search bots): sampler.resample(s, rs, seat, r), and
     # sampler.resample_clock(c, r) for the clock
     sampler = sampler
+    # the search family's pieces (registered with sim/search.py when imported)
+    search = search
 
-    def new_state(self, ruleset):
-        return new_state(int(ruleset.numbers[cards.HAND]), int(ruleset.numbers[cards.CARDS]))
+    def new_state(self, ruleset, clock):
+        return new_state(int(ruleset.numbers[cards.HAND]), int(ruleset.numbers[cards.CARDS]),
+                         clock)
 
     def options(self, rules: dict) -> dict:
         return {"cards_each": rules["deal"]["cards_each"], "scoring": rules["options"]["scoring"],

@@ -4,7 +4,8 @@
 stream `r` (sim/rng.py), for search bots (determinization) and for the test that no built-in bot
 reads hidden information; the clock is re-drawn by Spit's `resample_clock(c, r)`, re-exported
 here. What the seat knows stays as it is: its own hand, the centre piles, how many cards each
-hand, draw pile and side pile holds. Re-dealt, consistently with that:
+hand, draw pile and side pile holds. Re-dealt, consistently with that (hidden things sorted
+before they are shuffled: see sim/sampling.py):
   - the other seat's hand (its cards in the same slots), both draw piles (the seat's own is
     face down too) and both side piles: their cards are shuffled and laid back in the same
     places (the multiset of hidden cards is kept);
@@ -38,6 +39,7 @@ def resample(s, rs, seat, r):
         for i in range(side_n[q]):
             pool[n] = side[q, i]
             n += 1
+    sampling.sort(pool[:n])
     rng.shuffle(r, pool[:n])
     n = 0
     for slot in range(hand.shape[1]):

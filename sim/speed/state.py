@@ -1,12 +1,16 @@
 """The state of a Speed game: a named tuple of numpy arrays that jitted rules read and write.
 
 Piles are arrays filled from index 0 (the bottom) with a count; the top is at count - 1. A hand
-is a row of slots, -1 where empty. The clock (who acts when) is separate: sim/spit/race.py.
+is a row of slots, -1 where empty. The clock (who acts when, sim/spit/race.py) is made apart; the state holds its arrays too,
+so that a bot given the state sees the race as it stands.
 """
 
 from collections import namedtuple
 
 import numpy as np
+
+from sim import search
+from sim.spit import race, rollout
 
 (SEED, GAME, HAND_NO, MOVES, STALLS, HAND_STALLS, HAND_WINNER, WINNER, STALLED, OVER,
  N_SCALARS) = range(11)
@@ -32,12 +36,14 @@ State = namedtuple("State", [
     "bot_rng",   # uint64[2, 1]: each seat's bot stream
     "forbid",    # int64[2]: bits (sim/spit/state.py FORBID_UP, FORBID_DOWN) of the plays each
                  # seat never makes (set once per setup)
+    *race.CLOCK_FIELDS,       # the race's clock (sim/spit/race.py): its very arrays
+    *rollout.SCRATCH_FIELDS,  # the search's scratch (sim/spit/rollout.py)
 ])
 
 
-def new_state(hand: int, cards: int) -> State:
-    """Gives an empty state for hands of `hand` cards and a deck of `cards`."""
-    return State(
+def new_state(hand: int, cards: int, clock: race.Clock) -> State:
+    """Gives an empty state for hands of `hand` cards and a deck of `cards`, raced on `clock`."""
+    state = State(
         g=np.zeros(N_SCALARS, np.int64), hand=np.full((2, hand), -1, np.int64),
         draw=np.zeros((2, cards), np.int64), draw_n=np.zeros(2, np.int64),
         side=np.zeros((2, cards), np.int64), side_n=np.zeros(2, np.int64),
@@ -46,4 +52,7 @@ def new_state(hand: int, cards: int) -> State:
         moves=np.zeros((MAX_MOVES, 3), np.int64), deck=np.zeros(cards, np.int64),
         deal_rng=np.zeros(1, np.uint64), bot_rng=np.zeros((2, 1), np.uint64),
         forbid=np.zeros(2, np.int64),
+        **race.clock_fields(clock),
+        **rollout.scratch_arrays(3),
     )
+    return state._replace(search_saved=search.saved_buffer(state))

@@ -9,7 +9,7 @@ import polars as pl
 
 from sim import usage
 from sim.game import Column
-from sim.spit import cards, forbid, play, sampler, view
+from sim.spit import cards, forbid, play, sampler, search, view
 from sim.spit.realtime import RealTimeBots, RealTimeGame
 from sim.spit.state import new_state
 from sim.spit.tables import columns
@@ -44,9 +44,12 @@ class Spit(RealTimeGame):
     # the information-set sampler (for search bots): sampler.resample(s, rs, seat, r), and
     # sampler.resample_clock(c, r) for the clock
     sampler = sampler
+    # the search family's pieces (registered with sim/search.py when imported)
+    search = search
 
-    def new_state(self, ruleset):
-        return new_state(int(ruleset.numbers[cards.PILES]), int(ruleset.numbers[cards.CARDS]))
+    def new_state(self, ruleset, clock):
+        return new_state(int(ruleset.numbers[cards.PILES]), int(ruleset.numbers[cards.CARDS]),
+                         clock)
 
     def options(self, rules: dict) -> dict:
         return {"stock_piles": rules["layout"]["stock_piles"],

@@ -22,7 +22,7 @@ from collections import namedtuple
 import numpy as np
 from numba.extending import overload
 
-from sim import usage
+from sim import search, usage
 from sim.jit import rule, small_rule
 from sim.spit import race
 from strategies import bot_timeout
@@ -31,7 +31,8 @@ Rules = namedtuple("Rules", [
     # jitted, called by both loops
     "start_game",   # (s, rs, c, seed, game): sets up a game and deals
     "bots",         # the game's strategies module: choose(s, rs, seat, family, params, plan)
-                    # -> bool, the seat's bot plans a move (a module: it may still be importing)
+                    # -> bool, the seat's bot plans a move, and builtin_choose, the same for
+                    # every family but search (a module: it may still be importing)
     "use_of",       # (s, rs, c, seat) -> the kinds (bits, the game's forbid.USES) of the
                     # seat's planned move, before it lands
     "land",         # (s, rs, c, seat) -> race.DROPPED, PLAYED, OUT or CAPPED
@@ -88,6 +89,17 @@ def choose(s, rs, seat, family, params, plan):
 @overload(choose, **_HOOK)
 def _choose(s, rs, seat, family, params, plan):
     f = _typed(s).bots.choose
+    return lambda s, rs, seat, family, params, plan: f(s, rs, seat, family, params, plan)
+
+
+def builtin_choose(s, rs, seat, family, params, plan):
+    """`choose` for every family but search, which never recurses (Rules.bots.builtin_choose)."""
+    return rules_of(s).bots.builtin_choose(s, rs, seat, family, params, plan)
+
+
+@overload(builtin_choose, **_HOOK)
+def _builtin_choose(s, rs, seat, family, params, plan):
+    f = _typed(s).bots.builtin_choose
     return lambda s, rs, seat, family, params, plan: f(s, rs, seat, family, params, plan)
 
 
@@ -157,17 +169,30 @@ def _over(s):
     return lambda s: f(s)
 
 
+# Both planners branch on the bot's answer in place: passing a call of the `choose` hook as an
+# argument to another inlined helper compiled (numba 0.68) to a loop that neither scheduled
+# the move nor made the seat idle, so every game stalled without a move.
 @small_rule
 def plan_moves(s, rs, c, families, params):
     """Lets every seat without a planned move plan one, due after its reaction time; a seat
     that finds none is idle until a centre pile changes."""
-    idle = s.idle
     for seat in range(2):
-        if not c.pending[seat] and not idle[seat]:
+        if not c.pending[seat] and not s.idle[seat]:
             if choose(s, rs, seat, families[seat], params[seat], c.plan[seat]):
                 race.schedule(c, seat)
             else:
-                idle[seat] = 1
+                s.idle[seat] = 1
+
+
+@small_rule
+def plan_builtin_moves(s, rs, c, families, params):
+    """`plan_moves` with the built-in bots (no seat searches, or a search's rollouts)."""
+    for seat in range(2):
+        if not c.pending[seat] and not s.idle[seat]:
+            if builtin_choose(s, rs, seat, families[seat], params[seat], c.plan[seat]):
+                race.schedule(c, seat)
+            else:
+                s.idle[seat] = 1
 
 
 @small_rule
@@ -182,12 +207,18 @@ def landed(s, rs, c, seat, uses, row):
 
 
 @rule
-def play_games(s, rs, c, families, params, seed, start, stop, out):
-    """Plays games [start, stop) with the jitted bots and fills `out` (row = game - start)."""
+def play_games(s, rs, c, families, params, seed, start, stop, out, searching):
+    """Plays games [start, stop) with the jitted bots and fills `out` (row = game - start).
+
+    searching: True when a seat searches, None when none does (sim/search.py: the loop is then
+    compiled without the search)."""
     for game in range(start, stop):
         start_game(s, rs, c, seed, game)
         while not over(s):
-            plan_moves(s, rs, c, families, params)
+            if searching is None:
+                plan_builtin_moves(s, rs, c, families, params)
+            else:
+                plan_moves(s, rs, c, families, params)
             seat = race.next_due(c)
             if seat < 0:
                 stall(s, rs, c, families, params)
@@ -201,7 +232,8 @@ PLAN, PLANNED, STALL, LANDING, LANDED, DEAL, ROUND_END = range(7)
 
 
 @rule
-def python_steps(s, rs, c, families, params, seed, game, out, row, python, planned, watched):
+def python_steps(s, rs, c, families, params, seed, game, out, row, python, planned, watched,
+                 searching):
     """Plays one game as `play_games` does, stopping where Python has a part: yields
     (PLAN, seat, 0) when a seat with python[seat] set is to plan a move (Python plans it into
     c.plan[seat] and sets planned[0] to 1, or to 0 when it has none) and (STALL, -1, 0) when
@@ -211,7 +243,7 @@ def python_steps(s, rs, c, families, params, seed, game, out, row, python, plann
     (ROUND_END, -1, over) after a deal or hand ends (over: 1 when the game is over).
 
     A generator: its arguments are unboxed once per game, where calling the rules from Python
-    unboxes them at every call, several times a move."""
+    unboxes them at every call, several times a move. searching: as for `play_games`."""
     start_game(s, rs, c, seed, game)
     if watched:
         yield DEAL, -1, 0
@@ -221,6 +253,9 @@ def python_steps(s, rs, c, families, params, seed, game, out, row, python, plann
                 if python[seat]:
                     yield PLAN, seat, 0
                     chosen = planned[0] != 0
+                elif searching is None:
+                    chosen = builtin_choose(s, rs, seat, families[seat], params[seat],
+                                            c.plan[seat])
                 else:
                     chosen = choose(s, rs, seat, families[seat], params[seat], c.plan[seat])
                 if chosen:
@@ -266,7 +301,8 @@ def play_python(s, rs, c, families, params, seed, game, out, row=0, python_seats
     python = np.array([seat in python_seats for seat in range(2)], np.int64)
     planned = np.zeros(1, np.int64)
     for event, seat, value in python_steps(s, rs, c, families, params, race.seed_bits(seed),
-                                           game, out, row, python, planned, watch is not None):
+                                           game, out, row, python, planned, watch is not None,
+                                           search.searching(families)):
         if event == PLAN:
             planned[0] = python_seats[seat](seat)
         elif event == STALL:

@@ -40,6 +40,23 @@ Clock = namedtuple("Clock", [
 ])
 
 
+CLOCK_FIELDS = tuple(f"clock_{name}" for name in Clock._fields)
+"""The fields of a real-time game's State that hold its clock's arrays (the same arrays: a bot
+given the state sees the race as it stands, and a search bot plays it on)."""
+
+
+def clock_fields(clock: Clock) -> dict:
+    """Gives a State's CLOCK_FIELDS holding the arrays of `clock`."""
+    return dict(zip(CLOCK_FIELDS, clock))
+
+
+@small_rule
+def clock_of(s):
+    """Gives the clock whose arrays the state `s` holds (CLOCK_FIELDS)."""
+    return Clock(s.clock_now, s.clock_due, s.clock_pending, s.clock_plan, s.clock_reaction,
+                 s.clock_time_rng, s.clock_coin_rng)
+
+
 def seed_bits(seed: int) -> int:
     """Gives a run seed (0 to 2**64-1) as the int64 with the same 64 bits: engines always take
     an int64 seed (one compiled signature; the streams see the same bits)."""
@@ -75,6 +92,14 @@ def start_clock(c, seed, game):
     for seat in range(2):
         rng.start(c.time_rng[seat], seed, game, TIME_STREAM + seat)
     rng.start(c.coin_rng, seed, game, COIN_STREAM)
+
+
+@small_rule
+def restart_streams(c, r):
+    """Restarts both seats' reaction-time streams and the coin at points drawn from stream `r`."""
+    c.time_rng[0, 0] = rng.next_u64(r)
+    c.time_rng[1, 0] = rng.next_u64(r)
+    c.coin_rng[0] = rng.next_u64(r)
 
 
 @small_rule

@@ -8,6 +8,7 @@ from typing import TextIO
 import numpy as np
 import polars as pl
 
+from sim import search as search_family
 from sim import usage
 from sim.errors import UserError
 from sim.game import Headline, Setup
@@ -43,7 +44,7 @@ class RealTimeGame:
 
     Subclasses set name, title, columns, summary, `length` (the games column counting deals or
     hands), `cards`, `loop`, `view` (its rules, play and view modules), `bots` (a
-    RealTimeBots), `tracer` (its Tracer class), and define new_state(ruleset) and
+    RealTimeBots), `tracer` (its Tracer class), and define new_state(ruleset, clock) and
     options(rules) (rule options recorded per game).
     """
 
@@ -72,7 +73,8 @@ class RealTimeGame:
             reaction.seat_reaction(rules, setup.option(reaction.option_name(seat)))
 
     def compile(self, rules: dict, setups=()) -> None:
-        for strategy in ("random", "default"):
+        searches = search_family.has_search_seat(self.bots.strategies.resolve, rules, setups)
+        for strategy in ("random", "default") + (("search",) if searches else ()):
             self.play(rules, Setup(2, (strategy,) * 2), 0, 0, 1, 0)
 
     def reactions(self, rules: dict, setup: Setup) -> tuple[list[float], list[float]]:
@@ -97,7 +99,7 @@ class RealTimeGame:
         params = np.array([p for _, p in resolved], np.float64)
         means, spreads = self.reactions(rules, setup)
         clock = race.new_clock(race.quantile_tables(means, spreads))
-        state = self.new_state(ruleset)
+        state = self.new_state(ruleset, clock)
         for i, seat in enumerate(seats):
             state.forbid[i] = self.bots.forbid.mask(seat.forbidden)
         return ruleset, names, families, params, state, clock, means, spreads
@@ -128,7 +130,7 @@ class RealTimeGame:
                                                               classes, seed, game, rules))
         else:
             self.loop.play_games(state, ruleset, clock, families, params, race.seed_bits(seed),
-                                 start, stop, out)
+                                 start, stop, out, search_family.searching(families))
         ids = np.arange(start, stop, dtype=np.int64) + id_offset
         return self.tables_of(rules, setup, out, ids, means, spreads)
 

@@ -6,7 +6,7 @@ stream `r` (sim/rng.py), for search bots (determinization) and for the test that
 reads hidden information; `resample_clock(c, r)` does the same for the race's clock. What the
 seat knows stays as it is: every face-up card (the stock piles' face-up tops, the spit piles),
 how many cards lie face down where, who started which spit pile. Re-dealt, consistently with
-that:
+that (hidden things sorted before they are shuffled: see sim/sampling.py):
   - every face-down card, the seat's own included (it cannot see them either): the face-down
     stock cards and the spit cards of both seats are shuffled and laid back where face-down
     cards lay (the multiset of hidden cards is kept);
@@ -21,6 +21,7 @@ cards knows more: e.g. which cards a taken-back spit pile holds).
 
 from sim import rng, sampling
 from sim.jit import rule, small_rule
+from sim.spit import race
 from sim.spit.state import SEED
 
 
@@ -39,6 +40,7 @@ def resample(s, rs, seat, r):
         for i in range(spit_n[q]):
             pool[n] = spit[q, i]
             n += 1
+    sampling.sort(pool[:n])
     rng.shuffle(r, pool[:n])
     n = 0
     for q in range(2):
@@ -62,6 +64,4 @@ def resample(s, rs, seat, r):
 def resample_clock(c, r):
     """Re-draws in place what nobody can know of a real-time game's clock: both seats' future
     reaction times and the coin that breaks equal times."""
-    c.time_rng[0, 0] = rng.next_u64(r)
-    c.time_rng[1, 0] = rng.next_u64(r)
-    c.coin_rng[0] = rng.next_u64(r)
+    race.restart_streams(c, r)

@@ -1,12 +1,16 @@
 """The state of a Spit game: a named tuple of numpy arrays that jitted rules read and write.
 
 Piles are arrays filled from index 0 (the bottom) with a count; the top is at count - 1.
-The clock (who acts when) is separate: sim/spit/race.py.
+The clock (who acts when, sim/spit/race.py) is made apart; the state holds its arrays too,
+so that a bot given the state sees the race as it stands.
 """
 
 from collections import namedtuple
 
 import numpy as np
+
+from sim import search
+from sim.spit import race, rollout
 
 # Scalars, as indices of State.g. OUT_SEAT, SLAP_SEAT and TAKEN_PILE describe the last deal's end.
 (SEED, GAME, DEAL, MOVES, DEAL_MOVES, STALLS, DEAL_STALLS, LONE_PILE, OUT_SEAT, SLAP_SEAT,
@@ -39,12 +43,15 @@ State = namedtuple("State", [
     "deal_rng",   # uint64[1]: this deal's stream (layouts, shuffles of taken piles)
     "bot_rng",    # uint64[2, 1]: each seat's bot stream
     "forbid",     # int64[2]: FORBID_* bits of what each seat never does (set once per setup)
+    *race.CLOCK_FIELDS,     # the race's clock (sim/spit/race.py): its very arrays
+    *rollout.SCRATCH_FIELDS,  # the search's scratch (sim/spit/rollout.py)
 ])
 
 
-def new_state(piles: int, cards: int) -> State:
-    """Gives an empty state for a game with `piles` stock piles per seat and `cards` cards."""
-    return State(
+def new_state(piles: int, cards: int, clock: race.Clock) -> State:
+    """Gives an empty state for a game with `piles` stock piles per seat and `cards` cards,
+    raced on `clock`."""
+    state = State(
         g=np.zeros(N_SCALARS, np.int64),
         stock=np.zeros((2, piles, cards), np.int64),
         stock_n=np.zeros((2, piles), np.int64),
@@ -63,4 +70,7 @@ def new_state(piles: int, cards: int) -> State:
         deal_rng=np.zeros(1, np.uint64),
         bot_rng=np.zeros((2, 1), np.uint64),
         forbid=np.zeros(2, np.int64),
+        **race.clock_fields(clock),
+        **rollout.scratch_arrays(3),
     )
+    return state._replace(search_saved=search.saved_buffer(state))

@@ -155,7 +155,7 @@ class PythonSeatPlayer:
         self.forbiddable = list(bots.forbiddable(rules))
         # The rules called at every move, bound to this state (sim/jit.py).
         self.list_moves = direct(self.legal_moves, s, rs, 0)
-        self.choose = direct(bots.strategies.choose, s, rs, 0, 0, _PARAMETERS, c.plan[0])
+        self.choose = python_bots.built_in_chooser(bots.strategies)
 
     def __call__(self, seat: int) -> bool:
         """Plans `seat`'s move into c.plan[seat]; gives False (the bot is not asked) when it
@@ -200,6 +200,3 @@ class PythonSeatPlayer:
 
     def _masks(self, forbidden: tuple[str, ...]) -> list:
         return [(self.s.forbid, self.bots.forbid.mask(forbidden))]
-
-
-_PARAMETERS = np.zeros(1)  # its type, for `direct`

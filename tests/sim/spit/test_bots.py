@@ -11,8 +11,10 @@ from strategies import spit as bots
 
 
 def test_every_strategy_name_resolves_to_a_family_and_named_parameters():
-    assert bots.strategy_names() == ["random", "default", "greedy", "blocker", "turner"]
-    assert speed_bots.strategy_names() == ["random", "default", "greedy"]
+    searches = ["search-fast", "search", "search-strong"]
+    assert bots.strategy_names() == ["random", "default", "greedy", "blocker", "turner",
+                                     *searches]
+    assert speed_bots.strategy_names() == ["random", "default", "greedy", *searches]
     family, params = bots.resolve("turner")
     assert family == presets.DEFAULT and params[bots.TURN_FIRST] == 1.0
     assert bots.resolve("random")[0] == presets.RANDOM

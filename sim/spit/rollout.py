@@ -1,0 +1,101 @@
+"""What the search family (sim/search.py) does alike in the real-time games, Spit and Speed:
+the scratch their states carry, the candidates, the rollout and its score. Each game's own
+pieces (sim/spit/search.py, sim/speed/search.py) are built on these.
+
+The search chooses which move the seat plans; when the move lands stays the seat's reaction
+time, drawn as the loop schedules it. The candidates are every legal move, the default family's
+first. A rollout plans the candidate as the loop would (due after a reaction time of the seat's),
+then plays the race on as the loop does (sim/spit/loop.py), with the default family at both
+seats (the searcher's parameters), to the end of the deal or hand (or of the game), every seat's
+bot stream, both reaction-time streams and the coin restarted from the rollout's stream. The
+score: 1 for a game won, 0 for a game lost, 0.5 for a stalled one; when the game goes on, 0.5
+plus half the seat's lead (as a share of what both hold, or of the target score).
+"""
+
+import numpy as np
+
+from sim import sampling, search
+from sim.jit import rule, small_rule
+from sim.spit import loop, race
+from strategies.presets import DEFAULT
+
+MAX_PARAMETERS = 32  # room for a seat's parameter vector (every family's parameters)
+
+
+def scratch_arrays(move_fields: int) -> dict[str, np.ndarray]:
+    """Gives the search's scratch fields of a real-time game's State: sim/search.py's, and the
+    bot families and parameter rows of both seats in a rollout (search_families,
+    search_params)."""
+    return {**search.scratch_arrays(move_fields),
+            "search_families": np.full(2, DEFAULT, np.int64),
+            "search_params": np.zeros((2, MAX_PARAMETERS), np.float64)}
+
+
+SCRATCH_FIELDS = ("search_saved", "search_moves", "search_value", "search_rng",
+                  "search_families", "search_params")
+"""The fields `scratch_arrays` gives, in a State's field order."""
+
+
+@small_rule
+def bot_stream(s, seat):
+    """Gives the seat's own bot stream."""
+    return s.bot_rng[seat]
+
+
+@rule
+def candidates(s, n, cap, moves):
+    """Writes, after the default family's move in moves[0], the seat's other legal moves (the
+    first n rows of s.moves) into the rows of `moves`; gives how many rows hold a candidate
+    (at most `cap`)."""
+    cap = min(cap, moves.shape[0])
+    k = 1
+    for i in range(n):
+        if k >= cap:
+            break
+        if s.moves[i, 0] != moves[0, 0] or s.moves[i, 1] != moves[0, 1] \
+                or s.moves[i, 2] != moves[0, 2]:
+            for f in range(moves.shape[1]):
+                moves[k, f] = s.moves[i, f]
+            k += 1
+    return k
+
+
+@rule
+def play_on(s, rs, seat, move, params, r):
+    """Plans `move` for `seat` and plays the race on to the end of the deal or hand, or of the
+    game (see the module docstring)."""
+    _race_on(s, rs, race.clock_of(s), seat, move, params, r)
+
+
+# The race is played in a function of its own that is given the clock: built from the state in
+# the same function that races on it, the clock compiled (numba 0.68) to a race whose plans never
+# landed (dropped again and again: the first rollout never ended).
+@rule
+def _race_on(s, rs, c, seat, move, params, r):
+    """`play_on` on the clock `c` (the state's)."""
+    sampling.redraw_streams(s.bot_rng, -1, r)
+    race.restart_streams(c, r)
+    families, rows = s.search_families, s.search_params
+    for q in range(2):
+        for i in range(params.shape[0]):
+            rows[q, i] = params[i]
+    for f in range(move.shape[0]):
+        c.plan[seat, f] = move[f]
+    race.schedule(c, seat)
+    while not loop.over(s):
+        loop.plan_builtin_moves(s, rs, c, families, rows)
+        q = race.next_due(c)
+        if q < 0:
+            loop.stall(s, rs, c, families, rows)
+        elif loop.land(s, rs, c, q) == race.OUT:
+            loop.end_round(s, rs, c)
+            return
+
+
+@small_rule
+def result(over, winner, seat, lead, scale):
+    """Gives a rollout's score (see the module docstring): the game's result once `over`, else
+    0.5 plus half the seat's lead as a share of `scale`."""
+    if over:
+        return 1.0 if winner == seat else 0.0 if winner >= 0 else 0.5
+    return 0.5 + 0.5 * lead / max(scale, 1)

@@ -1,0 +1,50 @@
+"""Spit's pieces of the search family (sim/search.py), registered for its State: the real-time
+games' shared ones (sim/spit/rollout.py: the candidates, the rollout, the scratch) and Spit's
+own. A rollout plays to the end of the deal, so its score is the cards each seat holds once the
+spit piles are taken: who went out first, and who took the smaller pile.
+"""
+
+from sim import search
+from sim.jit import rule, small_rule
+from sim.spit import engine, race, rollout, sampler
+from sim.spit.state import OVER, WINNER, State
+from strategies import spit as bots
+from strategies.presets import DEFAULT
+
+
+@small_rule
+def saved(s):
+    """Gives the arrays a rollout changes (the clock's among them): all but the rule-fixed and
+    the scratch ones."""
+    return (s.g, s.stock, s.stock_n, s.stock_up, s.spit, s.spit_n, s.centre, s.centre_n,
+            s.starter, s.hold, s.hold_n, s.played, s.idle, s.deal_rng, s.bot_rng, s.clock_now,
+            s.clock_due, s.clock_pending, s.clock_plan, s.clock_time_rng, s.clock_coin_rng)
+
+
+@rule
+def candidates(s, rs, seat, params, moves):
+    """Writes the default family's move, then the seat's other legal moves, into the rows of
+    `moves`; gives how many."""
+    bots.builtin_choose(s, rs, seat, DEFAULT, params, moves[0])
+    cap = search.parameter(params, bots.SEARCH_AT, search.CANDIDATES)
+    return rollout.candidates(s, engine.legal_moves(s, rs, seat), cap, moves)
+
+
+@rule
+def resample(s, rs, seat, r):
+    """Re-deals what `seat` cannot know, the clock's streams included (sim/spit/sampler.py)."""
+    sampler.resample(s, rs, seat, r)
+    sampler.resample_clock(race.clock_of(s), r)
+
+
+@rule
+def play_out(s, rs, seat, move, params, r):
+    """Plans `move` for `seat` and plays on to the end of the deal; gives the seat's score
+    (sim/spit/rollout.py)."""
+    rollout.play_on(s, rs, seat, move, params, r)
+    mine, theirs = engine.cards_held(s, seat), engine.cards_held(s, 1 - seat)
+    return rollout.result(s.g[OVER], s.g[WINNER], seat, theirs - mine, theirs + mine)
+
+
+search.register(State, saved=saved, bot_stream=rollout.bot_stream,
+                candidates=candidates, resample=resample, play_out=play_out)
