@@ -16,6 +16,12 @@ playing its second-best move wins 2%). At the seat's next turn the chip lead dif
 where a chip changed hands (a completion, a Block, a steal): elsewhere the candidates tie and
 the default's move is played. Rollouts two and four turns on (2 players) won less against
 `default` than to the next turn, the more so the longer.
+
+A rollout also stops after ROLLOUT_MOVES moves per player. Between two turns of a seat,
+`default` play makes at most 26 moves at 2 players and 86 at 6 (200 games each), but a turn
+can cycle without end where completed piles give no chip (an empty supply): the hand empties,
+the removed piles are reshuffled and drawn, and so on to the game's move cap. Rollouts there
+ran thousands of moves each.
 """
 
 from sim import sampling, search
@@ -24,6 +30,7 @@ from sim.sequence_stacks import engine, sampler
 from sim.sequence_stacks.cards import EACH_COLOUR, TO_WIN
 from sim.sequence_stacks.state import (
     CHIPS,
+    MOVES,
     OVER,
     PHASE,
     PLAYERS,
@@ -37,6 +44,7 @@ from strategies.presets import DEFAULT
 
 LEAD_WORTH = 0.08  # a chip of lead over the nearest opponent (5 chips: 0.1 to 0.9)
 CHIPS_WORTH = 0.01  # a chip held beyond the lead: a buffer against Steal-a-Chip
+ROLLOUT_MOVES = 40  # per player: a rollout's longest run (see the module docstring)
 
 
 @small_rule
@@ -84,13 +92,13 @@ def missing(m, rs, seat):
 
 @rule
 def play_out(s, rs, seat, move, params, r):
-    """Plays `move` for `seat` and the game on with the default family to its end or the seat's
-    next turn; gives the seat's score (see the module docstring)."""
+    """Plays `move` for `seat` and the game on with the default family to its end, the seat's
+    next turn or ROLLOUT_MOVES per player; gives the seat's score (see the module docstring)."""
     m, rngs = s.m, s.rngs
     sampling.redraw_streams(rngs[1:], -1, r)
-    turn = m[TURNS]
+    turn, last = m[TURNS], m[MOVES] + ROLLOUT_MOVES * m[PLAYERS]
     engine.apply_move(m, rngs, rs, seat, move)
-    while m[OVER] == 0 and not (m[TURNS] > turn and m[TURN_SEAT] == seat):
+    while m[OVER] == 0 and m[MOVES] < last and not (m[TURNS] > turn and m[TURN_SEAT] == seat):
         q = engine.to_move(m)
         bots.builtin_choose(s, rs, q, DEFAULT, params, s.move)
         engine.apply_move(m, rngs, rs, q, s.move)
