@@ -51,7 +51,11 @@ PRESETS = {
     "aggressive-saboteurs": {"strike_distance": 30.0, "cover": 0.0},
     "covert-saboteurs": {"strike_distance": 3.0, "cover": 0.6},
     "trusting-miners": {"break_at": 10.0, "fellow_at": 10.0},
-    **search.PRESETS,
+    # A rollout is one turn of the table (sim/saboteur/search.py), nearly settled once the
+    # world is dealt: the budget goes into worlds, not into rollouts of one world.
+    "search-fast": search.preset(1, 4, 3),
+    "search": search.preset(1, 8, 5),
+    "search-strong": search.preset(1, 24, 8),
 }
 
 

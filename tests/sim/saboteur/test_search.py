@@ -4,11 +4,11 @@ its games like every bot (the same games in any chunking; the default's with one
 import numpy as np
 import pytest
 
-from sim import search
+from sim import rng, search
 from sim.game import Setup
-from sim.saboteur import GAME, cards, engine
+from sim.saboteur import GAME, cards, engine, play
 from sim.saboteur import search as saboteur_search
-from sim.saboteur.state import TURN_SEAT, new_state
+from sim.saboteur.state import ROUND_OVER, ROUND_TURNS, TURN_SEAT, new_state
 from strategies import presets
 from strategies import saboteur as bots
 
@@ -56,6 +56,43 @@ def test_a_decision_leaves_the_state_as_it_was_but_the_seats_own_stream(rules):
         else:
             assert np.array_equal(before, after)
     assert engine.is_legal(s, rs, seat, s.move)
+
+
+def test_a_rollout_plays_one_turn_of_the_table_and_scores_the_position_it_reaches(rules):
+    rs, _ = cards.build(rules)
+    s = new_state(PLAYERS, rs.kind.shape[0])
+    engine.start_game(s, rs, 3, 0, -1)
+    seat = int(s.g[TURN_SEAT])
+    params = bots.resolve("search")[1]
+    bots.default_move(s, rs, seat, params, s.move)
+    stream = np.zeros(1, np.uint64)
+    rng.start(stream, 1, 0, 0)
+    score = saboteur_search.play_out(s, rs, seat, s.move.copy(), params, stream)
+    # The candidate, the other seats' turns and the seat's own next one: the round goes on.
+    assert s.g[ROUND_TURNS] == PLAYERS + 1 and s.g[ROUND_OVER] == 0
+    assert s.g[TURN_SEAT] == (seat + 1) % PLAYERS
+    assert score == saboteur_search.position(s, rs, seat)
+
+
+def test_a_miner_scores_a_path_nearer_the_gold_higher_and_a_saboteur_lower(rules):
+    rs, _ = cards.build(rules)
+    s = new_state(PLAYERS, rs.kind.shape[0])
+    engine.start_game(s, rs, 3, 0, -1)
+    seat = int(s.g[TURN_SEAT])
+    s.role[seat] = engine.MINER
+    bots.default_move(s, rs, seat, bots.resolve("default")[1], s.move)
+    before = {role: position_as(s, rs, seat, role) for role in (engine.MINER, engine.SABOTEUR)}
+    distance = bots.expected_distance(s, rs, seat)
+    play.play_turn(s, rs, seat, s.move, False)  # no suspicion recorded: the path alone changes
+    assert bots.expected_distance(s, rs, seat) < distance  # the miner's move dug on
+    assert position_as(s, rs, seat, engine.MINER) > before[engine.MINER]
+    assert position_as(s, rs, seat, engine.SABOTEUR) < before[engine.SABOTEUR]
+
+
+def position_as(s, rs, seat, role):
+    """Gives the search's score of the position for `seat` playing `role`."""
+    s.role[seat] = role
+    return saboteur_search.position(s, rs, seat)
 
 
 def test_with_one_candidate_the_search_plays_the_default_familys_games(rules):
