@@ -4,14 +4,15 @@ own. A rollout plays to the end of the hand: the end of the game, unless the gam
 a target score, when its score is the seat's lead in points.
 """
 
-from sim import search
 from sim.jit import rule, small_rule
-from sim.speed import engine, sampler
+from sim.speed import sampler
 from sim.speed.cards import TARGET
 from sim.speed.state import OVER, WINNER, State
-from sim.spit import race, rollout
+from sim.spit import rollout
+from sim.spit.rollout import candidates, resample  # shared with Spit
 from strategies import speed as bots
-from strategies.presets import DEFAULT
+
+__all__ = ["candidates", "play_out", "resample", "saved"]
 
 
 @small_rule
@@ -24,22 +25,6 @@ def saved(s):
 
 
 @rule
-def candidates(s, rs, seat, params, moves):
-    """Writes the default family's move, then the seat's other legal moves, into the rows of
-    `moves`; gives how many."""
-    bots.builtin_choose(s, rs, seat, DEFAULT, params, moves[0])
-    cap = search.parameter(params, bots.SEARCH_AT, search.CANDIDATES)
-    return rollout.candidates(s, engine.legal_moves(s, rs, seat), cap, moves)
-
-
-@rule
-def resample(s, rs, seat, r):
-    """Re-deals what `seat` cannot know, the clock's streams included (sim/speed/sampler.py)."""
-    sampler.resample(s, rs, seat, r)
-    sampler.resample_clock(race.clock_of(s), r)
-
-
-@rule
 def play_out(s, rs, seat, move, params, r):
     """Plans `move` for `seat` and plays on to the end of the hand; gives the seat's score
     (sim/spit/rollout.py)."""
@@ -48,5 +33,4 @@ def play_out(s, rs, seat, move, params, r):
     return rollout.result(s.g[OVER], s.g[WINNER], seat, lead, rs.numbers[TARGET])
 
 
-search.register(State, saved=saved, bot_stream=rollout.bot_stream,
-                candidates=candidates, resample=resample, play_out=play_out)
+rollout.register(State, bots=bots, sampler=sampler, saved=saved, play_out=play_out)

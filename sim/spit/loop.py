@@ -169,27 +169,21 @@ def _over(s):
     return lambda s: f(s)
 
 
-# Both planners branch on the bot's answer in place: passing a call of the `choose` hook as an
+# The planner branches on the bot's answer in place: passing a call of the `choose` hook as an
 # argument to another inlined helper compiled (numba 0.68) to a loop that neither scheduled
 # the move nor made the seat idle, so every game stalled without a move.
 @small_rule
-def plan_moves(s, rs, c, families, params):
+def plan_moves(s, rs, c, families, params, searching):
     """Lets every seat without a planned move plan one, due after its reaction time; a seat
-    that finds none is idle until a centre pile changes."""
+    that finds none is idle until a centre pile changes. searching: None plans with the
+    built-in bots alone (no seat searches, or a search's rollouts: numba prunes the search)."""
     for seat in range(2):
         if not c.pending[seat] and not s.idle[seat]:
-            if choose(s, rs, seat, families[seat], params[seat], c.plan[seat]):
-                race.schedule(c, seat)
+            if searching is None:
+                chosen = builtin_choose(s, rs, seat, families[seat], params[seat], c.plan[seat])
             else:
-                s.idle[seat] = 1
-
-
-@small_rule
-def plan_builtin_moves(s, rs, c, families, params):
-    """`plan_moves` with the built-in bots (no seat searches, or a search's rollouts)."""
-    for seat in range(2):
-        if not c.pending[seat] and not s.idle[seat]:
-            if builtin_choose(s, rs, seat, families[seat], params[seat], c.plan[seat]):
+                chosen = choose(s, rs, seat, families[seat], params[seat], c.plan[seat])
+            if chosen:
                 race.schedule(c, seat)
             else:
                 s.idle[seat] = 1
@@ -215,10 +209,7 @@ def play_games(s, rs, c, families, params, seed, start, stop, out, searching):
     for game in range(start, stop):
         start_game(s, rs, c, seed, game)
         while not over(s):
-            if searching is None:
-                plan_builtin_moves(s, rs, c, families, params)
-            else:
-                plan_moves(s, rs, c, families, params)
+            plan_moves(s, rs, c, families, params, searching)
             seat = race.next_due(c)
             if seat < 0:
                 stall(s, rs, c, families, params)

@@ -1,6 +1,7 @@
 """What the search family (sim/search.py) does alike in the real-time games, Spit and Speed:
-the scratch their states carry, the candidates, the rollout and its score. Each game's own
-pieces (sim/spit/search.py, sim/speed/search.py) are built on these.
+the scratch their states carry, the candidates, the re-deal, the rollout and its score. Each
+game's own pieces (sim/spit/search.py, sim/speed/search.py: what a rollout changes and how it is
+scored) are built on these, and registered through `register`.
 
 The search chooses which move the seat plans; when the move lands stays the seat's reaction
 time, drawn as the loop schedules it. The candidates are every legal move, the default family's
@@ -13,6 +14,7 @@ plus half the seat's lead (as a share of what both hold, or of the target score)
 """
 
 import numpy as np
+from numba.extending import overload
 
 from sim import sampling, search
 from sim.jit import rule, small_rule
@@ -42,12 +44,69 @@ def bot_stream(s, seat):
     return s.bot_rng[seat]
 
 
+# ---- the game's own pieces, found by the state's type ------------------------------------------
+# (numba overloads, as in sim/search.py: a function passed as an argument would not be cached)
+
+_GAMES: dict[type, tuple] = {}
+
+
+def register(state_class: type, *, bots, sampler, saved, play_out) -> None:
+    """Registers with sim/search.py the search pieces of a real-time game whose state is a
+    `state_class`: the shared candidates, re-deal and bot stream, and the game's own `saved`
+    and `play_out`. bots: the game's strategies module (legal_moves, builtin_choose,
+    SEARCH_AT); sampler: its information-set sampler (resample, resample_clock)."""
+    _GAMES[state_class] = (bots, sampler)
+    search.register(state_class, saved=saved, bot_stream=bot_stream, candidates=candidates,
+                    resample=resample, play_out=play_out)
+
+
+_OPTIONS = {"cache": True, "_nrt": False}
+
+
+def _legal_moves(s, rs, seat):
+    raise NotImplementedError  # jitted only: the game's legal_moves (writes s.moves, gives n)
+
+
+@overload(_legal_moves, jit_options=_OPTIONS, inline="always")
+def _legal_moves_of(s, rs, seat):
+    f = _GAMES[s.instance_class][0].legal_moves
+    return lambda s, rs, seat: f(s, rs, seat)
+
+
+def _search_at(s):
+    raise NotImplementedError  # jitted only: where the search's parameters start in a vector
+
+
+@overload(_search_at, jit_options=_OPTIONS, inline="always")
+def _search_at_of(s):
+    at = _GAMES[s.instance_class][0].SEARCH_AT
+    return lambda s: at
+
+
+def _redeal(s, rs, seat, r):
+    raise NotImplementedError  # jitted only: the game's sampler, the clock's streams included
+
+
+@overload(_redeal, jit_options=_OPTIONS, inline="always")
+def _redeal_of(s, rs, seat, r):
+    sampler = _GAMES[s.instance_class][1]
+    hidden, clock = sampler.resample, sampler.resample_clock
+
+    def redeal(s, rs, seat, r):
+        hidden(s, rs, seat, r)
+        clock(race.clock_of(s), r)
+    return redeal
+
+
+# ---- the shared pieces ------------------------------------------------------------------------
+
 @rule
-def candidates(s, n, cap, moves):
-    """Writes, after the default family's move in moves[0], the seat's other legal moves (the
-    first n rows of s.moves) into the rows of `moves`; gives how many rows hold a candidate
-    (at most `cap`)."""
-    cap = min(cap, moves.shape[0])
+def candidates(s, rs, seat, params, moves):
+    """Writes the default family's move, then the seat's other legal moves, into the rows of
+    `moves`; gives how many (at most the search's `candidates` parameter)."""
+    loop.builtin_choose(s, rs, seat, DEFAULT, params, moves[0])
+    n = _legal_moves(s, rs, seat)
+    cap = min(search.parameter(params, _search_at(s), search.CANDIDATES), moves.shape[0])
     k = 1
     for i in range(n):
         if k >= cap:
@@ -58,6 +117,12 @@ def candidates(s, n, cap, moves):
                 moves[k, f] = s.moves[i, f]
             k += 1
     return k
+
+
+@rule
+def resample(s, rs, seat, r):
+    """Re-deals what `seat` cannot know, the clock's streams included (the game's sampler)."""
+    _redeal(s, rs, seat, r)
 
 
 @rule
@@ -83,7 +148,7 @@ def _race_on(s, rs, c, seat, move, params, r):
         c.plan[seat, f] = move[f]
     race.schedule(c, seat)
     while not loop.over(s):
-        loop.plan_builtin_moves(s, rs, c, families, rows)
+        loop.plan_moves(s, rs, c, families, rows, None)
         q = race.next_due(c)
         if q < 0:
             loop.stall(s, rs, c, families, rows)

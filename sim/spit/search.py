@@ -4,12 +4,13 @@ own. A rollout plays to the end of the deal, so its score is the cards each seat
 spit piles are taken: who went out first, and who took the smaller pile.
 """
 
-from sim import search
 from sim.jit import rule, small_rule
-from sim.spit import engine, race, rollout, sampler
+from sim.spit import engine, rollout, sampler
+from sim.spit.rollout import candidates, resample  # shared with Speed
 from sim.spit.state import OVER, WINNER, State
 from strategies import spit as bots
-from strategies.presets import DEFAULT
+
+__all__ = ["candidates", "play_out", "resample", "saved"]
 
 
 @small_rule
@@ -22,22 +23,6 @@ def saved(s):
 
 
 @rule
-def candidates(s, rs, seat, params, moves):
-    """Writes the default family's move, then the seat's other legal moves, into the rows of
-    `moves`; gives how many."""
-    bots.builtin_choose(s, rs, seat, DEFAULT, params, moves[0])
-    cap = search.parameter(params, bots.SEARCH_AT, search.CANDIDATES)
-    return rollout.candidates(s, engine.legal_moves(s, rs, seat), cap, moves)
-
-
-@rule
-def resample(s, rs, seat, r):
-    """Re-deals what `seat` cannot know, the clock's streams included (sim/spit/sampler.py)."""
-    sampler.resample(s, rs, seat, r)
-    sampler.resample_clock(race.clock_of(s), r)
-
-
-@rule
 def play_out(s, rs, seat, move, params, r):
     """Plans `move` for `seat` and plays on to the end of the deal; gives the seat's score
     (sim/spit/rollout.py)."""
@@ -46,5 +31,4 @@ def play_out(s, rs, seat, move, params, r):
     return rollout.result(s.g[OVER], s.g[WINNER], seat, theirs - mine, theirs + mine)
 
 
-search.register(State, saved=saved, bot_stream=rollout.bot_stream,
-                candidates=candidates, resample=resample, play_out=play_out)
+rollout.register(State, bots=bots, sampler=sampler, saved=saved, play_out=play_out)

@@ -5,6 +5,7 @@ e.g. "Kc", "7h"."""
 import numpy as np
 import pytest
 
+from sim import search
 from sim.game import Setup
 from sim.spit import GAME, engine, loop, play, race
 from sim.spit.state import LONE_PILE
@@ -92,7 +93,7 @@ class Table:
         """Takes one step of the race as the play loop does: seats without a plan plan one,
         the earliest lands. Gives (seat, what landing did), or (-1, stalled?) after a stall."""
         s, rs, c = self.s, self.rs, self.c
-        loop.plan_moves(s, rs, c, self.families, self.params)
+        loop.plan_moves(s, rs, c, self.families, self.params, search.searching(self.families))
         seat = race.next_due(c)
         if seat < 0:
             return -1, int(play.resolve_stall(s, rs, c, self.families, self.params))

@@ -33,7 +33,7 @@ def mid_race(game, rules, moves=12):
     rs, _, families, params, s, c, _, _ = game.prepare(rules, Setup(2, ("default", "default")))
     loop.start_game(s, rs, c, 11, 0)
     for _ in range(moves):
-        loop.plan_builtin_moves(s, rs, c, families, params)
+        loop.plan_moves(s, rs, c, families, params, None)
         seat = race.next_due(c)
         if seat < 0:
             loop.stall(s, rs, c, families, params)
@@ -45,13 +45,13 @@ def mid_race(game, rules, moves=12):
 def decisions(game):
     """Gives (rule arrays, state, the seat to plan, the search's parameter vector) at each
     mid-race decision with more than one candidate, 12 to 40 steps into a game."""
-    game, bots, pieces, rules = game
+    game, bots, _, rules = game
     params = bots.resolve("mine", {"mine": SMALL})[1]
     for moves in range(12, 40):
         rs, s, c, _, _ = mid_race(game, rules, moves)
         seat = next((q for q in range(2) if not c.pending[q]), None)
         if seat is not None and not s.idle[seat] \
-                and pieces.engine.legal_moves(s, rs, seat) > 1:
+                and bots.legal_moves(s, rs, seat) > 1:
             yield rs, s, seat, params
 
 
@@ -86,7 +86,7 @@ def test_the_candidates_are_the_defaults_move_then_every_other_legal_move(game):
     plan = np.zeros(3, np.int64)
     assert bots.builtin_choose(s, rs, seat, presets.DEFAULT, params, plan)
     assert found[0] == tuple(plan.tolist())
-    legal = pieces.engine.legal_moves(s, rs, seat)
+    legal = bots.legal_moves(s, rs, seat)
     assert n > 1 and sorted(found) == sorted(tuple(m) for m in s.moves[:legal].tolist())
 
 

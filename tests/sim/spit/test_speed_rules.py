@@ -2,6 +2,7 @@
 
 import pytest
 
+from sim import search
 from sim.game import Setup
 from sim.speed import GAME, engine
 from sim.speed.state import HAND_NO, PLAY, STALLED, WINNER
@@ -35,7 +36,7 @@ class Table:
 
     def step(self):
         s, rs, c = self.s, self.rs, self.c
-        loop.plan_moves(s, rs, c, self.families, self.params)
+        loop.plan_moves(s, rs, c, self.families, self.params, search.searching(self.families))
         seat = race.next_due(c)
         if seat < 0:
             return -1, int(engine.stall(s, rs, c))
