@@ -2,10 +2,10 @@
 
 The candidates are the default family's best moves: in a turn its best-scoring ones, at a
 Block window both answers (its own first). A rollout plays the candidate, then the game on with
-the default family (the searcher's parameters) at every seat, to its end or to the seat's next
-turn: every opponent has answered the move. The score: 1 for a win, 0 for a loss; else
-0.5 plus LEAD_WORTH per chip the seat lacks fewer than the nearest opponent (plus a little per
-chip held).
+the default family (the searcher's parameters) at every seat, to its end, to the seat's next
+turn or to the end of the turn after the seat's: the next player has answered the move. The
+score: 1 for a win, 0 for a loss; else 0.5 plus LEAD_WORTH per chip the seat lacks fewer than
+the nearest opponent (plus a little per chip held).
 
 Why a horizon, not the game's end: a game is some hundred decisions, most of which change its
 outcome by a percent or two. A rollout to the end scores 0 or 1 on everything that happens
@@ -15,7 +15,10 @@ three games in four to `default`, whose ranking of those moves is better than ch
 playing its second-best move wins 2%). At the seat's next turn the chip lead differs only
 where a chip changed hands (a completion, a Block, a steal): elsewhere the candidates tie and
 the default's move is played. Rollouts two and four turns on (2 players) won less against
-`default` than to the next turn, the more so the longer.
+`default` than to the next turn, the more so the longer. At 4 players, where the seat's next
+turn is three turns on, stopping after the next player's turn won 54.4% of 1,000 seat-games
+against `default` (`search`), stopping at the seat's next turn 51.4% (at 2 players the two
+stop at the same turn unless the seat is skipped).
 
 A rollout also stops after ROLLOUT_MOVES moves per player. Between two turns of a seat,
 `default` play makes at most 26 moves at 2 players and 86 at 6 (200 games each), but a turn
@@ -93,12 +96,14 @@ def missing(m, rs, seat):
 @rule
 def play_out(s, rs, seat, move, params, r):
     """Plays `move` for `seat` and the game on with the default family to its end, the seat's
-    next turn or ROLLOUT_MOVES per player; gives the seat's score (see the module docstring)."""
+    next turn, the end of the turn after the seat's or ROLLOUT_MOVES per player; gives the
+    seat's score (see the module docstring)."""
     m, rngs = s.m, s.rngs
     sampling.redraw_streams(rngs[1:], -1, r)
     turn, last = m[TURNS], m[MOVES] + ROLLOUT_MOVES * m[PLAYERS]
     engine.apply_move(m, rngs, rs, seat, move)
-    while m[OVER] == 0 and m[MOVES] < last and not (m[TURNS] > turn and m[TURN_SEAT] == seat):
+    while m[OVER] == 0 and m[MOVES] < last and m[TURNS] <= turn + 1 \
+            and not (m[TURNS] > turn and m[TURN_SEAT] == seat):
         q = engine.to_move(m)
         bots.builtin_choose(s, rs, q, DEFAULT, params, s.move)
         engine.apply_move(m, rngs, rs, q, s.move)
