@@ -10,7 +10,6 @@ from sim.speed.cards import TARGET
 from sim.speed.state import OVER, WINNER, State
 from sim.spit import rollout
 from sim.spit.rollout import candidates, resample  # shared with Spit
-from strategies import speed as bots
 
 __all__ = ["candidates", "play_out", "resample", "saved"]
 
@@ -33,4 +32,4 @@ def play_out(s, rs, seat, move, params, r):
     return rollout.result(s.g[OVER], s.g[WINNER], seat, lead, rs.numbers[TARGET])
 
 
-rollout.register(State, bots=bots, sampler=sampler, saved=saved, play_out=play_out)
+rollout.register(State, sampler=sampler, saved=saved, play_out=play_out)

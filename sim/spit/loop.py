@@ -61,7 +61,8 @@ def rules_of(s) -> Rules:
     return _RULES[type(s)]
 
 
-def _typed(state_type) -> Rules:
+def rules_of_type(state_type) -> Rules:
+    """Gives the Rules registered for the state class of numba type `state_type`."""
     return _RULES[state_type.instance_class]
 
 
@@ -77,7 +78,7 @@ def start_game(s, rs, c, seed, game):
 
 @overload(start_game, **_HOOK)
 def _start_game(s, rs, c, seed, game):
-    f = _typed(s).start_game
+    f = rules_of_type(s).start_game
     return lambda s, rs, c, seed, game: f(s, rs, c, seed, game)
 
 
@@ -88,7 +89,7 @@ def choose(s, rs, seat, family, params, plan):
 
 @overload(choose, **_HOOK)
 def _choose(s, rs, seat, family, params, plan):
-    f = _typed(s).bots.choose
+    f = rules_of_type(s).bots.choose
     return lambda s, rs, seat, family, params, plan: f(s, rs, seat, family, params, plan)
 
 
@@ -99,7 +100,7 @@ def builtin_choose(s, rs, seat, family, params, plan):
 
 @overload(builtin_choose, **_HOOK)
 def _builtin_choose(s, rs, seat, family, params, plan):
-    f = _typed(s).bots.builtin_choose
+    f = rules_of_type(s).bots.builtin_choose
     return lambda s, rs, seat, family, params, plan: f(s, rs, seat, family, params, plan)
 
 
@@ -110,7 +111,7 @@ def use_of(s, rs, c, seat):
 
 @overload(use_of, **_HOOK)
 def _use_of(s, rs, c, seat):
-    f = _typed(s).use_of
+    f = rules_of_type(s).use_of
     return lambda s, rs, c, seat: f(s, rs, c, seat)
 
 
@@ -121,7 +122,7 @@ def land(s, rs, c, seat):
 
 @overload(land, **_HOOK)
 def _land(s, rs, c, seat):
-    f = _typed(s).land
+    f = rules_of_type(s).land
     return lambda s, rs, c, seat: f(s, rs, c, seat)
 
 
@@ -132,7 +133,7 @@ def stall(s, rs, c, families, params):
 
 @overload(stall, **_HOOK)
 def _stall(s, rs, c, families, params):
-    f = _typed(s).stall
+    f = rules_of_type(s).stall
     return lambda s, rs, c, families, params: f(s, rs, c, families, params)
 
 
@@ -143,7 +144,7 @@ def end_round(s, rs, c):
 
 @overload(end_round, **_HOOK)
 def _end_round(s, rs, c):
-    f = _typed(s).end_round
+    f = rules_of_type(s).end_round
     return lambda s, rs, c: f(s, rs, c)
 
 
@@ -154,7 +155,7 @@ def record_game(s, c, out, row):
 
 @overload(record_game, **_HOOK)
 def _record_game(s, c, out, row):
-    f = _typed(s).record_game
+    f = rules_of_type(s).record_game
     return lambda s, c, out, row: f(s, c, out, row)
 
 
@@ -165,7 +166,7 @@ def over(s):
 
 @overload(over, **_HOOK)
 def _over(s):
-    f = _typed(s).over
+    f = rules_of_type(s).over
     return lambda s: f(s)
 
 

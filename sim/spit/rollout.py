@@ -47,15 +47,15 @@ def bot_stream(s, seat):
 # ---- the game's own pieces, found by the state's type ------------------------------------------
 # (numba overloads, as in sim/search.py: a function passed as an argument would not be cached)
 
-_GAMES: dict[type, tuple] = {}
+_SAMPLERS: dict[type, object] = {}
 
 
-def register(state_class: type, *, bots, sampler, saved, play_out) -> None:
+def register(state_class: type, *, sampler, saved, play_out) -> None:
     """Registers with sim/search.py the search pieces of a real-time game whose state is a
     `state_class`: the shared candidates, re-deal and bot stream, and the game's own `saved`
-    and `play_out`. bots: the game's strategies module (legal_moves, builtin_choose,
-    SEARCH_AT); sampler: its information-set sampler (resample, resample_clock)."""
-    _GAMES[state_class] = (bots, sampler)
+    and `play_out`. sampler: its information-set sampler (resample, resample_clock); its bots
+    (legal_moves, SEARCH_AT) are those of the Rules the play loop has for the state."""
+    _SAMPLERS[state_class] = sampler
     search.register(state_class, saved=saved, bot_stream=bot_stream, candidates=candidates,
                     resample=resample, play_out=play_out)
 
@@ -69,7 +69,7 @@ def _legal_moves(s, rs, seat):
 
 @overload(_legal_moves, jit_options=_OPTIONS, inline="always")
 def _legal_moves_of(s, rs, seat):
-    f = _GAMES[s.instance_class][0].legal_moves
+    f = loop.rules_of_type(s).bots.legal_moves
     return lambda s, rs, seat: f(s, rs, seat)
 
 
@@ -79,7 +79,7 @@ def _search_at(s):
 
 @overload(_search_at, jit_options=_OPTIONS, inline="always")
 def _search_at_of(s):
-    at = _GAMES[s.instance_class][0].SEARCH_AT
+    at = loop.rules_of_type(s).bots.SEARCH_AT
     return lambda s: at
 
 
@@ -89,7 +89,7 @@ def _redeal(s, rs, seat, r):
 
 @overload(_redeal, jit_options=_OPTIONS, inline="always")
 def _redeal_of(s, rs, seat, r):
-    sampler = _GAMES[s.instance_class][1]
+    sampler = _SAMPLERS[s.instance_class]
     hidden, clock = sampler.resample, sampler.resample_clock
 
     def redeal(s, rs, seat, r):

@@ -8,7 +8,6 @@ from sim.jit import rule, small_rule
 from sim.spit import engine, rollout, sampler
 from sim.spit.rollout import candidates, resample  # shared with Speed
 from sim.spit.state import OVER, WINNER, State
-from strategies import spit as bots
 
 __all__ = ["candidates", "play_out", "resample", "saved"]
 
@@ -31,4 +30,4 @@ def play_out(s, rs, seat, move, params, r):
     return rollout.result(s.g[OVER], s.g[WINNER], seat, theirs - mine, theirs + mine)
 
 
-rollout.register(State, bots=bots, sampler=sampler, saved=saved, play_out=play_out)
+rollout.register(State, sampler=sampler, saved=saved, play_out=play_out)
