@@ -86,12 +86,14 @@ PARAMETERS = (
 ROLLOUTS, DETERMINIZATIONS, CANDIDATES = range(len(PARAMETERS))
 
 
-def family(default_parameters: tuple[Parameter, ...]) -> Family:
+def family(default_parameters: tuple[Parameter, ...],
+           own: tuple[Parameter, ...] = ()) -> Family:
     """Gives the search family of a game whose default family takes `default_parameters`
-    (they define the rollout policy, so the search family takes them too, first)."""
+    (they define the rollout policy, so the search family takes them too, first), then
+    PARAMETERS, then the game's `own` search parameters."""
     return Family("search", "determinized Monte Carlo search: the default policy's best "
                   "moves, each rolled out in re-deals of what the seat cannot know",
-                  default_parameters + PARAMETERS)
+                  default_parameters + PARAMETERS + own)
 
 
 def preset(rollouts: int, determinizations: int, candidates: int) -> dict:

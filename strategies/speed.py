@@ -10,6 +10,7 @@ and the draw piles are hidden).
 from sim import rng, search
 from sim.jit import small_rule
 from sim.speed.engine import legal_moves
+from sim.spit import rollout
 from strategies import presets
 from strategies.presets import RANDOM, SEARCH, Family, Parameter
 
@@ -20,7 +21,10 @@ PARAMETERS = (
 )
 KEEP, NOISE = range(len(PARAMETERS))
 SEARCH_AT = len(PARAMETERS)  # where the search family's parameters start in the vector
-VECTOR = PARAMETERS + search.PARAMETERS
+# the search's own parameter: the moves a rollout lands before it is scored by the card lead
+# (a short race tells the candidates apart, a whole hand's adds noise: docs/search.md)
+SEARCH_OWN = (rollout.horizon(6),)
+VECTOR = PARAMETERS + search.PARAMETERS + SEARCH_OWN
 """Every family's parameters, in the order of a seat's parameter vector."""
 
 PRESETS = {
@@ -35,7 +39,7 @@ FAMILIES = (
     Family("random", "uniform over the legal plays"),
     Family("default", "plays the card that keeps the most other cards in hand playable",
            PARAMETERS),
-    search.family(PARAMETERS),
+    search.family(PARAMETERS, SEARCH_OWN),
 )
 BUILT_IN = presets.built_in(PRESETS)
 

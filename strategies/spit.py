@@ -12,6 +12,7 @@ import numpy as np
 
 from sim import rng, search
 from sim.jit import rule, small_rule
+from sim.spit import rollout
 from sim.spit.cards import PILES
 from sim.spit.engine import legal_moves
 from sim.spit.state import PLAY, TURN
@@ -33,7 +34,10 @@ PARAMETERS = (
 )
 TURN_FIRST, UNCOVER, KEEP, DENY, SPIT_ON_LARGER, NOISE = range(len(PARAMETERS))
 SEARCH_AT = len(PARAMETERS)  # where the search family's parameters start in the vector
-VECTOR = PARAMETERS + search.PARAMETERS
+# the search's own parameter: the moves a rollout lands before it is scored by the card lead
+# (a short race tells the candidates apart, a whole deal's adds noise: docs/search.md)
+SEARCH_OWN = (rollout.horizon(3),)
+VECTOR = PARAMETERS + search.PARAMETERS + SEARCH_OWN
 """Every family's parameters, in the order of a seat's parameter vector."""
 
 PRESETS = {
@@ -53,7 +57,7 @@ FAMILIES = (
     Family("default", "plays first (or turns up first), scoring each play by what it uncovers, "
                       "the own cards it keeps playable and the other player's it lets in",
            PARAMETERS),
-    search.family(PARAMETERS),
+    search.family(PARAMETERS, SEARCH_OWN),
 )
 
 

@@ -1,12 +1,14 @@
 """Speed's pieces of the search family (sim/search.py), registered for its State: the real-time
 games' shared ones (sim/spit/rollout.py: the candidates, the rollout, the scratch) and Speed's
-own. A rollout plays to the end of the hand: the end of the game, unless the game is played to
-a target score, when its score is the seat's lead in points.
+own. A rollout stopped at the horizon is scored by the cards each seat still holds; one that
+reaches the end of the hand, by the game's result, or the seat's lead in points where the game
+is played to a target score.
 """
 
 from sim.jit import rule, small_rule
 from sim.speed import sampler
 from sim.speed.cards import TARGET
+from sim.speed.engine import cards_held
 from sim.speed.state import OVER, WINNER, State
 from sim.spit import rollout
 from sim.spit.rollout import candidates, resample  # shared with Spit
@@ -25,9 +27,11 @@ def saved(s):
 
 @rule
 def play_out(s, rs, seat, move, params, r):
-    """Plans `move` for `seat` and plays on to the end of the hand; gives the seat's score
-    (sim/spit/rollout.py)."""
-    rollout.play_on(s, rs, seat, move, params, r)
+    """Plans `move` for `seat` and plays on to the horizon or the end of the hand; gives the
+    seat's score (sim/spit/rollout.py)."""
+    if rollout.play_on(s, rs, seat, move, params, r):  # the hand goes on
+        mine, theirs = cards_held(s, seat), cards_held(s, 1 - seat)
+        return rollout.result(False, -1, seat, theirs - mine, theirs + mine)
     lead = s.score[seat] - s.score[1 - seat]
     return rollout.result(s.g[OVER], s.g[WINNER], seat, lead, rs.numbers[TARGET])
 

@@ -7,10 +7,12 @@ The search chooses which move the seat plans; when the move lands stays the seat
 time, drawn as the loop schedules it. The candidates are every legal move, the default family's
 first. A rollout plans the candidate as the loop would (due after a reaction time of the seat's),
 then plays the race on as the loop does (sim/spit/loop.py), with the default family at both
-seats (the searcher's parameters), to the end of the deal or hand (or of the game), every seat's
-bot stream, both reaction-time streams and the coin restarted from the rollout's stream. The
-score: 1 for a game won, 0 for a game lost, 0.5 for a stalled one; when the game goes on, 0.5
-plus half the seat's lead (as a share of what both hold, or of the target score).
+seats (the searcher's parameters), every seat's bot stream, both reaction-time streams and the
+coin restarted from the rollout's stream. It stops at the end of the deal or hand (or of the
+game), or once `horizon` moves have landed (the search parameter each game adds: a short race
+tells the candidates apart where a whole deal's adds mostly noise). The score: 1 for a game won,
+0 for a game lost, 0.5 for a stalled one; when the game goes on, 0.5 plus half the seat's lead
+(as a share of the cards both hold, or of the target score).
 """
 
 import numpy as np
@@ -19,9 +21,16 @@ from numba.extending import overload
 from sim import sampling, search
 from sim.jit import rule, small_rule
 from sim.spit import loop, race
-from strategies.presets import DEFAULT
+from strategies.presets import DEFAULT, Parameter
 
 MAX_PARAMETERS = 32  # room for a seat's parameter vector (every family's parameters)
+HORIZON = len(search.PARAMETERS)  # the index of `horizon` among the search parameters
+
+
+def horizon(moves: int) -> Parameter:
+    """Gives the real-time games' own search parameter, `horizon`, by default `moves`."""
+    return Parameter("horizon", float(moves), 0.0, 1000.0, "moves landed in a rollout "
+                     "before it is scored by the card lead (0: to the deal's or hand's end)")
 
 
 def scratch_arrays(move_fields: int) -> dict[str, np.ndarray]:
@@ -128,8 +137,9 @@ def resample(s, rs, seat, r):
 @rule
 def play_on(s, rs, seat, move, params, r):
     """Plans `move` for `seat` and plays the race on to the end of the deal or hand, or of the
-    game (see the module docstring)."""
-    _race_on(s, rs, race.clock_of(s), seat, move, params, r)
+    game, or to the horizon (see the module docstring); gives whether it stopped at the
+    horizon, the race still on."""
+    return _race_on(s, rs, race.clock_of(s), seat, move, params, r)
 
 
 # The race is played in a function of its own that is given the clock: built from the state in
@@ -147,14 +157,21 @@ def _race_on(s, rs, c, seat, move, params, r):
     for f in range(move.shape[0]):
         c.plan[seat, f] = move[f]
     race.schedule(c, seat)
+    limit, landed = search.parameter(params, _search_at(s), HORIZON), 0
     while not loop.over(s):
+        if landed == limit > 0:
+            return True
         loop.plan_moves(s, rs, c, families, rows, None)
         q = race.next_due(c)
         if q < 0:
             loop.stall(s, rs, c, families, rows)
-        elif loop.land(s, rs, c, q) == race.OUT:
-            loop.end_round(s, rs, c)
-            return
+        else:
+            done = loop.land(s, rs, c, q)
+            if done == race.OUT:
+                loop.end_round(s, rs, c)
+                return False
+            landed += done == race.PLAYED
+    return False
 
 
 @small_rule

@@ -1,7 +1,7 @@
 """Spit's pieces of the search family (sim/search.py), registered for its State: the real-time
 games' shared ones (sim/spit/rollout.py: the candidates, the rollout, the scratch) and Spit's
-own. A rollout plays to the end of the deal, so its score is the cards each seat holds once the
-spit piles are taken: who went out first, and who took the smaller pile.
+own. A rollout's score is the cards each seat holds: at the horizon, or at the deal's end once
+the spit piles are taken (who went out first, and who took the smaller pile).
 """
 
 from sim.jit import rule, small_rule
@@ -23,8 +23,8 @@ def saved(s):
 
 @rule
 def play_out(s, rs, seat, move, params, r):
-    """Plans `move` for `seat` and plays on to the end of the deal; gives the seat's score
-    (sim/spit/rollout.py)."""
+    """Plans `move` for `seat` and plays on to the horizon or the end of the deal; gives the
+    seat's score (sim/spit/rollout.py)."""
     rollout.play_on(s, rs, seat, move, params, r)
     mine, theirs = engine.cards_held(s, seat), engine.cards_held(s, 1 - seat)
     return rollout.result(s.g[OVER], s.g[WINNER], seat, theirs - mine, theirs + mine)

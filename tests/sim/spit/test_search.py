@@ -6,17 +6,26 @@ seat's."""
 import numpy as np
 import pytest
 
+from sim import search
 from sim.game import Setup
 from sim.speed import GAME as SPEED
 from sim.speed import search as speed_pieces
 from sim.spit import GAME as SPIT
-from sim.spit import loop, race
+from sim.speed import engine as speed_engine
+from sim.speed import state as speed_state
+from sim.spit import loop, race, rollout
+from sim.spit import engine as spit_engine
 from sim.spit import search as spit_pieces
+from sim.spit import state as spit_state
 from strategies import presets
 from strategies import speed as speed_bots
 from strategies import spit as spit_bots
 
 GAMES = {"spit": (SPIT, spit_bots, spit_pieces), "speed": (SPEED, speed_bots, speed_pieces)}
+# each game's state: the index of its moves landed, of its game over and of its deal (hand)
+INDICES = {spit_pieces: (spit_state.MOVES, spit_state.OVER, spit_state.DEAL),
+           speed_pieces: (speed_state.MOVES, speed_state.OVER, speed_state.HAND_NO)}
+HELD = {spit_pieces: spit_engine.cards_held, speed_pieces: speed_engine.cards_held}
 SMALL = {"family": "search", "rollouts": 1.0, "determinizations": 2.0, "candidates": 16.0}
 
 
@@ -65,7 +74,8 @@ def test_search_is_the_third_family_and_its_presets_are_budgets():
         assert [f.name for f in bots.FAMILIES] == ["random", "default", "search"]
         names = ("search-fast", "search", "search-strong")
         assert all(bots.resolve(name)[0] == presets.SEARCH for name in names)
-        budgets = [np.prod(bots.resolve(name)[1][bots.SEARCH_AT:]) for name in names]
+        at = slice(bots.SEARCH_AT, bots.SEARCH_AT + len(search.PARAMETERS))  # the budget's
+        budgets = [np.prod(bots.resolve(name)[1][at]) for name in names]
         assert budgets == sorted(set(budgets))
 
 
@@ -111,6 +121,39 @@ def test_with_one_candidate_the_search_plays_the_default_familys_games_at_the_sa
     small = presets.with_presets(rules, {"small": SMALL})
     assert not game.play(small, Setup(2, ("small", "default")), 5, 0, 3, 0)["games"].equals(
         default["games"])
+
+
+@pytest.mark.parametrize("horizon", [1, 5])
+def test_a_rollout_stops_once_horizon_moves_have_landed(game, horizon):
+    _, bots, pieces, _ = game
+    rs, s, seat, params = searching_seat(game)
+    moves, over, _ = INDICES[pieces]
+    params[bots.SEARCH_AT + rollout.HORIZON] = horizon
+    landed = s.g[moves]
+    assert rollout.play_on(s, rs, seat, s.moves[0].copy(), params, np.array([3], np.uint64))
+    assert s.g[moves] == landed + horizon and not s.g[over]
+
+
+def test_a_rollout_stopped_at_the_horizon_is_scored_by_the_card_lead(game):
+    _, bots, pieces, _ = game
+    leads = set()
+    for rs, s, seat, params in decisions(game):
+        params[bots.SEARCH_AT + rollout.HORIZON] = 3
+        score = pieces.play_out(s, rs, seat, s.moves[0].copy(), params, np.array([3], np.uint64))
+        mine, theirs = (HELD[pieces](s, q) for q in (seat, 1 - seat))
+        assert score == 0.5 + 0.5 * (theirs - mine) / (theirs + mine)
+        leads.add(theirs - mine)
+    assert len(leads) > 1, "positions with different leads"
+
+
+def test_without_a_horizon_a_rollout_plays_to_the_end_of_the_deal_or_hand(game):
+    _, bots, pieces, _ = game
+    rs, s, seat, params = searching_seat(game)
+    _, over, deal = INDICES[pieces]
+    params[bots.SEARCH_AT + rollout.HORIZON] = 0
+    dealt = s.g[deal]
+    assert not rollout.play_on(s, rs, seat, s.moves[0].copy(), params, np.array([3], np.uint64))
+    assert s.g[over] or s.g[deal] != dealt
 
 
 def decision(bots, s, rs, seat, params):
