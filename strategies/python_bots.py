@@ -6,8 +6,8 @@ from __future__ import annotations
 import importlib.util
 import random
 import sys
+from sys import getrefcount
 import traceback
-import weakref
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
@@ -77,7 +77,7 @@ class LegalMoves(Sequence):
     and `word(row)` gives one (a list of ints) in words; both may read the live position, so
     that a list the bot keeps is worded whole (`keep`) before the position moves on."""
 
-    __slots__ = ("rows", "_word", "_made", "__weakref__")
+    __slots__ = ("rows", "_word", "_made")
 
     def __init__(self, rows: np.ndarray, word: Callable[[list], tuple]):
         self.rows, self._word, self._made = rows, word, [None] * len(rows)
@@ -137,6 +137,7 @@ class Suggests:
         return None if i is None else self._legal[i]
 
 
+_UNKEPT = 2  # getrefcount of an object only a local name refers to (it counts its argument)
 _set = object.__setattr__  # a View is read-only: it sets its own fields past __setattr__
 
 
@@ -147,7 +148,7 @@ class View(Suggests):
     Space view holds hundreds of numbers): READERS[field](*position) gives it. A view the bot
     keeps is read whole (`keep`) before the position moves on."""
 
-    __slots__ = ("_position", "__weakref__")
+    __slots__ = ("_position",)
     FIELDS: tuple[str, ...] = ()
     READERS: dict[str, Callable] = {}
 
@@ -247,6 +248,7 @@ class PythonSeat:
     def __init__(self, label: str, cls: type, seed: int, game: int, seat: int):
         self.label, self.game, self.seat = label, game, seat
         self.timeout = bot_timeout.seconds()
+        self.clock = bot_timeout.one_move(self.timeout)  # one for every move: made once
         self.bot = self._ask(cls)
         self.rng = bot_rng(seed, game, seat)
 
@@ -272,14 +274,14 @@ class PythonSeat:
         finally:
             if suggests:
                 _set(view, "_legal", None)  # its advice ends with the move
-        # What is still alive once this frame lets go of it, the bot kept: the caller passes
+        # What is referred to from elsewhere than this frame, the bot kept: the caller passes
         # them unnamed (CPython then holds no other reference), so a bot that keeps nothing
         # costs nothing; a reference missed here only reads them whole needlessly.
-        kept = [weakref.ref(x) for x in (view, moves) if isinstance(x, (View, LegalMoves))]
-        del view, moves, chosen
-        for ref in kept:
-            if (alive := ref()) is not None:
-                alive.keep()
+        del chosen
+        if isinstance(view, View) and getrefcount(view) > _UNKEPT:
+            view.keep()
+        if isinstance(moves, LegalMoves) and getrefcount(moves) > _UNKEPT:
+            moves.keep()
         return i
 
     def _ask(self, call, *args):
@@ -287,7 +289,7 @@ class PythonSeat:
         bot, the seat and the game for any failure of the bot's (any exception, sys.exit, a
         KeyboardInterrupt of its own) or an overrun."""
         try:
-            with bot_timeout.one_move(self.timeout):
+            with self.clock:
                 return call(*args)
         except Interruption:  # the user's Ctrl-C, not the bot's doing
             raise
@@ -314,6 +316,14 @@ def python_classes(seats: tuple[str, ...]) -> dict[int, tuple[str, type]]:
 def seats_for_game(classes: dict[int, tuple[str, type]], seed: int, game: int) -> dict[int, PythonSeat]:
     """Gives fresh Python seats for one game."""
     return {seat: PythonSeat(label, cls, seed, game, seat) for seat, (label, cls) in classes.items()}
+
+
+def seated(players: dict, classes: dict[int, tuple[str, type]], seed: int, game: int) -> dict:
+    """Gives `players` ({seat: a game's player of that seat, made once for the games of a
+    state}), each given its fresh Python seat for `game` (as its `seat`)."""
+    for seat, (label, cls) in classes.items():
+        players[seat].seat = PythonSeat(label, cls, seed, game, seat)
+    return players
 
 
 def _described(error: BaseException) -> str:

@@ -9,7 +9,6 @@ from "NESW".
 from __future__ import annotations
 
 from collections.abc import Mapping
-from functools import partial
 from types import MappingProxyType
 from typing import NamedTuple
 
@@ -214,37 +213,51 @@ _ROWS = np.empty((1, 6), np.int64)  # its type, for `direct`
 
 
 class PythonSeatPlayer:
-    """Plays a Python strategy's seat in the Python driver: lists the legal moves in words,
-    builds the view, asks the strategy, and writes its move into the engine's move array."""
+    """Plays a Python strategy's seat in the Python driver: builds the view and the legal
+    moves in words as the strategy reads them, and gives the index of the move it chooses.
+    Made once per state, for the games played on it; `seat` is each game's PythonSeat."""
 
-    def __init__(self, s, rs, names: list[str], cards: Mapping[str, Card], seat, rules: dict):
-        self.s, self.rs, self.names, self.cards, self.seat = s, rs, names, cards, seat
+    def __init__(self, s, rs, names: list[str], cards: Mapping[str, Card], rules: dict):
+        self.s, self.rs, self.names, self.cards = s, rs, names, cards
+        self.seat: python_bots.PythonSeat | None = None
         self.presets = user_presets(rules)
         self.known = [*bots.strategy_names(), *self.presets]
         self.forbiddable = list(forbid.names(rules))
-        # The rules called at every move, bound to this state (sim/jit.py).
-        self.legal_moves = direct(engine.legal_moves, s, rs, 0)
+        # The rule a view calls, bound to this state (sim/jit.py).
         self.placed = direct(_placed, s, _ROWS)
-        self.choose = python_bots.built_in_chooser(bots)
+        self.built_in = python_bots.built_in_chooser(bots)
+        self.asking = (0, 0)  # (seat, number of legal moves) of the move being chosen
 
-    def __call__(self, seat: int, round_index: int) -> None:
-        s, names = self.s, self.names
-        rows = s.moves[:self.legal_moves(s, self.rs, seat)].copy()
+    def __call__(self, seat: int, round_index: int, n: int) -> int:
+        s, names, hand = self.s, self.names, self.s.hand
+        self.asking = seat, n
         # The view and the moves go unnamed: pick() sees whether the bot kept them.
-        s.move[:] = rows[self.seat.pick(
-            view(s, self.rs, names, seat, round_index, self.cards, self.placed,
-                 partial(self.suggested, seat, rows), True),
-            LegalMoves(rows, lambda row: readable(names, s.hand, seat, row)))]
+        return self.seat.pick(
+            View((s, self.rs, names, seat, round_index, self.cards, self.placed),
+                 self.suggested),
+            LegalMoves(s.moves[:n], lambda row: readable(names, hand, seat, row)))
 
-    def suggested(self, seat: int, rows: np.ndarray, strategy: str) -> int:
-        """Gives the index in `rows` of the move the built-in `strategy` picks (View.suggest)."""
+    def choose(self, s, rs, seat: int, family: int, params, out: np.ndarray) -> None:
+        """Writes into `out` the move the built-in bot `family` chooses for `seat`, leaving the
+        legal moves the Python bot reads (s.moves, where the built-in bots list theirs too)."""
+        n = self.asking[1]
+        rows = s.moves[:n].copy()
+        try:
+            self.built_in(s, rs, seat, family, params, out)
+        finally:
+            s.moves[:n] = rows
+
+    def suggested(self, strategy: str) -> int:
+        """Gives the index among the legal moves of the move the built-in `strategy` picks
+        (View.suggest)."""
         s, rs, move = self.s, self.rs, np.empty_like(self.s.move)
+        seat, n = self.asking
 
         def choose(family: int, params) -> np.ndarray:
             self.choose(s, rs, seat, family, params, move)
             return move
 
         return python_bots.suggested_index(
-            strategy, self.known, self.forbiddable, rows, seat,
+            strategy, self.known, self.forbiddable, s.moves[:n], seat,
             lambda forbidden: [(s.forbid, forbid.mask(rs, self.names, forbidden))],
             lambda name: bots.resolve(name, self.presets), choose)
