@@ -79,18 +79,20 @@ class LegalMoves(Sequence):
 
     __slots__ = ("rows", "_word", "_made")
 
-    def __init__(self, rows: np.ndarray, word: Callable[[list], tuple]):
-        self.rows, self._word, self._made = rows, word, [None] * len(rows)
+    def __init__(self, rows: np.ndarray, word: Callable[[list], tuple], n: int | None = None):
+        """n: the moves are rows[:n] (None: all of `rows`), the engine's own array unsliced."""
+        self.rows, self._word, self._made = rows, word, [None] * (len(rows) if n is None else n)
 
     def __len__(self) -> int:
         return len(self._made)
 
     def __getitem__(self, i):
-        if isinstance(i, slice):
-            return [self[j] for j in range(*i.indices(len(self._made)))]
         move = self._made[i]
-        if move is None:
-            move = self._made[i] = self._word(self.rows[i].tolist())
+        if move is None:  # first: the common case, a move not yet worded
+            move = self._made[i] = self._word(self.rows[i if i >= 0 else i + len(self._made)]
+                                              .tolist())
+        elif isinstance(i, slice):
+            return [self[j] for j in range(*i.indices(len(self._made)))]
         return move
 
     def index(self, move, start: int = 0, stop: int | None = None) -> int:
@@ -156,8 +158,7 @@ class View(Suggests):
         """position: what READERS read; advise(strategy) gives the index among the legal moves
         of a built-in strategy's move (`suggest`; None: no advice)."""
         _set(self, "_position", position)
-        _set(self, "_advise", advise)
-        _set(self, "_legal", None)
+        _set(self, "_advise", advise)  # `_legal` is set while a move is chosen (PythonSeat)
 
     def __getattr__(self, name: str):
         read = self.READERS.get(name)
@@ -264,7 +265,11 @@ class PythonSeat:
         if suggests:
             _set(view, "_legal", moves)
         try:
-            chosen = self._ask(self.bot.choose, view, moves, self.rng)
+            try:  # `_ask`, inlined: the one call made at every move
+                with self.clock:
+                    chosen = self.bot.choose(view, moves, self.rng)
+            except BaseException as e:  # noqa: BLE001 - the user's code, said in one line
+                self._failed(e)
             try:
                 i = moves.index(chosen)
             except ValueError:
@@ -291,16 +296,21 @@ class PythonSeat:
         try:
             with self.clock:
                 return call(*args)
-        except Interruption:  # the user's Ctrl-C, not the bot's doing
-            raise
-        except bot_timeout.MoveTimeout:
+        except BaseException as e:  # noqa: BLE001 - the user's code, said in one line
+            self._failed(e)
+
+    def _failed(self, e: BaseException):
+        """Raises UserError naming the bot, the seat and the game for a failure `e` of the
+        bot's move or constructor; re-raises an Interruption (the user's Ctrl-C)."""
+        if isinstance(e, Interruption):  # the user's Ctrl-C, not the bot's doing
+            raise e
+        if isinstance(e, bot_timeout.MoveTimeout):
             raise UserError(f"strategy {self.label} (seat {self.seat}) took more than "
                             f"{self.timeout:g} s for a move in game {self.game}; give it longer "
                             "with --bot-timeout SECONDS (0: no limit)") from None
-        except BaseException as e:  # noqa: BLE001 - the user's code, said in one line
-            raise UserError(f"strategy {self.label} (seat {self.seat}) failed in game "
-                            f"{self.game}: {_described(e)}"
-                            f"{_where(e, Path(self.label.rpartition(':')[0]))}") from None
+        raise UserError(f"strategy {self.label} (seat {self.seat}) failed in game "
+                        f"{self.game}: {_described(e)}"
+                        f"{_where(e, Path(self.label.rpartition(':')[0]))}") from None
 
 
 def python_classes(seats: tuple[str, ...]) -> dict[int, tuple[str, type]]:

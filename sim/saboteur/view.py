@@ -9,6 +9,7 @@ from "NESW".
 from __future__ import annotations
 
 from collections.abc import Mapping
+from functools import partial
 from types import MappingProxyType
 from typing import NamedTuple
 
@@ -159,16 +160,19 @@ def readable(names: list[str], hand, seat: int, row) -> Move:
     action, slot, a, b, c = row
     card = names[hand[seat, slot]]
     kind = ACTIONS[action]
-    # Positional arguments: a Python bot's every turn builds dozens of these.
+    # Made as tuples, past Move's own (Python) constructor: a bot's every move words some.
     if action == PLACE:
-        return Move(kind, slot, card, a - ORIGIN, b - ORIGIN, SIDES[c], None, None, None)
+        return _new(Move, (kind, slot, card, a - ORIGIN, b - ORIGIN, SIDES[c], None, None, None))
     if action in (BREAK, REPAIR):
-        return Move(kind, slot, card, None, None, None, a, TOOL_NAMES[c], None)
+        return _new(Move, (kind, slot, card, None, None, None, a, TOOL_NAMES[c], None))
     if action == MAP:
-        return Move(kind, slot, card, None, None, None, None, None, a)
+        return _new(Move, (kind, slot, card, None, None, None, None, None, a))
     if action == ROCKFALL:
-        return Move(kind, slot, card, a - ORIGIN, b - ORIGIN, None, None, None, None)
-    return Move(kind, slot, card, None, None, None, None, None, None)
+        return _new(Move, (kind, slot, card, a - ORIGIN, b - ORIGIN, None, None, None, None))
+    return _new(Move, (kind, slot, card, None, None, None, None, None, None))
+
+
+_new = tuple.__new__
 
 
 KINDS = {PATH: "path", BREAK: "break", REPAIR: "repair", MAP: "map", ROCKFALL: "rockfall"}
@@ -229,13 +233,13 @@ class PythonSeatPlayer:
         self.asking = (0, 0)  # (seat, number of legal moves) of the move being chosen
 
     def __call__(self, seat: int, round_index: int, n: int) -> int:
-        s, names, hand = self.s, self.names, self.s.hand
+        s, names = self.s, self.names
         self.asking = seat, n
         # The view and the moves go unnamed: pick() sees whether the bot kept them.
         return self.seat.pick(
             View((s, self.rs, names, seat, round_index, self.cards, self.placed),
                  self.suggested),
-            LegalMoves(s.moves[:n], lambda row: readable(names, hand, seat, row)))
+            LegalMoves(s.moves, partial(readable, names, s.hand, seat), n))
 
     def choose(self, s, rs, seat: int, family: int, params, out: np.ndarray) -> None:
         """Writes into `out` the move the built-in bot `family` chooses for `seat`, leaving the
