@@ -6,8 +6,8 @@ from __future__ import annotations
 import importlib.util
 import random
 import sys
-from sys import getrefcount
 import traceback
+import weakref
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
@@ -77,7 +77,7 @@ class LegalMoves(Sequence):
     and `word(row)` gives one (a list of ints) in words; both may read the live position, so
     that a list the bot keeps is worded whole (`keep`) before the position moves on."""
 
-    __slots__ = ("rows", "_word", "_made")
+    __slots__ = ("rows", "_word", "_made", "__weakref__")
 
     def __init__(self, rows: np.ndarray, word: Callable[[list], tuple], n: int | None = None):
         """n: the moves are rows[:n] (None: all of `rows`), the engine's own array unsliced."""
@@ -139,8 +139,12 @@ class Suggests:
         return None if i is None else self._legal[i]
 
 
-_UNKEPT = 2  # getrefcount of an object only a local name refers to (it counts its argument)
 _set = object.__setattr__  # a View is read-only: it sets its own fields past __setattr__
+_ref = weakref.ref
+
+
+def _gone() -> None:
+    """Gives None: the weak reference of what was never lazy (nothing to read whole)."""
 
 
 class View(Suggests):
@@ -150,7 +154,7 @@ class View(Suggests):
     Space view holds hundreds of numbers): READERS[field](*position) gives it. A view the bot
     keeps is read whole (`keep`) before the position moves on."""
 
-    __slots__ = ("_position",)
+    __slots__ = ("_position", "__weakref__")
     FIELDS: tuple[str, ...] = ()
     READERS: dict[str, Callable] = {}
 
@@ -279,14 +283,16 @@ class PythonSeat:
         finally:
             if suggests:
                 _set(view, "_legal", None)  # its advice ends with the move
-        # What is referred to from elsewhere than this frame, the bot kept: the caller passes
-        # them unnamed (CPython then holds no other reference), so a bot that keeps nothing
-        # costs nothing; a reference missed here only reads them whole needlessly.
-        del chosen
-        if isinstance(view, View) and getrefcount(view) > _UNKEPT:
-            view.keep()
-        if isinstance(moves, LegalMoves) and getrefcount(moves) > _UNKEPT:
-            moves.keep()
+        # What is still alive once this frame lets go of it, the bot kept: the caller passes
+        # them unnamed, so a bot that keeps nothing costs two weak references; one that keeps
+        # them (or anything that refers to them) has them read whole now.
+        kept_view = _ref(view) if isinstance(view, View) else _gone
+        kept_moves = _ref(moves) if isinstance(moves, LegalMoves) else _gone
+        del view, moves, chosen
+        if (alive := kept_view()) is not None:
+            alive.keep()
+        if (alive := kept_moves()) is not None:
+            alive.keep()
         return i
 
     def _ask(self, call, *args):
