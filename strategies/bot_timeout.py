@@ -58,23 +58,25 @@ def seconds() -> float:
 
 
 class one_move:
-    """Raises MoveTimeout in the block once it has run `limit` seconds (0: never).
+    """Raises MoveTimeout in the block once it has run `limit` seconds (0: never); made in
+    the thread that runs the block, and used again for each move of a seat.
 
     A fast bot's move takes microseconds, a system call to set the alarm about as long: the
     alarm is set only when none is pending, and when it rings it is set again for the move
     then running, if that move has time left (see `_overrun`)."""
 
-    __slots__ = ("limit", "started")
+    __slots__ = ("limit", "started", "main")
 
     def __init__(self, limit: float):
         self.limit = limit
+        self.main = threading.current_thread() is threading.main_thread()
 
     def __enter__(self) -> None:
         global _move, _ringing
         if not self.limit:
             return
         self.started = time.monotonic()
-        if threading.current_thread() is not threading.main_thread():
+        if not self.main:
             return  # signals reach the main thread only: judged when the move returns
         if not _handled:
             _handle()
@@ -87,7 +89,7 @@ class one_move:
         global _move
         if not self.limit:
             return
-        if threading.current_thread() is not threading.main_thread():
+        if not self.main:
             if error is None and time.monotonic() - self.started > self.limit:
                 raise MoveTimeout
             return

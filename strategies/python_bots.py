@@ -79,18 +79,20 @@ class LegalMoves(Sequence):
 
     __slots__ = ("rows", "_word", "_made", "__weakref__")
 
-    def __init__(self, rows: np.ndarray, word: Callable[[list], tuple]):
-        self.rows, self._word, self._made = rows, word, [None] * len(rows)
+    def __init__(self, rows: np.ndarray, word: Callable[[list], tuple], n: int | None = None):
+        """n: the moves are rows[:n] (None: all of `rows`), the engine's own array unsliced."""
+        self.rows, self._word, self._made = rows, word, [None] * (len(rows) if n is None else n)
 
     def __len__(self) -> int:
         return len(self._made)
 
     def __getitem__(self, i):
-        if isinstance(i, slice):
-            return [self[j] for j in range(*i.indices(len(self._made)))]
         move = self._made[i]
-        if move is None:
-            move = self._made[i] = self._word(self.rows[i].tolist())
+        if move is None:  # first: the common case, a move not yet worded
+            move = self._made[i] = self._word(self.rows[i if i >= 0 else i + len(self._made)]
+                                              .tolist())
+        elif isinstance(i, slice):
+            return [self[j] for j in range(*i.indices(len(self._made)))]
         return move
 
     def index(self, move, start: int = 0, stop: int | None = None) -> int:
@@ -138,6 +140,11 @@ class Suggests:
 
 
 _set = object.__setattr__  # a View is read-only: it sets its own fields past __setattr__
+_ref = weakref.ref
+
+
+def _gone() -> None:
+    """Gives None: the weak reference of what was never lazy (nothing to read whole)."""
 
 
 class View(Suggests):
@@ -155,8 +162,7 @@ class View(Suggests):
         """position: what READERS read; advise(strategy) gives the index among the legal moves
         of a built-in strategy's move (`suggest`; None: no advice)."""
         _set(self, "_position", position)
-        _set(self, "_advise", advise)
-        _set(self, "_legal", None)
+        _set(self, "_advise", advise)  # `_legal` is set while a move is chosen (PythonSeat)
 
     def __getattr__(self, name: str):
         read = self.READERS.get(name)
@@ -247,6 +253,7 @@ class PythonSeat:
     def __init__(self, label: str, cls: type, seed: int, game: int, seat: int):
         self.label, self.game, self.seat = label, game, seat
         self.timeout = bot_timeout.seconds()
+        self.clock = bot_timeout.one_move(self.timeout)  # one for every move: made once
         self.bot = self._ask(cls)
         self.rng = bot_rng(seed, game, seat)
 
@@ -262,7 +269,11 @@ class PythonSeat:
         if suggests:
             _set(view, "_legal", moves)
         try:
-            chosen = self._ask(self.bot.choose, view, moves, self.rng)
+            try:  # `_ask`, inlined: the one call made at every move
+                with self.clock:
+                    chosen = self.bot.choose(view, moves, self.rng)
+            except BaseException as e:  # noqa: BLE001 - the user's code, said in one line
+                self._failed(e)
             try:
                 i = moves.index(chosen)
             except ValueError:
@@ -273,13 +284,15 @@ class PythonSeat:
             if suggests:
                 _set(view, "_legal", None)  # its advice ends with the move
         # What is still alive once this frame lets go of it, the bot kept: the caller passes
-        # them unnamed (CPython then holds no other reference), so a bot that keeps nothing
-        # costs nothing; a reference missed here only reads them whole needlessly.
-        kept = [weakref.ref(x) for x in (view, moves) if isinstance(x, (View, LegalMoves))]
+        # them unnamed, so a bot that keeps nothing costs two weak references; one that keeps
+        # them (or anything that refers to them) has them read whole now.
+        kept_view = _ref(view) if isinstance(view, View) else _gone
+        kept_moves = _ref(moves) if isinstance(moves, LegalMoves) else _gone
         del view, moves, chosen
-        for ref in kept:
-            if (alive := ref()) is not None:
-                alive.keep()
+        if (alive := kept_view()) is not None:
+            alive.keep()
+        if (alive := kept_moves()) is not None:
+            alive.keep()
         return i
 
     def _ask(self, call, *args):
@@ -287,18 +300,23 @@ class PythonSeat:
         bot, the seat and the game for any failure of the bot's (any exception, sys.exit, a
         KeyboardInterrupt of its own) or an overrun."""
         try:
-            with bot_timeout.one_move(self.timeout):
+            with self.clock:
                 return call(*args)
-        except Interruption:  # the user's Ctrl-C, not the bot's doing
-            raise
-        except bot_timeout.MoveTimeout:
+        except BaseException as e:  # noqa: BLE001 - the user's code, said in one line
+            self._failed(e)
+
+    def _failed(self, e: BaseException):
+        """Raises UserError naming the bot, the seat and the game for a failure `e` of the
+        bot's move or constructor; re-raises an Interruption (the user's Ctrl-C)."""
+        if isinstance(e, Interruption):  # the user's Ctrl-C, not the bot's doing
+            raise e
+        if isinstance(e, bot_timeout.MoveTimeout):
             raise UserError(f"strategy {self.label} (seat {self.seat}) took more than "
                             f"{self.timeout:g} s for a move in game {self.game}; give it longer "
                             "with --bot-timeout SECONDS (0: no limit)") from None
-        except BaseException as e:  # noqa: BLE001 - the user's code, said in one line
-            raise UserError(f"strategy {self.label} (seat {self.seat}) failed in game "
-                            f"{self.game}: {_described(e)}"
-                            f"{_where(e, Path(self.label.rpartition(':')[0]))}") from None
+        raise UserError(f"strategy {self.label} (seat {self.seat}) failed in game "
+                        f"{self.game}: {_described(e)}"
+                        f"{_where(e, Path(self.label.rpartition(':')[0]))}") from None
 
 
 def python_classes(seats: tuple[str, ...]) -> dict[int, tuple[str, type]]:
@@ -314,6 +332,14 @@ def python_classes(seats: tuple[str, ...]) -> dict[int, tuple[str, type]]:
 def seats_for_game(classes: dict[int, tuple[str, type]], seed: int, game: int) -> dict[int, PythonSeat]:
     """Gives fresh Python seats for one game."""
     return {seat: PythonSeat(label, cls, seed, game, seat) for seat, (label, cls) in classes.items()}
+
+
+def seated(players: dict, classes: dict[int, tuple[str, type]], seed: int, game: int) -> dict:
+    """Gives `players` ({seat: a game's player of that seat, made once for the games of a
+    state}), each given its fresh Python seat for `game` (as its `seat`)."""
+    for seat, (label, cls) in classes.items():
+        players[seat].seat = PythonSeat(label, cls, seed, game, seat)
+    return players
 
 
 def _described(error: BaseException) -> str:

@@ -96,11 +96,11 @@ class Saboteur:
         out = play.new_results(stop - start, setup.players, int(ruleset.numbers[cards.ROUNDS]))
         classes = python_bots.python_classes(setup.seats)
         if classes:  # the Python driver: the same rules, seeds and tables, slower
-            known = deck_cards(ruleset, names)
+            players = self._python_players(state, ruleset, names, deck_cards(ruleset, names),
+                                           classes, rules)
             for row, game in enumerate(range(start, stop)):
                 play.play_python(state, ruleset, families, params, seed, game, fixed, out, row,
-                                 self._python_seats(state, ruleset, names, known, classes,
-                                                    seed, game, rules))
+                                 self._python_seats(players, classes, seed, game))
         else:
             play.play_games(state, ruleset, families, params, seed, start, stop, fixed, out,
                             search_family.searching(families))
@@ -108,11 +108,17 @@ class Saboteur:
         return build_tables(out, ids, setup.players, setup.strategies(), setup.option("saboteurs"))
 
     @staticmethod
-    def _python_seats(state, ruleset, names, known, classes, seed, game, rules) -> dict:
-        """Gives the players of one game's Python seats (fresh strategy instances); `known`:
-        what each card name of the deck is (view.deck_cards)."""
-        return {seat: PythonSeatPlayer(state, ruleset, names, known, bot, rules)
-                for seat, bot in python_bots.seats_for_game(classes, seed, game).items()}
+    def _python_players(state, ruleset, names, known, classes, rules) -> dict:
+        """Gives the players of the Python seats on `state` (view.PythonSeatPlayer), seated
+        for each game (`_python_seats`); `known`: what each card name of the deck
+        is (view.deck_cards)."""
+        return {seat: PythonSeatPlayer(state, ruleset, names, known, rules) for seat in classes}
+
+    @staticmethod
+    def _python_seats(players, classes, seed, game) -> dict:
+        """Gives the players of one game's Python seats: `players` (`_python_players`), each
+        with its fresh strategy instance."""
+        return python_bots.seated(players, classes, seed, game)
 
     def trace(self, rules, setup, seed, index, out: TextIO):
         ruleset, names, families, params, state, fixed = self.prepare(rules, setup)
@@ -122,9 +128,10 @@ class Saboteur:
         print(f"Saboteur, {setup.players} players, seed {seed}, game {index}; seats: "
               + ", ".join(f"{i}:{name}" for i, name in enumerate(labels)), file=out)
         classes = python_bots.python_classes(setup.seats)
+        players = self._python_players(state, ruleset, names, deck_cards(ruleset, names),
+                                       classes, rules)
         play.play_python(state, ruleset, families, params, seed, index, fixed, results, 0,
-                         self._python_seats(state, ruleset, names, deck_cards(ruleset, names),
-                                            classes, seed, index, rules), tracer)
+                         self._python_seats(players, classes, seed, index), tracer)
         built = build_tables(results, np.array([index], np.int64), setup.players, labels,
                              setup.option("saboteurs"))
         seats = built["seats"]

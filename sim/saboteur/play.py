@@ -132,11 +132,12 @@ DECIDE, ROUND, MOVE, ROUND_END = range(4)
 
 @rule
 def python_steps(s, rs, families, params, seed, game, fixed_saboteurs, out, row, python,
-                 observed, watched, searching):
+                 observed, watched, searching, picked):
     """Plays one game as `play_games` does, stopping where Python has a part: yields
-    (DECIDE, seat, r) when a seat with python[seat] set is to move (Python writes its move
-    into s.move before the next step) and, when `watched`, (ROUND, -1, r) as round r starts,
-    (MOVE, seat, card) after each move and (ROUND_END, -1, r) after each round.
+    (DECIDE, seat, r) when a seat with python[seat] set is to move, its legal moves listed in
+    s.moves[:picked[0]] (Python writes the index of the one it plays into picked[0] before
+    the next step) and, when `watched`, (ROUND, -1, r) as round r starts, (MOVE, seat, card)
+    after each move and (ROUND_END, -1, r) after each round.
 
     A generator: its arguments are unboxed once per game, where calling the rules from Python
     unboxes the state's arrays at every call, several times a move. searching: as for
@@ -152,7 +153,10 @@ def python_steps(s, rs, families, params, seed, game, fixed_saboteurs, out, row,
         while not over:
             seat = s.g[TURN_SEAT]
             if python[seat]:
+                picked[0] = engine.legal_moves(s, rs, seat)
                 yield DECIDE, seat, r
+                for k in range(move.shape[0]):  # a row's slice would need numba's allocator
+                    move[k] = s.moves[picked[0], k]
             elif searching is None:
                 bots.builtin_choose(s, rs, seat, families[seat], params[seat], move)
             else:
@@ -175,8 +179,9 @@ def play_python(s, rs, families, params, seed, game, fixed_saboteurs, out, row=0
     of `out`, with Python taking part: the Python driver, used by trace and by Python
     strategies.
 
-    python_seats: {seat: player(seat, round_index)} for the seats Python strategies play; a
-    player writes its move into s.move. The other seats play their jitted bots.
+    python_seats: {seat: player(seat, round_index, n)} for the seats Python strategies play;
+    a player gives the index of its move among the seat's legal moves, s.moves[:n]. The other
+    seats play their jitted bots.
     watch(event, ...), if given, is called at each step: ("round", r), ("move", seat, move,
     card) after each move, ("round_end", r).
     """
@@ -184,11 +189,13 @@ def play_python(s, rs, families, params, seed, game, fixed_saboteurs, out, row=0
     python = np.array([seat in python_seats for seat in range(s.hand.shape[0])], np.int64)
     # A Python seat may ask a built-in bot what it would play (View.suggest): keep the record.
     observed = bots.keeps_record(families) or bool(python_seats)
+    picked = np.zeros(1, np.int64)
     for event, seat, value in python_steps(s, rs, families, params, seed, game,
                                            fixed_saboteurs, out, row, python, observed,
-                                           watch is not None, search.searching(families)):
+                                           watch is not None, search.searching(families),
+                                           picked):
         if event == DECIDE:
-            python_seats[seat](seat, value)
+            picked[0] = python_seats[seat](seat, value, picked[0])
         elif event == MOVE:
             watch("move", seat, s.move.copy(), value)
         else:

@@ -160,16 +160,19 @@ def readable(names: list[str], hand, seat: int, row) -> Move:
     action, slot, a, b, c = row
     card = names[hand[seat, slot]]
     kind = ACTIONS[action]
-    # Positional arguments: a Python bot's every turn builds dozens of these.
+    # Made as tuples, past Move's own (Python) constructor: a bot's every move words some.
     if action == PLACE:
-        return Move(kind, slot, card, a - ORIGIN, b - ORIGIN, SIDES[c], None, None, None)
+        return _new(Move, (kind, slot, card, a - ORIGIN, b - ORIGIN, SIDES[c], None, None, None))
     if action in (BREAK, REPAIR):
-        return Move(kind, slot, card, None, None, None, a, TOOL_NAMES[c], None)
+        return _new(Move, (kind, slot, card, None, None, None, a, TOOL_NAMES[c], None))
     if action == MAP:
-        return Move(kind, slot, card, None, None, None, None, None, a)
+        return _new(Move, (kind, slot, card, None, None, None, None, None, a))
     if action == ROCKFALL:
-        return Move(kind, slot, card, a - ORIGIN, b - ORIGIN, None, None, None, None)
-    return Move(kind, slot, card, None, None, None, None, None, None)
+        return _new(Move, (kind, slot, card, a - ORIGIN, b - ORIGIN, None, None, None, None))
+    return _new(Move, (kind, slot, card, None, None, None, None, None, None))
+
+
+_new = tuple.__new__
 
 
 KINDS = {PATH: "path", BREAK: "break", REPAIR: "repair", MAP: "map", ROCKFALL: "rockfall"}
@@ -214,37 +217,51 @@ _ROWS = np.empty((1, 6), np.int64)  # its type, for `direct`
 
 
 class PythonSeatPlayer:
-    """Plays a Python strategy's seat in the Python driver: lists the legal moves in words,
-    builds the view, asks the strategy, and writes its move into the engine's move array."""
+    """Plays a Python strategy's seat in the Python driver: builds the view and the legal
+    moves in words as the strategy reads them, and gives the index of the move it chooses.
+    Made once per state, for the games played on it; `seat` is each game's PythonSeat."""
 
-    def __init__(self, s, rs, names: list[str], cards: Mapping[str, Card], seat, rules: dict):
-        self.s, self.rs, self.names, self.cards, self.seat = s, rs, names, cards, seat
+    def __init__(self, s, rs, names: list[str], cards: Mapping[str, Card], rules: dict):
+        self.s, self.rs, self.names, self.cards = s, rs, names, cards
+        self.seat: python_bots.PythonSeat | None = None
         self.presets = user_presets(rules)
         self.known = [*bots.strategy_names(), *self.presets]
         self.forbiddable = list(forbid.names(rules))
-        # The rules called at every move, bound to this state (sim/jit.py).
-        self.legal_moves = direct(engine.legal_moves, s, rs, 0)
+        # The rule a view calls, bound to this state (sim/jit.py).
         self.placed = direct(_placed, s, _ROWS)
-        self.choose = python_bots.built_in_chooser(bots)
+        self.built_in = python_bots.built_in_chooser(bots)
+        self.asking = (0, 0)  # (seat, number of legal moves) of the move being chosen
 
-    def __call__(self, seat: int, round_index: int) -> None:
+    def __call__(self, seat: int, round_index: int, n: int) -> int:
         s, names = self.s, self.names
-        rows = s.moves[:self.legal_moves(s, self.rs, seat)].copy()
+        self.asking = seat, n
         # The view and the moves go unnamed: pick() sees whether the bot kept them.
-        s.move[:] = rows[self.seat.pick(
-            view(s, self.rs, names, seat, round_index, self.cards, self.placed,
-                 partial(self.suggested, seat, rows), True),
-            LegalMoves(rows, lambda row: readable(names, s.hand, seat, row)))]
+        return self.seat.pick(
+            View((s, self.rs, names, seat, round_index, self.cards, self.placed),
+                 self.suggested),
+            LegalMoves(s.moves, partial(readable, names, s.hand, seat), n))
 
-    def suggested(self, seat: int, rows: np.ndarray, strategy: str) -> int:
-        """Gives the index in `rows` of the move the built-in `strategy` picks (View.suggest)."""
+    def choose(self, s, rs, seat: int, family: int, params, out: np.ndarray) -> None:
+        """Writes into `out` the move the built-in bot `family` chooses for `seat`, leaving the
+        legal moves the Python bot reads (s.moves, where the built-in bots list theirs too)."""
+        n = self.asking[1]
+        rows = s.moves[:n].copy()
+        try:
+            self.built_in(s, rs, seat, family, params, out)
+        finally:
+            s.moves[:n] = rows
+
+    def suggested(self, strategy: str) -> int:
+        """Gives the index among the legal moves of the move the built-in `strategy` picks
+        (View.suggest)."""
         s, rs, move = self.s, self.rs, np.empty_like(self.s.move)
+        seat, n = self.asking
 
         def choose(family: int, params) -> np.ndarray:
             self.choose(s, rs, seat, family, params, move)
             return move
 
         return python_bots.suggested_index(
-            strategy, self.known, self.forbiddable, rows, seat,
+            strategy, self.known, self.forbiddable, s.moves[:n], seat,
             lambda forbidden: [(s.forbid, forbid.mask(rs, self.names, forbidden))],
             lambda name: bots.resolve(name, self.presets), choose)

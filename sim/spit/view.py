@@ -168,7 +168,7 @@ class PythonSeatPlayer:
         self.c.plan[seat] = rows[self.seat.pick(
             self.view(s, self.c, names, seat, advise=partial(self.suggested, seat, rows),
                       lazy=True),
-            LegalMoves(rows, lambda row: readable(s, names, seat, row)))]
+            LegalMoves(rows, partial(readable, s, names, seat)))]
         return True
 
     def pile(self, seat: int) -> int:

@@ -222,8 +222,13 @@ class SaboteurHidden(TurnBasedHidden):
     def play(self, table, seed, game, check, decide_for):
         s = table.parts[0]
         out = saboteur_play.new_results(1, self.players, int(table.rs.numbers[ROUNDS]))
-        seats = {seat: (lambda seat, _round: check(seat, decide_for(seat, "move")))
-                 for seat in range(self.players)}
+        def player(seat, _round, n):
+            # Saboteur's driver lists the seat's legal moves into s.moves[:n] and plays the
+            # index it is given: the decision's move found among them (decide lists its own).
+            listed = s.moves[:n].tolist()
+            return listed.index(list(check(seat, decide_for(seat, "move"))))
+
+        seats = {seat: player for seat in range(self.players)}
         saboteur_play.play_python(s, table.rs, table.families, table.params, seed, game,
                                   table.options[0], out, 0, seats)
 

@@ -99,6 +99,43 @@ def python_seat(game, tmp_path, source: str) -> str:
     return seats.canonical(game, f"{file}:Bot")
 
 
+KEEPERS = """\
+class Snapshot:
+    seen = []  # each decision's view and legal moves, read whole as it is made
+
+    def choose(self, view, legal_moves, rng):
+        self.seen.append((repr(view), list(legal_moves)))
+        return legal_moves[len(legal_moves) // 2]
+
+
+class Keeper:
+    kept = []  # each decision's view and legal moves, unread
+
+    def choose(self, view, legal_moves, rng):
+        self.kept.append((view, legal_moves))
+        return legal_moves[len(legal_moves) // 2]
+"""
+
+
+@pytest.mark.parametrize("name", games.names())
+def test_kept_views_and_legal_moves_read_afterwards_say_what_they_said_at_their_decision(
+        name, tmp_path):
+    """The driver reads a view and its legal moves as the bot asks for them, from the live
+    position: a bot that keeps them unread reads, once the game is over, what it would have
+    read at each decision (the driver reads them whole before the position moves on)."""
+    game, base = games.get(name), game_adapters.of(name).setups[0]
+    (tmp_path / "keepers.py").write_text(KEEPERS)
+    rules = game.load_rules(None, [])
+    played = {}
+    for bot in ("Snapshot", "Keeper"):
+        seat = seats.canonical(game, f"{tmp_path / 'keepers.py'}:{bot}")
+        game.play(rules, Setup(base.players, (seat,) * base.players, base.options), 5, 0, 2, 0)
+        played[bot] = python_bots.load_class(seats.parse(seat).base)
+    seen = played["Snapshot"].seen
+    assert len(seen) > 10 and len({view for view, _ in seen}) > 10, "the position moved on"
+    assert [(repr(view), list(moves)) for view, moves in played["Keeper"].kept] == seen
+
+
 @pytest.mark.parametrize("name", games.names())
 def test_a_python_strategys_rng_depends_on_the_seed_the_game_and_the_seat_only(name, tmp_path):
     game, base = games.get(name), game_adapters.of(name).setups[0]
