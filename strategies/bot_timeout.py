@@ -57,103 +57,122 @@ def seconds() -> float:
         return DEFAULT
 
 
-class one_move:
-    """Raises MoveTimeout in the block once it has run `limit` seconds (0: never); made in
-    the thread that runs the block, and used again for each move of a seat.
+def one_move(limit: float) -> _Watched | _Timed:
+    """Gives the clock of a seat's moves, made in the thread that runs them: MoveTimeout is
+    raised in a move once it has run `limit` seconds (0: never). A move is timed by
+    `with clock:` around it, or, where it lasts microseconds, by setting `clock.move` to an
+    object as it starts and to None as it ends (see PythonSeat.pick)."""
+    if limit and threading.current_thread() is threading.main_thread():
+        _WATCHED.watch(limit)
+        return _WATCHED
+    return _Timed(limit)
 
-    A fast bot's move takes microseconds, a system call to set the alarm about as long: the
-    alarm is set only when none is pending, and when it rings it is set again for the move
-    then running, if that move has time left (see `_overrun`)."""
 
-    __slots__ = ("limit", "started", "main")
+class _Watched:
+    """The main thread's clock. Nothing is timed as a move starts: an alarm that rings ten
+    times a limit looks at the move running (`move`), and stops one it has seen running
+    through a whole limit. A move is so stopped between its limit and a tenth later."""
 
-    def __init__(self, limit: float):
-        self.limit = limit
-        self.main = threading.current_thread() is threading.main_thread()
+    __slots__ = ("move", "limit", "seen", "since")
 
-    def __enter__(self) -> None:
-        global _move, _ringing
-        if not self.limit:
-            return
-        self.started = time.monotonic()
-        if not self.main:
-            return  # signals reach the main thread only: judged when the move returns
+    def __init__(self):
+        self.move = self.seen = None
+        self.limit = self.since = 0.0
+
+    def watch(self, limit: float) -> None:
+        """Rings the alarm, if it is not ringing, for moves of `limit` seconds."""
+        global _ringing
         if not _handled:
             _handle()
-        _move = (self.started, self.limit)
+        self.limit = limit
         if not _ringing:
-            signal.setitimer(signal.ITIMER_REAL, self.limit)
+            signal.setitimer(signal.ITIMER_REAL, limit / 10, limit / 10)
             _ringing = True
 
+    def ring(self) -> None:
+        """The alarm: stops the move running if it has been seen running for the limit."""
+        now = time.monotonic()
+        if self.move is not self.seen:  # a move began, ended, or was paused since last time
+            self.seen, self.since = self.move, now
+        elif self.move is not None and now - self.since >= self.limit:
+            self.seen = None
+            raise MoveTimeout
+
+    def __enter__(self) -> None:
+        self.move = object()
+
     def __exit__(self, kind, error, trace) -> None:
-        global _move
+        self.move = None
+
+
+class _Timed:
+    """A clock that times each move as it ends (a thread's other than the main one: signals
+    reach the main thread only; or no limit)."""
+
+    __slots__ = ("limit", "started")
+
+    def __init__(self, limit: float):
+        self.limit, self.started = limit, 0.0
+
+    @property
+    def move(self) -> None:
+        return None
+
+    @move.setter
+    def move(self, running) -> None:
         if not self.limit:
             return
-        if not self.main:
-            if error is None and time.monotonic() - self.started > self.limit:
-                raise MoveTimeout
-            return
-        _move = None
+        if running is not None:
+            self.started = time.monotonic()
+        elif time.monotonic() - self.started > self.limit:
+            raise MoveTimeout
+
+    def __enter__(self) -> None:
+        self.move = True
+
+    def __exit__(self, kind, error, trace) -> None:
+        if error is None:
+            self.move = None
 
 
 @contextlib.contextmanager
 def paused() -> Iterator[None]:
     """Stops the clock of the move running in the main thread meanwhile: the tool's own work
-    inside a bot's move (compiling a built-in bot the bot asked about) is not the bot's time."""
-    global _move, _ringing
-    held, began = _move, time.monotonic()
-    _move = None  # an alarm ringing now finds no move to stop
+    inside a bot's move (compiling a built-in bot the bot asked about) is not the bot's time.
+    The move's clock starts again after: it is given its whole limit anew."""
+    held = _WATCHED.move
+    _WATCHED.move = None  # an alarm ringing now finds no move to stop
     try:
         yield
     finally:
-        if held is not None:
-            _move = (held[0] + time.monotonic() - began, held[1])
-            if not _ringing:  # it rang meanwhile: set again for the move's time left
-                signal.setitimer(signal.ITIMER_REAL,
-                                 max(1e-3, _move[0] + _move[1] - time.monotonic()))
-                _ringing = True
+        _WATCHED.move = held if held is None else object()  # seen as a new move
 
 
-_move: tuple[float, float] | None = None  # the move running in the main thread: (start, limit)
-_ringing = False  # an alarm is pending in this process
+_WATCHED = _Watched()
+_ringing = False  # the alarm is set in this process
 _handled = False
 
 
 def _handle() -> None:
     # Set once per process and left: setting a handler costs more than a fast bot's move.
     global _handled
-    signal.signal(signal.SIGALRM, _overrun)
+    signal.signal(signal.SIGALRM, lambda signum, frame: _WATCHED.ring())
     _handled = True
 
 
 def _forked() -> None:
-    global _ringing, _move
-    _ringing, _move = False, None  # a child process inherits no pending alarm
+    global _ringing
+    _ringing, _WATCHED.move = False, None  # a child process inherits no alarm
 
 
 os.register_at_fork(after_in_child=_forked)
 
 
 def rest() -> None:
-    """Cancels a pending alarm: called as each game with Python bots ends, so that none rings
-    later in code that does not expect signals (polars' writers, a worker's pipe)."""
+    """Stops the alarm: called as each game with Python bots ends (or fails), so that it rings
+    no more in code that does not expect signals (polars' writers, a worker's pipe)."""
     global _ringing
+    _WATCHED.move = None
     if _ringing:
         signal.setitimer(signal.ITIMER_REAL, 0)
         _ringing = False
-
-
-def _overrun(signum, frame) -> None:
-    """Raises MoveTimeout in a move that has run its limit; sets the alarm again for the rest
-    of a move still within it; between moves, does nothing (the next move sets it)."""
-    global _ringing
-    _ringing = False
-    if _move is None:
-        return
-    started, limit = _move
-    left = started + limit - time.monotonic()
-    if left > 0:
-        signal.setitimer(signal.ITIMER_REAL, left)
-        _ringing = True
-        return
-    raise MoveTimeout

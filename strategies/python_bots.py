@@ -7,9 +7,9 @@ import importlib.util
 import random
 import sys
 import traceback
-import weakref
 from collections.abc import Callable, Sequence
 from pathlib import Path
+from sys import getrefcount
 
 import numpy as np
 
@@ -75,13 +75,27 @@ class LegalMoves(Sequence):
     Most bots look at a few of the dozens of moves a Saboteur turn offers; wording them all
     cost a Python driver most of its time. `rows` are the engine's moves (a 2-D int array),
     and `word(row)` gives one (a list of ints) in words; both may read the live position, so
-    that a list the bot keeps is worded whole (`keep`) before the position moves on."""
+    that a list the bot keeps is worded whole (`keep`) before the position moves on. A list
+    the bot did not keep serves the seat's next decision (`again`)."""
 
-    __slots__ = ("rows", "_word", "_made", "__weakref__")
+    __slots__ = ("rows", "_word", "_made")
 
-    def __init__(self, rows: np.ndarray, word: Callable[[list], tuple], n: int | None = None):
-        """n: the moves are rows[:n] (None: all of `rows`), the engine's own array unsliced."""
-        self.rows, self._word, self._made = rows, word, [None] * (len(rows) if n is None else n)
+    def __init__(self, rows: np.ndarray | None, word: Callable[[list], tuple],
+                 n: int | None = None):
+        """n: the moves are rows[:n] (None: all of `rows`), the engine's own array unsliced.
+        rows None: no moves yet, only the wording (`again` gives the first)."""
+        self.rows, self._word = rows, word
+        self._made = [None] * (0 if rows is None else len(rows) if n is None else n)
+
+    def again(self, rows: np.ndarray, n: int | None = None, word=None) -> LegalMoves:
+        """Gives the legal moves `rows` (n: as for a new list), worded by `word` (None: as
+        these are): this list emptied when its bot did not keep it, else a new one."""
+        word = word or self._word
+        if self.rows is None:  # kept, and worded whole: the bot's
+            return LegalMoves(rows, word, n)
+        self.rows, self._word = rows, word
+        self._made = [None] * (len(rows) if n is None else n)
+        return self
 
     def __len__(self) -> int:
         return len(self._made)
@@ -140,11 +154,7 @@ class Suggests:
 
 
 _set = object.__setattr__  # a View is read-only: it sets its own fields past __setattr__
-_ref = weakref.ref
-
-
-def _gone() -> None:
-    """Gives None: the weak reference of what was never lazy (nothing to read whole)."""
+_forget = object.__delattr__
 
 
 class View(Suggests):
@@ -152,17 +162,32 @@ class View(Suggests):
 
     Each field is read from the position when first asked for (most bots read a few; a Deep
     Space view holds hundreds of numbers): READERS[field](*position) gives it. A view the bot
-    keeps is read whole (`keep`) before the position moves on."""
+    keeps is read whole (`keep`) before the position moves on; one it did not keep serves the
+    seat's next decision (`again`)."""
 
-    __slots__ = ("_position", "__weakref__")
+    __slots__ = ("_position", "_read")
     FIELDS: tuple[str, ...] = ()
     READERS: dict[str, Callable] = {}
 
-    def __init__(self, position: tuple, advise: Callable[[str], int] | None = None):
-        """position: what READERS read; advise(strategy) gives the index among the legal moves
-        of a built-in strategy's move (`suggest`; None: no advice)."""
+    def __init__(self, position: tuple | None, advise: Callable[[str], int] | None = None):
+        """position: what READERS read (None: none yet, `again` gives the first);
+        advise(strategy) gives the index among the legal moves of a built-in strategy's move
+        (`suggest`; None: no advice)."""
         _set(self, "_position", position)
+        _set(self, "_read", [])  # the fields read so far
         _set(self, "_advise", advise)  # `_legal` is set while a move is chosen (PythonSeat)
+
+    def again(self, position: tuple) -> View:
+        """Gives a view of `position` with the same advice: this view, its fields forgotten,
+        when its bot did not keep it, else a new one."""
+        if self._position is None:  # kept, and read whole: the bot's
+            return type(self)(position, self._advise)
+        if self._read:
+            for name in self._read:
+                _forget(self, name)
+            self._read.clear()
+        _set(self, "_position", position)
+        return self
 
     def __getattr__(self, name: str):
         read = self.READERS.get(name)
@@ -170,6 +195,7 @@ class View(Suggests):
             raise AttributeError(f"{type(self).__name__} has no field {name!r}")
         value = read(*self._position)
         _set(self, name, value)
+        self._read.append(name)
         return value
 
     def __setattr__(self, name, value):
@@ -250,9 +276,11 @@ def suggested_index(strategy: str, known: list[str], forbiddable: list[str], row
 class PythonSeat:
     """A Python strategy playing one seat of one game: a fresh instance and its own rng."""
 
-    def __init__(self, label: str, cls: type, seed: int, game: int, seat: int):
+    def __init__(self, label: str, cls: type, seed: int, game: int, seat: int,
+                 timeout: float | None = None):
+        """timeout: the per-move limit (None: the one in force, bot_timeout.seconds())."""
         self.label, self.game, self.seat = label, game, seat
-        self.timeout = bot_timeout.seconds()
+        self.timeout = bot_timeout.seconds() if timeout is None else timeout
         self.clock = bot_timeout.one_move(self.timeout)  # one for every move: made once
         self.bot = self._ask(cls)
         self.rng = bot_rng(seed, game, seat)
@@ -268,10 +296,17 @@ class PythonSeat:
         suggests = isinstance(view, Suggests)
         if suggests:
             _set(view, "_legal", moves)
+        # What refers to the view or the moves after the bot's move and did not before, the
+        # bot kept (itself, or inside anything it kept): they are read whole before the
+        # position moves on. Compared in this frame, before and after, the counts do not
+        # depend on how the interpreter counts its own references (3.14 skips some).
+        held = getrefcount(view), getrefcount(moves)
+        clock = self.clock
         try:
-            try:  # `_ask`, inlined: the one call made at every move
-                with self.clock:
-                    chosen = self.bot.choose(view, moves, self.rng)
+            try:  # `_ask`, inlined and timed without a `with`: the one call made at every move
+                clock.move = held
+                chosen = self.bot.choose(view, moves, self.rng)
+                clock.move = None
             except BaseException as e:  # noqa: BLE001 - the user's code, said in one line
                 self._failed(e)
             try:
@@ -280,19 +315,13 @@ class PythonSeat:
                 raise UserError(f"strategy {self.label} (seat {self.seat}) played an illegal "
                                 f"move in game {self.game}: {chosen!r} is not one of its "
                                 f"{len(moves)} legal moves") from None
+            if getrefcount(view) > held[0] and isinstance(view, View):
+                view.keep()
+            if getrefcount(moves) > held[1] and isinstance(moves, LegalMoves):
+                moves.keep()
         finally:
             if suggests:
                 _set(view, "_legal", None)  # its advice ends with the move
-        # What is still alive once this frame lets go of it, the bot kept: the caller passes
-        # them unnamed, so a bot that keeps nothing costs two weak references; one that keeps
-        # them (or anything that refers to them) has them read whole now.
-        kept_view = _ref(view) if isinstance(view, View) else _gone
-        kept_moves = _ref(moves) if isinstance(moves, LegalMoves) else _gone
-        del view, moves, chosen
-        if (alive := kept_view()) is not None:
-            alive.keep()
-        if (alive := kept_moves()) is not None:
-            alive.keep()
         return i
 
     def _ask(self, call, *args):
@@ -308,6 +337,7 @@ class PythonSeat:
     def _failed(self, e: BaseException):
         """Raises UserError naming the bot, the seat and the game for a failure `e` of the
         bot's move or constructor; re-raises an Interruption (the user's Ctrl-C)."""
+        bot_timeout.rest()  # the game ends here
         if isinstance(e, Interruption):  # the user's Ctrl-C, not the bot's doing
             raise e
         if isinstance(e, bot_timeout.MoveTimeout):
@@ -331,14 +361,17 @@ def python_classes(seats: tuple[str, ...]) -> dict[int, tuple[str, type]]:
 
 def seats_for_game(classes: dict[int, tuple[str, type]], seed: int, game: int) -> dict[int, PythonSeat]:
     """Gives fresh Python seats for one game."""
-    return {seat: PythonSeat(label, cls, seed, game, seat) for seat, (label, cls) in classes.items()}
+    timeout = bot_timeout.seconds()
+    return {seat: PythonSeat(label, cls, seed, game, seat, timeout)
+            for seat, (label, cls) in classes.items()}
 
 
 def seated(players: dict, classes: dict[int, tuple[str, type]], seed: int, game: int) -> dict:
     """Gives `players` ({seat: a game's player of that seat, made once for the games of a
     state}), each given its fresh Python seat for `game` (as its `seat`)."""
+    timeout = bot_timeout.seconds()
     for seat, (label, cls) in classes.items():
-        players[seat].seat = PythonSeat(label, cls, seed, game, seat)
+        players[seat].seat = PythonSeat(label, cls, seed, game, seat, timeout)
     return players
 
 

@@ -8,7 +8,6 @@ I0-I3; cards space_dog, hyperdrive, ...). Seats count from 0.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from functools import partial
 from types import MappingProxyType
 from typing import NamedTuple
 
@@ -270,19 +269,26 @@ class PythonSeatPlayer:
         self.cards = deck_cards(rs, kinds)
         self.legal_moves = direct(engine.legal_moves, s, rs, 0)
         self.mine_count = direct(engine.mine_count, s, rs, 0)
+        # What the bot is asked about, made anew only when it kept the last (PythonSeat.pick).
+        self.asking = (0, s.moves[:0])  # (seat, legal moves) of the move being chosen
+        self.view = View(None, self.suggested)
+        self.moves = LegalMoves(None, readable)
 
     def __call__(self, seat: int) -> None:
         s, rs = self.s, self.rs
         rows = s.moves[:self.legal_moves(s, rs, seat)].copy()
-        # The view and the moves go unnamed: pick() sees whether the bot kept them.
-        s.move[:] = rows[self.seat.pick(
-            view(s, self.planets, self.kinds, self.card_kind, seat, self.board, self.cards,
-                 partial(self.suggested, seat, rows), True),
-            LegalMoves(rows, _wording(s, rs, self.planets, self.kinds, seat, self.mine_count)))]
+        self.asking = seat, rows
+        self.view = view = self.view.again(
+            (s, self.planets, self.kinds, self.card_kind, seat, self.board, self.cards))
+        self.moves = moves = self.moves.again(
+            rows, word=_wording(s, rs, self.planets, self.kinds, seat, self.mine_count))
+        s.move[:] = rows[self.seat.pick(view, moves)]
 
-    def suggested(self, seat: int, rows: np.ndarray, strategy: str) -> int:
-        """Gives the index in `rows` of the move the built-in `strategy` picks (View.suggest)."""
+    def suggested(self, strategy: str) -> int:
+        """Gives the index among the legal moves of the move the built-in `strategy` picks
+        (View.suggest)."""
         s, rs, move = self.s, self.rs, self.s.move.copy()
+        seat, rows = self.asking
 
         def choose(family: int, params) -> np.ndarray:
             self.choose(s, rs, seat, family, params, move)

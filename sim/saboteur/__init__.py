@@ -112,7 +112,8 @@ class Saboteur:
         """Gives the players of the Python seats on `state` (view.PythonSeatPlayer), seated
         for each game (`_python_seats`); `known`: what each card name of the deck
         is (view.deck_cards)."""
-        return {seat: PythonSeatPlayer(state, ruleset, names, known, rules) for seat in classes}
+        return {seat: PythonSeatPlayer(state, ruleset, names, known, rules, seat)
+                for seat in classes}
 
     @staticmethod
     def _python_seats(players, classes, seed, game) -> dict:

@@ -221,7 +221,8 @@ class PythonSeatPlayer:
     moves in words as the strategy reads them, and gives the index of the move it chooses.
     Made once per state, for the games played on it; `seat` is each game's PythonSeat."""
 
-    def __init__(self, s, rs, names: list[str], cards: Mapping[str, Card], rules: dict):
+    def __init__(self, s, rs, names: list[str], cards: Mapping[str, Card], rules: dict,
+                 seat: int):
         self.s, self.rs, self.names, self.cards = s, rs, names, cards
         self.seat: python_bots.PythonSeat | None = None
         self.presets = user_presets(rules)
@@ -231,15 +232,19 @@ class PythonSeatPlayer:
         self.placed = direct(_placed, s, _ROWS)
         self.built_in = python_bots.built_in_chooser(bots)
         self.asking = (0, 0)  # (seat, number of legal moves) of the move being chosen
+        # What the bot is asked about, made anew only when it kept the last (PythonSeat.pick).
+        self.position = (s, rs, names, seat, -1, cards, self.placed)  # what the view reads
+        self.view = View(None, self.suggested)
+        self.moves = LegalMoves(None, partial(readable, names, s.hand, seat))
 
     def __call__(self, seat: int, round_index: int, n: int) -> int:
-        s, names = self.s, self.names
         self.asking = seat, n
-        # The view and the moves go unnamed: pick() sees whether the bot kept them.
-        return self.seat.pick(
-            View((s, self.rs, names, seat, round_index, self.cards, self.placed),
-                 self.suggested),
-            LegalMoves(s.moves, partial(readable, names, s.hand, seat), n))
+        if round_index != self.position[4]:
+            self.position = (self.s, self.rs, self.names, seat, round_index, self.cards,
+                             self.placed)
+        self.view = view = self.view.again(self.position)
+        self.moves = moves = self.moves.again(self.s.moves, n)
+        return self.seat.pick(view, moves)
 
     def choose(self, s, rs, seat: int, family: int, params, out: np.ndarray) -> None:
         """Writes into `out` the move the built-in bot `family` chooses for `seat`, leaving the

@@ -9,7 +9,6 @@ Cards are named as the trace names them: "red 3", "blue wild", "skip", "reverse"
 from __future__ import annotations
 
 from collections.abc import Mapping
-from functools import partial
 from types import MappingProxyType
 from typing import NamedTuple
 
@@ -246,18 +245,24 @@ class PythonSeatPlayer:
         # The rules called at every move, bound to this state (sim/jit.py).
         self.legal_moves = direct(engine.legal_moves, s.m, rs, s.moves, 0)
         self.choose = python_bots.built_in_chooser(bots)
+        # What the bot is asked about, made anew only when it kept the last (PythonSeat.pick).
+        self.asking = (0, s.moves[:0])  # (seat, legal moves) of the move being chosen
+        self.view = View(None, self.suggested)
+        self.moves = LegalMoves(None, readable)
 
     def __call__(self, seat: int) -> None:
         s = self.s
         rows = s.moves[:self.legal_moves(s.m, self.rs, s.moves, seat)].copy()
-        # The view and the moves go unnamed: pick() sees whether the bot kept them.
-        s.move[:] = rows[self.seat.pick(
-            view(s, seat, self.rules, partial(self.suggested, seat, rows), True),
-            LegalMoves(rows, readable))]
+        self.asking = seat, rows
+        self.view = view = self.view.again((s.m, seat, self.rules))
+        self.moves = moves = self.moves.again(rows)
+        s.move[:] = rows[self.seat.pick(view, moves)]
 
-    def suggested(self, seat: int, rows: np.ndarray, strategy: str) -> int:
-        """Gives the index in `rows` of the move the built-in `strategy` picks (View.suggest)."""
+    def suggested(self, strategy: str) -> int:
+        """Gives the index among the legal moves of the move the built-in `strategy` picks
+        (View.suggest)."""
         s, rs, move = self.s, self.rs, self.s.move.copy()
+        seat, rows = self.asking
 
         def choose(family: int, params) -> np.ndarray:
             self.choose(s, rs, seat, family, params, move)

@@ -156,19 +156,23 @@ class PythonSeatPlayer:
         # The rules called at every move, bound to this state (sim/jit.py).
         self.list_moves = direct(self.legal_moves, s, rs, 0)
         self.choose = python_bots.built_in_chooser(bots.strategies)
+        # What the bot is asked about, made anew only when it kept the last (PythonSeat.pick).
+        self.asking = (0, s.moves[:0])  # (seat, legal moves) of the move being planned
+        self.seen = self.view(s, c, names, 0, advise=self.suggested, lazy=True)  # unread
+        self.moves = LegalMoves(None, self.readable)
 
     def __call__(self, seat: int) -> bool:
         """Plans `seat`'s move into c.plan[seat]; gives False (the bot is not asked) when it
         has no legal move."""
-        s, names, readable = self.s, self.names, self.readable
+        s = self.s
         rows = s.moves[:self.list_moves(s, self.rs, seat)].copy()
         if not len(rows):
             return False
-        # The view and the moves go unnamed: pick() sees whether the bot kept them.
-        self.c.plan[seat] = rows[self.seat.pick(
-            self.view(s, self.c, names, seat, advise=partial(self.suggested, seat, rows),
-                      lazy=True),
-            LegalMoves(rows, partial(readable, s, names, seat)))]
+        self.asking = seat, rows
+        self.seen = view = self.seen.again((s, self.c, self.names, seat, False))
+        self.moves = moves = self.moves.again(rows, word=partial(self.readable, s, self.names,
+                                                                  seat))
+        self.c.plan[seat] = rows[self.seat.pick(view, moves)]
         return True
 
     def pile(self, seat: int) -> int:
@@ -177,8 +181,10 @@ class PythonSeatPlayer:
         return self.seat.pick(view(self.s, self.c, self.names, seat, True,
                                    partial(self.suggested_pile, seat), True), list(PILE_CHOICES))
 
-    def suggested(self, seat: int, rows: np.ndarray, strategy: str) -> int:
-        """Gives the index in `rows` of the move the built-in `strategy` plans (View.suggest)."""
+    def suggested(self, strategy: str) -> int:
+        """Gives the index among the legal moves of the move the built-in `strategy` plans
+        (View.suggest)."""
+        seat, rows = self.asking
         s, rs, plan = self.s, self.rs, np.zeros_like(self.c.plan[seat])
 
         def choose(family: int, params) -> np.ndarray | None:
