@@ -80,12 +80,12 @@ class _Watched:
         self.limit = self.since = 0.0
 
     def watch(self, limit: float) -> None:
-        """Rings the alarm, if it is not ringing, for moves of `limit` seconds."""
+        """Rings the alarm for moves of `limit` seconds, unless it rings for them already."""
         global _ringing
         if not _handled:
             _handle()
-        self.limit = limit
-        if not _ringing:
+        if not _ringing or limit != self.limit:
+            self.limit = limit
             signal.setitimer(signal.ITIMER_REAL, limit / 10, limit / 10)
             _ringing = True
 
