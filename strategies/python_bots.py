@@ -17,7 +17,7 @@ from sim import rng as streams
 from sim.errors import Interruption, UserError
 from sim.jit import direct
 from strategies import bot_timeout
-from strategies.presets import SEARCH
+from strategies.presets import SEARCH, user_presets
 from strategies.seats import is_python, parse
 
 PYTHON_BOT_STREAM = 300  # + seat: apart from the deal's and the jitted bots' streams
@@ -349,6 +349,69 @@ class PythonSeat:
                         f"{_where(e, Path(self.label.rpartition(':')[0]))}") from None
 
 
+class SeatPlayer:
+    """Plays one seat of a game for a Python strategy in the game's Python driver: asks the
+    strategy about each position of that seat (`ask`), and answers its View.suggest with the
+    game's built-in bots. Made once per state, for the games played on it; `seat` is each
+    game's PythonSeat (`seated`).
+
+    A game's player subclasses it: it lists the seat's legal moves when the driver stops for
+    it, and gives `masks`, what --forbid names set in the state's restrictions."""
+
+    def __init__(self, s, rs, strategies, forbiddable, rules: dict, view: type[View],
+                 word: Callable[[list], tuple] | None = None):
+        """strategies: the game's built-in bots (strategies/<game>.py); forbiddable: the names
+        --forbid takes; view: the game's View; word: the game's wording of a move row (None:
+        each `ask` gives its own)."""
+        self.s, self.rs, self.strategies = s, rs, strategies
+        self.presets = user_presets(rules)
+        self.known = [*strategies.strategy_names(), *self.presets]
+        self.forbiddable = list(forbiddable)
+        self.built_in = built_in_chooser(strategies)
+        self.seat: PythonSeat | None = None
+        self.asking = 0  # the seat whose move is being chosen
+        # What the bot is asked about, made anew only when it kept the last (PythonSeat.pick).
+        self.view = view(None, self.suggested)
+        self.moves = LegalMoves(None, word)
+
+    def ask(self, seat: int, position: tuple, rows: np.ndarray, n: int | None = None,
+            word: Callable[[list], tuple] | None = None) -> int:
+        """Gives the index in `rows` (n: rows[:n]) of the move the strategy chooses for `seat`
+        in `position` (what the game's View reads); word: the moves' wording (None: as
+        before)."""
+        self.asking = seat
+        self.view = view = self.view.again(position)
+        self.moves = moves = self.moves.again(rows, n, word)
+        return self.seat.pick(view, moves)
+
+    def choose(self, s, rs, seat: int, family: int, params, out: np.ndarray):
+        """Lets the built-in bot `family` choose for `seat`, writing its move into `out`; gives
+        what it gives (the real-time games: False when it has no move)."""
+        return self.built_in(s, rs, seat, family, params, out)
+
+    def out(self, seat: int) -> np.ndarray:
+        """Gives an array a built-in bot writes `seat`'s move into."""
+        return np.zeros_like(self.s.move)
+
+    def masks(self, forbidden: tuple[str, ...]) -> list:
+        """Gives [(restriction array, mask)]: the bits `forbidden` (--forbid names) sets in each
+        of the state's restriction arrays (row: a seat)."""
+        raise NotImplementedError
+
+    def suggested(self, strategy: str) -> int | None:
+        """Gives the index among the legal moves of the move the built-in `strategy` picks
+        (View.suggest)."""
+        s, rs, seat, moves = self.s, self.rs, self.asking, self.moves
+        out = self.out(seat)
+
+        def choose(family: int, params) -> np.ndarray | None:
+            return None if self.choose(s, rs, seat, family, params, out) is False else out
+
+        return suggested_index(strategy, self.known, self.forbiddable,
+                               moves.rows[:len(moves)], seat, self.masks,
+                               lambda name: self.strategies.resolve(name, self.presets), choose)
+
+
 def python_classes(seats: tuple[str, ...]) -> dict[int, tuple[str, type]]:
     """Gives {seat: (strategy string, class)} for the seats that Python strategies play."""
     found = {}
@@ -357,13 +420,6 @@ def python_classes(seats: tuple[str, ...]) -> dict[int, tuple[str, type]]:
         if is_python(base):
             found[seat] = (text, load_class(base))
     return found
-
-
-def seats_for_game(classes: dict[int, tuple[str, type]], seed: int, game: int) -> dict[int, PythonSeat]:
-    """Gives fresh Python seats for one game."""
-    timeout = bot_timeout.seconds()
-    return {seat: PythonSeat(label, cls, seed, game, seat, timeout)
-            for seat, (label, cls) in classes.items()}
 
 
 def seated(players: dict, classes: dict[int, tuple[str, type]], seed: int, game: int) -> dict:

@@ -98,10 +98,10 @@ class DeepSpace:
         out = play.new_results(stop - start, setup.players, len(planets), kinds)
         classes = python_bots.python_classes(setup.seats)
         if classes:  # the Python driver: the same rules, seeds and tables, slower
+            players = self._python_players(state, rs, planets, kinds, classes, rules)
             for row, game in enumerate(range(start, stop)):
                 play.play_python(state, rs, families, params, seed, game, out, row,
-                                 self._python_seats(state, rs, planets, kinds, classes, seed, game,
-                                                    rules))
+                                 self._python_seats(players, classes, seed, game))
         else:
             play.play_games(state, rs, families, params, seed, start, stop, out,
                             search_family.searching(families))
@@ -110,10 +110,12 @@ class DeepSpace:
                             planets, forbid.uses(kinds))
 
     @staticmethod
-    def _python_seats(state, rs, planets, kinds, classes, seed, game, rules) -> dict:
-        """Gives the players of one game's Python seats (fresh strategy instances)."""
-        return {seat: PythonSeatPlayer(state, rs, planets, kinds, bot, rules)
-                for seat, bot in python_bots.seats_for_game(classes, seed, game).items()}
+    def _python_players(state, rs, planets, kinds, classes, rules) -> dict:
+        """Gives the players of the Python seats on `state` (view.PythonSeatPlayer), seated
+        for each game (`_python_seats`)."""
+        return {seat: PythonSeatPlayer(state, rs, planets, kinds, rules) for seat in classes}
+
+    _python_seats = staticmethod(python_bots.seated)  # each game's fresh strategy instances
 
     def trace(self, rules, setup, seed, index, out: TextIO):
         rs, planets, kinds, families, params, state = self.prepare(rules, setup)
@@ -124,9 +126,9 @@ class DeepSpace:
               + ", ".join(f"{i}:{name}" for i, name in enumerate(labels)), file=out)
         tracer = Tracer(state, rs, planets, kinds, labels, out)
         classes = python_bots.python_classes(setup.seats)
+        players = self._python_players(state, rs, planets, kinds, classes, rules)
         play.play_python(state, rs, families, params, seed, index, results, 0,
-                         self._python_seats(state, rs, planets, kinds, classes, seed, index, rules),
-                         tracer)
+                         self._python_seats(players, classes, seed, index), tracer)
         return build_tables(results, np.array([index], np.int64), setup.players, labels,
                             rules["board"]["name"], planets, forbid.uses(kinds))
 

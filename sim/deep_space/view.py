@@ -38,7 +38,6 @@ from sim.jit import direct
 PHASES = ("mine", "act", "redraw")
 from strategies import deep_space as bots
 from strategies import python_bots
-from strategies.presets import user_presets
 from strategies.python_bots import LegalMoves
 
 
@@ -254,49 +253,28 @@ def view(s, planets: list[str], kinds: list[str], card_kind: list[int], seat: in
     return seen if lazy else seen.keep()
 
 
-class PythonSeatPlayer:
-    """Plays a Python strategy's seat in the Python driver: lists the legal moves in words,
-    builds the view, asks the strategy, and writes its move into the engine's move array."""
+class PythonSeatPlayer(python_bots.SeatPlayer):
+    """Plays a Python strategy's seat of Deep Space (python_bots.SeatPlayer): lists its legal
+    moves when the driver stops for it, and writes the chosen one into the engine's move
+    array."""
 
-    def __init__(self, s, rs, planets: list[str], kinds: list[str], seat, rules: dict):
-        self.s, self.rs, self.planets, self.kinds, self.seat = s, rs, planets, kinds, seat
-        self.presets = user_presets(rules)
-        self.known = [*bots.strategy_names(), *self.presets]
-        self.forbiddable = list(forbid.names(rules))
-        self.choose = python_bots.built_in_chooser(bots)
+    def __init__(self, s, rs, planets: list[str], kinds: list[str], rules: dict):
+        super().__init__(s, rs, bots, forbid.names(rules), rules, View)
+        self.planets, self.kinds = planets, kinds
         self.card_kind = rs.card_kind.tolist()
         self.board = board(rs, planets, s.units.shape[0])
         self.cards = deck_cards(rs, kinds)
+        # The rules called at every move, bound to this state (sim/jit.py).
         self.legal_moves = direct(engine.legal_moves, s, rs, 0)
         self.mine_count = direct(engine.mine_count, s, rs, 0)
-        # What the bot is asked about, made anew only when it kept the last (PythonSeat.pick).
-        self.asking = (0, s.moves[:0])  # (seat, legal moves) of the move being chosen
-        self.view = View(None, self.suggested)
-        self.moves = LegalMoves(None, readable)
 
     def __call__(self, seat: int) -> None:
         s, rs = self.s, self.rs
         rows = s.moves[:self.legal_moves(s, rs, seat)].copy()
-        self.asking = seat, rows
-        self.view = view = self.view.again(
-            (s, self.planets, self.kinds, self.card_kind, seat, self.board, self.cards))
-        self.moves = moves = self.moves.again(
-            rows, word=_wording(s, rs, self.planets, self.kinds, seat, self.mine_count))
-        s.move[:] = rows[self.seat.pick(view, moves)]
+        position = (s, self.planets, self.kinds, self.card_kind, seat, self.board, self.cards)
+        word = _wording(s, rs, self.planets, self.kinds, seat, self.mine_count)
+        s.move[:] = rows[self.ask(seat, position, rows, word=word)]
 
-    def suggested(self, strategy: str) -> int:
-        """Gives the index among the legal moves of the move the built-in `strategy` picks
-        (View.suggest)."""
-        s, rs, move = self.s, self.rs, self.s.move.copy()
-        seat, rows = self.asking
-
-        def choose(family: int, params) -> np.ndarray:
-            self.choose(s, rs, seat, family, params, move)
-            return move
-
-        return python_bots.suggested_index(
-            strategy, self.known, self.forbiddable, rows, seat,
-            lambda forbidden: list(zip((s.forbid, s.forbid_card),
-                                       forbid.mask(self.kinds, rs.card_kind, forbidden))),
-            lambda name: bots.resolve(name, self.presets), choose)
-
+    def masks(self, forbidden: tuple[str, ...]) -> list:
+        return list(zip((self.s.forbid, self.s.forbid_card),
+                        forbid.mask(self.kinds, self.rs.card_kind, forbidden)))

@@ -115,11 +115,7 @@ class Saboteur:
         return {seat: PythonSeatPlayer(state, ruleset, names, known, rules, seat)
                 for seat in classes}
 
-    @staticmethod
-    def _python_seats(players, classes, seed, game) -> dict:
-        """Gives the players of one game's Python seats: `players` (`_python_players`), each
-        with its fresh strategy instance."""
-        return python_bots.seated(players, classes, seed, game)
+    _python_seats = staticmethod(python_bots.seated)  # each game's fresh strategy instances
 
     def trace(self, rules, setup, seed, index, out: TextIO):
         ruleset, names, families, params, state, fixed = self.prepare(rules, setup)

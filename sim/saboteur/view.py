@@ -23,7 +23,6 @@ from sim.saboteur.state import DRAW_AT, N_PLACED, ORIGIN, ROUND_TURNS, STAMP, TH
 from sim.saboteur.trace import ROLES, sides
 from strategies import python_bots
 from strategies import saboteur as bots
-from strategies.presets import user_presets
 from strategies.python_bots import LegalMoves
 
 SIDES = tuple(sides(mask) for mask in range(16))  # looked up: a view lists every maze card
@@ -216,57 +215,32 @@ def view(s, rs, names: list[str], seat: int, round_index: int, cards: Mapping[st
 _ROWS = np.empty((1, 6), np.int64)  # its type, for `direct`
 
 
-class PythonSeatPlayer:
-    """Plays a Python strategy's seat in the Python driver: builds the view and the legal
-    moves in words as the strategy reads them, and gives the index of the move it chooses.
-    Made once per state, for the games played on it; `seat` is each game's PythonSeat."""
+class PythonSeatPlayer(python_bots.SeatPlayer):
+    """Plays a Python strategy's seat of Saboteur (python_bots.SeatPlayer): its legal moves,
+    the engine's rows, worded as the strategy reads them."""
 
     def __init__(self, s, rs, names: list[str], cards: Mapping[str, Card], rules: dict,
                  seat: int):
-        self.s, self.rs, self.names, self.cards = s, rs, names, cards
-        self.seat: python_bots.PythonSeat | None = None
-        self.presets = user_presets(rules)
-        self.known = [*bots.strategy_names(), *self.presets]
-        self.forbiddable = list(forbid.names(rules))
-        # The rule a view calls, bound to this state (sim/jit.py).
-        self.placed = direct(_placed, s, _ROWS)
-        self.built_in = python_bots.built_in_chooser(bots)
-        self.asking = (0, 0)  # (seat, number of legal moves) of the move being chosen
-        # What the bot is asked about, made anew only when it kept the last (PythonSeat.pick).
-        self.position = (s, rs, names, seat, -1, cards, self.placed)  # what the view reads
-        self.view = View(None, self.suggested)
-        self.moves = LegalMoves(None, partial(readable, names, s.hand, seat))
+        super().__init__(s, rs, bots, forbid.names(rules), rules, View,
+                         partial(readable, names, s.hand, seat))
+        self.names = names
+        # What the view reads: the round changes it; the rule it calls is bound to this state.
+        self.position = (s, rs, names, seat, -1, cards, direct(_placed, s, _ROWS))
 
     def __call__(self, seat: int, round_index: int, n: int) -> int:
-        self.asking = seat, n
         if round_index != self.position[4]:
-            self.position = (self.s, self.rs, self.names, seat, round_index, self.cards,
-                             self.placed)
-        self.view = view = self.view.again(self.position)
-        self.moves = moves = self.moves.again(self.s.moves, n)
-        return self.seat.pick(view, moves)
+            self.position = self.position[:4] + (round_index,) + self.position[5:]
+        return self.ask(seat, self.position, self.s.moves, n)
 
     def choose(self, s, rs, seat: int, family: int, params, out: np.ndarray) -> None:
         """Writes into `out` the move the built-in bot `family` chooses for `seat`, leaving the
         legal moves the Python bot reads (s.moves, where the built-in bots list theirs too)."""
-        n = self.asking[1]
+        n = len(self.moves)
         rows = s.moves[:n].copy()
         try:
             self.built_in(s, rs, seat, family, params, out)
         finally:
             s.moves[:n] = rows
 
-    def suggested(self, strategy: str) -> int:
-        """Gives the index among the legal moves of the move the built-in `strategy` picks
-        (View.suggest)."""
-        s, rs, move = self.s, self.rs, np.empty_like(self.s.move)
-        seat, n = self.asking
-
-        def choose(family: int, params) -> np.ndarray:
-            self.choose(s, rs, seat, family, params, move)
-            return move
-
-        return python_bots.suggested_index(
-            strategy, self.known, self.forbiddable, s.moves[:n], seat,
-            lambda forbidden: [(s.forbid, forbid.mask(rs, self.names, forbidden))],
-            lambda name: bots.resolve(name, self.presets), choose)
+    def masks(self, forbidden: tuple[str, ...]) -> list:
+        return [(self.s.forbid, forbid.mask(self.rs, self.names, forbidden))]

@@ -90,9 +90,10 @@ class SequenceStacks:
         out = play.new_results(stop - start, setup.players)
         classes = python_bots.python_classes(setup.seats)
         if classes:  # the Python driver: the same rules, seeds and tables, slower
+            players = self._python_players(state, ruleset, classes, rules)
             for row, game in enumerate(range(start, stop)):
                 play.play_python(state, ruleset, families, params, seed, game, out, row,
-                                 self._python_seats(state, ruleset, classes, seed, game, rules))
+                                 self._python_seats(players, classes, seed, game))
         else:
             play.play_games(state, ruleset, families, params, seed, start, stop, out,
                             search_family.searching(families))
@@ -100,10 +101,12 @@ class SequenceStacks:
         return build_tables(out, ids, setup.players, setup.strategies())
 
     @staticmethod
-    def _python_seats(state, ruleset, classes, seed, game, rules) -> dict:
-        """Gives the players of one game's Python seats (fresh strategy instances)."""
-        return {seat: PythonSeatPlayer(state, ruleset, bot, rules)
-                for seat, bot in python_bots.seats_for_game(classes, seed, game).items()}
+    def _python_players(state, ruleset, classes, rules) -> dict:
+        """Gives the players of the Python seats on `state` (view.PythonSeatPlayer), seated
+        for each game (`_python_seats`)."""
+        return {seat: PythonSeatPlayer(state, ruleset, rules) for seat in classes}
+
+    _python_seats = staticmethod(python_bots.seated)  # each game's fresh strategy instances
 
     def trace(self, rules, setup, seed, index, out: TextIO):
         """Prints game `index` move by move."""
@@ -113,8 +116,9 @@ class SequenceStacks:
         print(f"Sequence Stacks, {setup.players} players, seed {seed}, game {index}; seats: "
               + ", ".join(f"{i}:{name}" for i, name in enumerate(labels)), file=out)
         classes = python_bots.python_classes(setup.seats)
+        players = self._python_players(state, ruleset, classes, rules)
         play.play_python(state, ruleset, families, params, seed, index, results, 0,
-                         self._python_seats(state, ruleset, classes, seed, index, rules),
+                         self._python_seats(players, classes, seed, index),
                          Tracer(state, labels, out))
         return build_tables(results, np.array([index], np.int64), setup.players, labels)
 

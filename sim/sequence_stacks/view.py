@@ -68,7 +68,6 @@ PILE_LABELS = tuple(pile_label(slot) for slot in range(2 * MAX_OPEN))
 ACTION_NAMES = ("play", "action", "discard", "end", "block", "pass")  # by engine action
 from strategies import python_bots
 from strategies import sequence_stacks as bots
-from strategies.presets import user_presets
 from strategies.python_bots import LegalMoves
 
 
@@ -232,44 +231,20 @@ def view(s, seat: int, rules: Rules, advise=None, lazy: bool = False) -> View:
     return seen if lazy else seen.keep()
 
 
-class PythonSeatPlayer:
-    """Plays a Python strategy's seat in the Python driver: lists the legal moves in words,
-    builds the view, asks the strategy, and writes its move into the engine's move array."""
+class PythonSeatPlayer(python_bots.SeatPlayer):
+    """Plays a Python strategy's seat of Sequence Stacks (python_bots.SeatPlayer): lists its
+    legal moves when the driver stops for it, and writes the chosen one into the engine's
+    move array."""
 
-    def __init__(self, s, rs, seat, rules: dict):
-        self.s, self.rs, self.seat = s, rs, seat
+    def __init__(self, s, rs, rules: dict):
+        super().__init__(s, rs, bots, forbid.names(rules), rules, View, readable)
         self.rules = rules_of(rs)
-        self.presets = user_presets(rules)
-        self.known = [*bots.strategy_names(), *self.presets]
-        self.forbiddable = list(forbid.names(rules))
-        # The rules called at every move, bound to this state (sim/jit.py).
-        self.legal_moves = direct(engine.legal_moves, s.m, rs, s.moves, 0)
-        self.choose = python_bots.built_in_chooser(bots)
-        # What the bot is asked about, made anew only when it kept the last (PythonSeat.pick).
-        self.asking = (0, s.moves[:0])  # (seat, legal moves) of the move being chosen
-        self.view = View(None, self.suggested)
-        self.moves = LegalMoves(None, readable)
+        self.legal_moves = direct(engine.legal_moves, s.m, rs, s.moves, 0)  # bound to the state
 
     def __call__(self, seat: int) -> None:
         s = self.s
         rows = s.moves[:self.legal_moves(s.m, self.rs, s.moves, seat)].copy()
-        self.asking = seat, rows
-        self.view = view = self.view.again((s.m, seat, self.rules))
-        self.moves = moves = self.moves.again(rows)
-        s.move[:] = rows[self.seat.pick(view, moves)]
+        s.move[:] = rows[self.ask(seat, (s.m, seat, self.rules), rows)]
 
-    def suggested(self, strategy: str) -> int:
-        """Gives the index among the legal moves of the move the built-in `strategy` picks
-        (View.suggest)."""
-        s, rs, move = self.s, self.rs, self.s.move.copy()
-        seat, rows = self.asking
-
-        def choose(family: int, params) -> np.ndarray:
-            self.choose(s, rs, seat, family, params, move)
-            return move
-
-        return python_bots.suggested_index(
-            strategy, self.known, self.forbiddable, rows, seat,
-            lambda forbidden: [(views(s).forbid, forbid.mask(forbidden))],
-            lambda name: bots.resolve(name, self.presets), choose)
-
+    def masks(self, forbidden: tuple[str, ...]) -> list:
+        return [(views(self.s).forbid, forbid.mask(forbidden))]

@@ -91,5 +91,4 @@ def view(s, c, names: list[str], seat: int, choosing_pile: bool = False, advise=
 class PythonSeatPlayer(spit_view.PythonSeatPlayer):
     """Plays a Python strategy's seat of Speed (Spit's player with Speed's moves and view)."""
 
-    legal_moves, readable, view = staticmethod(legal_moves), staticmethod(readable), \
-        staticmethod(view)
+    legal_moves, readable, View = staticmethod(legal_moves), staticmethod(readable), View

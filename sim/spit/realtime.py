@@ -108,11 +108,13 @@ class RealTimeGame:
         return build_tables(results, ids, setup.strategies(), means, spreads, self.length,
                             self.options(rules), self.seat_extra(results))
 
-    def _python_seats(self, state, ruleset, clock, names, classes, seed, game, rules) -> dict:
-        """Gives the players of one game's Python seats (fresh strategy instances)."""
-        return {seat: self.view.PythonSeatPlayer(state, ruleset, clock, names, bot, rules,
-                                                 self.bots)
-                for seat, bot in python_bots.seats_for_game(classes, seed, game).items()}
+    def _python_players(self, state, ruleset, clock, names, classes, rules) -> dict:
+        """Gives the players of the Python seats on `state` (view.PythonSeatPlayer), seated
+        for each game (`_python_seats`)."""
+        return {seat: self.view.PythonSeatPlayer(state, ruleset, clock, names, rules, self.bots)
+                for seat in classes}
+
+    _python_seats = staticmethod(python_bots.seated)  # each game's fresh strategy instances
 
     def seat_extra(self, results) -> dict:
         """Gives the seats table's columns after the shared ones, as (games, 2) arrays: the
@@ -124,10 +126,10 @@ class RealTimeGame:
         out = self.loop.new_results(stop - start)
         classes = python_bots.python_classes(setup.seats)
         if classes:  # the Python driver: the same rules, seeds and tables, slower
+            players = self._python_players(state, ruleset, clock, names, classes, rules)
             for row, game in enumerate(range(start, stop)):
                 self.loop.play_python(state, ruleset, clock, families, params, seed, game, out,
-                                      row, self._python_seats(state, ruleset, clock, names,
-                                                              classes, seed, game, rules))
+                                      row, self._python_seats(players, classes, seed, game))
         else:
             self.loop.play_games(state, ruleset, clock, families, params, race.seed_bits(seed),
                                  start, stop, out, search_family.searching(families))
@@ -142,9 +144,9 @@ class RealTimeGame:
             for seat, name in enumerate(setup.strategies())), file=out)
         tracer = self.tracer(state, ruleset, clock, names, out)
         classes = python_bots.python_classes(setup.seats)
+        players = self._python_players(state, ruleset, clock, names, classes, rules)
         self.loop.play_python(state, ruleset, clock, families, params, seed, index, results, 0,
-                              self._python_seats(state, ruleset, clock, names, classes, seed,
-                                                 index, rules), tracer)
+                              self._python_seats(players, classes, seed, index), tracer)
         built = self.tables_of(rules, setup, results, np.array([index], np.int64), means, spreads)
         game = built["games"].row(0, named=True)
         seats = built["seats"].rows(named=True)

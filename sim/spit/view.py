@@ -18,7 +18,6 @@ from sim.jit import direct
 from sim.spit.engine import legal_moves
 from sim.spit.state import DEAL, PLAY, SHIFT, STACK, TURN
 from strategies import python_bots
-from strategies.presets import user_presets
 from strategies.python_bots import LegalMoves
 
 ACTIONS = {PLAY: "play", TURN: "turn", SHIFT: "fill_space", STACK: "stack_equal"}
@@ -139,27 +138,19 @@ def view(s, c, names: list[str], seat: int, choosing_pile: bool = False, advise=
     return seen if lazy else seen.keep()
 
 
-class PythonSeatPlayer:
-    """Plays a Python strategy's seat in the Python driver: lists the legal moves in words,
-    builds the view, asks the strategy, and writes its move into the clock's plan.
+class PythonSeatPlayer(python_bots.SeatPlayer):
+    """Plays a Python strategy's seat of Spit (python_bots.SeatPlayer): lists its legal moves
+    when the clock asks for a plan, and writes the chosen one into the clock's plan.
 
-    A game's players differ in `legal_moves`, `readable` and `view` (Speed's: its own)."""
+    A game's players differ in `legal_moves`, `readable` and `View` (Speed's: its own)."""
 
-    legal_moves, readable, view = staticmethod(legal_moves), staticmethod(readable), staticmethod(view)
+    legal_moves, readable, View = staticmethod(legal_moves), staticmethod(readable), View
 
-    def __init__(self, s, rs, c, names: list[str], seat, rules: dict, bots):
+    def __init__(self, s, rs, c, names: list[str], rules: dict, bots):
         """bots: the game's RealTimeBots (its strategies and forbid modules)."""
-        self.s, self.rs, self.c, self.names, self.seat, self.bots = s, rs, c, names, seat, bots
-        self.presets = user_presets(rules)
-        self.known = [*bots.strategies.strategy_names(), *self.presets]
-        self.forbiddable = list(bots.forbiddable(rules))
-        # The rules called at every move, bound to this state (sim/jit.py).
-        self.list_moves = direct(self.legal_moves, s, rs, 0)
-        self.choose = python_bots.built_in_chooser(bots.strategies)
-        # What the bot is asked about, made anew only when it kept the last (PythonSeat.pick).
-        self.asking = (0, s.moves[:0])  # (seat, legal moves) of the move being planned
-        self.seen = self.view(s, c, names, 0, advise=self.suggested, lazy=True)  # unread
-        self.moves = LegalMoves(None, self.readable)
+        super().__init__(s, rs, bots.strategies, bots.forbiddable(rules), rules, self.View)
+        self.c, self.names, self.bots = c, names, bots
+        self.list_moves = direct(self.legal_moves, s, rs, 0)  # bound to this state
 
     def __call__(self, seat: int) -> bool:
         """Plans `seat`'s move into c.plan[seat]; gives False (the bot is not asked) when it
@@ -168,12 +159,12 @@ class PythonSeatPlayer:
         rows = s.moves[:self.list_moves(s, self.rs, seat)].copy()
         if not len(rows):
             return False
-        self.asking = seat, rows
-        self.seen = view = self.seen.again((s, self.c, self.names, seat, False))
-        self.moves = moves = self.moves.again(rows, word=partial(self.readable, s, self.names,
-                                                                  seat))
-        self.c.plan[seat] = rows[self.seat.pick(view, moves)]
+        self.c.plan[seat] = rows[self.ask(seat, (s, self.c, self.names, seat, False), rows,
+                                          word=partial(self.readable, s, self.names, seat))]
         return True
+
+    def out(self, seat: int) -> np.ndarray:
+        return np.zeros_like(self.c.plan[seat])
 
     def pile(self, seat: int) -> int:
         """Gives the spit pile the lone spitter `seat` spits onto from now on: the bot chooses
@@ -181,28 +172,15 @@ class PythonSeatPlayer:
         return self.seat.pick(view(self.s, self.c, self.names, seat, True,
                                    partial(self.suggested_pile, seat), True), list(PILE_CHOICES))
 
-    def suggested(self, strategy: str) -> int:
-        """Gives the index among the legal moves of the move the built-in `strategy` plans
-        (View.suggest)."""
-        seat, rows = self.asking
-        s, rs, plan = self.s, self.rs, np.zeros_like(self.c.plan[seat])
-
-        def choose(family: int, params) -> np.ndarray | None:
-            return plan if self.choose(s, rs, seat, family, params, plan) else None
-
-        return python_bots.suggested_index(
-            strategy, self.known, self.forbiddable, rows, seat, self._masks,
-            lambda name: self.bots.strategies.resolve(name, self.presets), choose)
-
     def suggested_pile(self, seat: int, strategy: str) -> int:
         """Gives the spit pile (0, 1) the built-in `strategy` spits onto (View.suggest)."""
         piles = np.array([[0], [1]])
-        strategies = self.bots.strategies
+        strategies = self.strategies
         return python_bots.suggested_index(
-            strategy, self.known, self.forbiddable, piles, seat, self._masks,
+            strategy, self.known, self.forbiddable, piles, seat, self.masks,
             lambda name: strategies.resolve(name, self.presets),
             lambda family, params: piles[strategies.choose_pile(self.s, self.rs, seat, family,
                                                                 params)])
 
-    def _masks(self, forbidden: tuple[str, ...]) -> list:
+    def masks(self, forbidden: tuple[str, ...]) -> list:
         return [(self.s.forbid, self.bots.forbid.mask(forbidden))]
