@@ -182,12 +182,18 @@ def moves(s, rs, planets: list[str], kinds: list[str], seat: int, legal_moves=en
     return rows, LegalMoves(rows, _wording(s, rs, planets, kinds, seat, mine_count))
 
 
+NAMING = frozenset((PLAY, TAKE, TRADE, DISCARD))  # moves naming the hand or what mining takes
+
+
 def _wording(s, rs, planets: list[str], kinds: list[str], seat: int, mine_count):
-    """Gives word(row): a legal move of `seat` in words, read from the position as it is
-    when the first move is worded."""
+    """Gives word(row): a legal move of `seat` in words. The hand's card names and what mining
+    would take are read from the position as it is when the first move naming them is worded
+    (moving, building, recruiting and ending the turn name neither)."""
     read = []  # (the hand's card names by slot, what mining would take)
 
     def word(row) -> Move:
+        if row[0] not in NAMING:
+            return readable(planets, (), 0, row)
         if not read:
             read.append(([kinds[k] for k in rs.card_kind[s.hand[seat]].tolist()],
                          int(mine_count(s, rs, seat))))
