@@ -111,7 +111,8 @@ class RealTimeGame:
     def _python_players(self, state, ruleset, clock, names, classes, rules) -> dict:
         """Gives the players of the Python seats on `state` (view.PythonSeatPlayer), seated
         for each game (`_python_seats`)."""
-        return {seat: self.view.PythonSeatPlayer(state, ruleset, clock, names, rules, self.bots)
+        return {seat: self.view.PythonSeatPlayer(state, ruleset, clock, names, rules, self.bots,
+                                                 seat)
                 for seat in classes}
 
     _python_seats = staticmethod(python_bots.seated)  # each game's fresh strategy instances

@@ -146,10 +146,13 @@ class PythonSeatPlayer(python_bots.SeatPlayer):
 
     legal_moves, readable, View = staticmethod(legal_moves), staticmethod(readable), View
 
-    def __init__(self, s, rs, c, names: list[str], rules: dict, bots):
-        """bots: the game's RealTimeBots (its strategies and forbid modules)."""
-        super().__init__(s, rs, bots.strategies, bots.forbiddable(rules), rules, self.View)
+    def __init__(self, s, rs, c, names: list[str], rules: dict, bots, seat: int):
+        """bots: the game's RealTimeBots (its strategies and forbid modules); seat: the seat
+        it plays."""
+        super().__init__(s, rs, bots.strategies, bots.forbiddable(rules), rules, self.View,
+                         partial(self.readable, s, names, seat))
         self.c, self.names, self.bots = c, names, bots
+        self.position = (s, c, names, seat, False)  # what the view reads
         self.list_moves = direct(self.legal_moves, s, rs, 0)  # bound to this state
 
     def __call__(self, seat: int) -> bool:
@@ -159,8 +162,7 @@ class PythonSeatPlayer(python_bots.SeatPlayer):
         rows = s.moves[:self.list_moves(s, self.rs, seat)].copy()
         if not len(rows):
             return False
-        self.c.plan[seat] = rows[self.ask(seat, (s, self.c, self.names, seat, False), rows,
-                                          word=partial(self.readable, s, self.names, seat))]
+        self.c.plan[seat] = rows[self.ask(seat, self.position, rows)]
         return True
 
     def out(self, seat: int) -> np.ndarray:
