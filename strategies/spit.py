@@ -43,7 +43,7 @@ VECTOR = PARAMETERS + search.PARAMETERS + SEARCH_OWN
 # The search's rollout policy (and first candidate): the default family with the parameters
 # `simulate tune spit --players 2 --against default --trials 40 --games 1000 --seed 7` found,
 # its noise left low. Rolling out the shipped parameters, the search only drew level with that
-# tuned bot; rolling out its own parameters, it beats it (docs/search.md).
+# tuned bot; rolling out the tuned bot's parameters, it beats it (docs/search.md).
 ROLLOUT_POLICY = {"turn_first": 0.0869, "uncover": 2.6108, "keep_options": 1.1545,
                   "deny": 4.6955, "spit_on_larger": 0.0535}
 
