@@ -58,7 +58,7 @@ def rungs(ctx: ReportContext) -> list[Rung]:
     """Gives the runs' configurations that are rungs of a ladder (none if there is no ladder):
     uniform-strategy configurations that share their player count and everything else but the
     strategy with at least one other, in any of the report's runs."""
-    from sim.ladder import OPTION, RUNGS
+    from sim.studies.ladder import OPTION, RUNGS
 
     groups: dict[tuple, list[Rung]] = {}
     labels = {(r, s): c for r, s, c in ctx.configs.select("run", "setup", "configuration").iter_rows()}

@@ -3,7 +3,6 @@ error (or, for a partial run the user asked to see, the warnings its report carr
 
 from __future__ import annotations
 
-import importlib
 from pathlib import Path
 
 import polars as pl
@@ -13,25 +12,14 @@ from sim.errors import UserError
 
 def game_named(name: str):
     """Gives the game object called `name` (its headline, summary and tables)."""
-    try:
-        from sim.games import get
-    except ImportError:  # the registry has not landed: fall back on the package's GAME
-        get = None
-    if get is not None:
-        return get(name)
-    try:
-        module = importlib.import_module(f"sim.{name}")
-    except ModuleNotFoundError:
-        raise UserError(f"unknown game {name!r} in the run's manifest") from None
-    game = getattr(module, "GAME", None)
-    if game is None:
-        raise UserError(f"game {name!r} has no engine yet")
-    return game
+    from sim.games import get
+
+    return get(name)
 
 
 def open_run(path: Path | str):
     """Gives the Run at `path`; UserError if it is not a run folder."""
-    from sim.store import Run
+    from sim.run.store import Run
 
     path = Path(path)
     if not path.is_dir():

@@ -1,7 +1,8 @@
 """Report sections: the ones every game gets, and the registry through which a game adds its own.
 
 A section is a function `(ReportContext) -> Section`. Every game gets `COMMON`; a game adds
-sections in `reports/<game>.py` by decorating them with `@game_section("<game>")`. The machinery
+sections in its package's `report` module (e.g. `sim/games/saboteur/report.py`) by decorating
+them with `@game_section("<game>")`. The machinery
 (scanning runs, rates with intervals, charts, rendering) is shared, never copied per game.
 """
 
@@ -99,7 +100,7 @@ class ReportContext:
 
     @property
     def balance(self) -> Target:
-        """Gives what balanced means for the game's headline (reports/<game>.py declares it)."""
+        """Gives what balanced means for the game's headline (its package's `report` module declares it)."""
         _load_game_sections(self.game.name)
         return target_of(self.game.name)
 
@@ -379,7 +380,11 @@ def compare_section(game: str):
 
 
 def _load_game_sections(game: str) -> None:
-    module = f"reports.{game.replace('-', '_')}"  # e.g. sequence-stacks -> reports.sequence_stacks
+    """Imports the `report` module of game `game`'s package, if it has one: its sections
+    register themselves (e.g. sim.games.saboteur.report)."""
+    from sim import games
+
+    module = games.module_of(game) + ".report"
     try:
         importlib.import_module(module)
     except ModuleNotFoundError as e:
@@ -388,7 +393,7 @@ def _load_game_sections(game: str) -> None:
 
 
 def sections_for(game: str) -> list[SectionFn]:
-    """Gives the common sections, then the game's own (from reports/<game>.py if it exists)."""
+    """Gives the common sections, then the game's own (from its package's `report` module)."""
     _load_game_sections(game)
     return COMMON + _BY_GAME.get(game, [])
 

@@ -1,8 +1,8 @@
 """What balanced means for each game's headline, and a verdict in words on an interval.
 
 A game declares its target (a fixed rate such as Saboteur's 50%, else a fair share 1/players)
-and whom a rate above or below it favours, in reports/<game>.py (`declare`); `simulate report
---target` replaces the rate. A verdict rests on the interval, never on the point alone.
+and whom a rate above or below it favours, in its package's `report` module (`declare`);
+`simulate report --target` replaces the rate. A verdict rests on the interval, never on the point alone.
 """
 
 from __future__ import annotations
@@ -37,7 +37,7 @@ _TARGETS: dict[str, Target] = {}
 
 
 def declare(game: str, target: Target) -> None:
-    """Records what balanced means for `game`'s headline (called by reports/<game>.py)."""
+    """Records what balanced means for `game`'s headline (called by a game's `report` module)."""
     _TARGETS[game] = target
 
 

@@ -33,7 +33,7 @@ from pathlib import Path
 import polars as pl
 
 from sim import games as registry
-from sim import limits
+from sim.run import limits
 from sim.errors import UserError, os_error_line
 from strategies import bot_timeout as bot_limit
 
@@ -230,8 +230,8 @@ def resume(folder: str | Path, *, workers: int | None = None, backend: str = "lo
            scheduler: str | None = None, bot_timeout: float = bot_limit.DEFAULT,
            progress: bool = False) -> Run:
     """Plays the games an interrupted run is missing (its seed and parameters); gives it."""
-    from sim import runner
-    from sim.store import Run as Store
+    from sim.run import runner
+    from sim.run.store import Run as Store
 
     folder = Path(folder)
     stored = Store.open(folder)
@@ -280,8 +280,8 @@ def compare(game: str, strategies: Sequence[str], *, players: int | str | Sequen
     player count of `players`; gives the comparison (head-to-head, ranking) and writes its
     report into RUN/compare/. forbid: "rockfall" (every strategy) or "STRATEGY=rockfall"."""
     from reports.compare import print_comparison
-    from sim.compare import plan
-    from sim.setups import check_players, parse_counts
+    from sim.studies.compare import plan
+    from sim.run.setups import check_players, parse_counts
     from strategies.seats import forbid_strategies
 
     found = registry.get(game)
@@ -322,7 +322,7 @@ def configure(name: str, players: str, options: dict[str, list], strategy: str,
     The presets of --strategies-file ride in the rules (strategies/presets.py); --forbid
     restrictions in the seats' strategy strings (strategies/seats.py)."""
     from sim.rules import with_values
-    from sim.setups import (
+    from sim.run.setups import (
         build_setups,
         check_players,
         parse_counts,
@@ -347,12 +347,12 @@ def play(game, rules: dict, setups: list, *, games: int, seed: int | None, worke
          out: Path, quiet: bool, chunk_size: int | None = None, resume: bool = False,
          backend: str = "local", scheduler: str | None = None, until_ci: float | None = None,
          bot_timeout: float = bot_limit.DEFAULT, output_format: str = "table"):
-    """Gives the run folder (sim.store.Run) after playing `games` games of each setup into
+    """Gives the run folder (sim.run.store.Run) after playing `games` games of each setup into
     `out` (or after finishing the run there, with `resume`; its seed is the default seed
     then). The preamble goes to stderr when the summary prints for other tools
     (`output_format` not table)."""
-    from sim import runner
-    from sim.store import Run as Store
+    from sim.run import runner
+    from sim.run.store import Run as Store
 
     limits.check_games(games)
     bot_limit.check(bot_timeout)
@@ -486,13 +486,13 @@ def _options(game, players, saboteurs, reaction, reaction_profile, config, rules
     if wrong:
         raise UserError(f"{game.name} does not take {wrong[0]}")
     if game.name == "saboteur":
-        from sim.setups import parse_counts
+        from sim.run.setups import parse_counts
 
         text = _counts(saboteurs) if saboteurs is not None else None
         return {"saboteurs": parse_counts("--saboteurs", text) if text else [None]}
     if game.name in ("spit", "speed"):
         from sim.rules import split_sweeps
-        from sim.spit.reaction import flag_options
+        from sim.games.spit.reaction import flag_options
 
         configs = _paths(config)
         return flag_options(game.name, _counts(players), reaction, reaction_profile,

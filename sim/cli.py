@@ -25,7 +25,7 @@ from typer._click.exceptions import NoArgsIsHelpError, UsageError
 from typer._click.utils import PacifyFlushWrapper
 
 from sim import games as registry
-from sim import limits
+from sim.run import limits
 from sim.api import Interrupted
 from sim.api import check_new_out as _check_new_out
 from sim.api import configure as _configure
@@ -248,7 +248,7 @@ def saboteur(
     **run,
 ) -> None:
     """Play Saboteur games for every configuration asked for and summarise them."""
-    from sim.setups import parse_counts
+    from sim.run.setups import parse_counts
 
     _run_game("saboteur", players=players,
               options={"saboteurs": parse_counts("--saboteurs", saboteurs) if saboteurs else [None]},
@@ -292,7 +292,7 @@ def _realtime_options(name, players, reaction, profile, configs, sets, sweep=Tru
     """Gives the reaction options; the reaction profiles they name come from the run's rules
     (the --config file if there is one, the --set keys of one value)."""
     from sim.rules import split_sweeps
-    from sim.spit.reaction import flag_options
+    from sim.games.spit.reaction import flag_options
 
     configs = configs if isinstance(configs, list) else [configs] if configs else []
     return flag_options(name, players, reaction, profile,
@@ -445,8 +445,8 @@ def balance_rules(
 ) -> None:
     """Search the rule values that bring the game's headline rate to its target; print them with
     the rate measured on fresh seeds, write OUT/balanced.toml (a --config) and a response chart."""
-    from sim import balance as search
-    from sim.setups import build_setups, check_players, parse_counts
+    from sim.studies import balance as search
+    from sim.run.setups import build_setups, check_players, parse_counts
 
     game = registry.get(game_name)
     counts = parse_counts("--players", players, functools.partial(check_players, game))
@@ -522,9 +522,9 @@ def compare(
     """Play strategies against each other on the same deals, in every seat, and compare them."""
     from reports.compare import print_comparison
     from reports.render import check_table_format
-    from sim.compare import plan
+    from sim.studies.compare import plan
     from sim.rules import split_sweeps
-    from sim.setups import check_players, parse_counts
+    from sim.run.setups import check_players, parse_counts
     from strategies.seats import forbid_strategies
 
     check_table_format(output_format)
@@ -582,9 +582,9 @@ def tune(
 ) -> None:
     """Search a bot family's parameters (Optuna) for the best result against the field, and
     measure the gain on fresh seeds."""
-    from sim import tune as tuning
+    from sim.studies import tune as tuning
     from sim.rules import split_sweeps
-    from sim.runner import check_backend
+    from sim.run.runner import check_backend
 
     game = registry.get(game_name)
     limits.check_workers(workers)
@@ -600,7 +600,7 @@ def tune(
                         f"{', '.join(tuning.PRUNERS)}, got {sampler!r} and {pruner!r}")
     if split_sweeps(game.name, sets or [])[1]:
         raise UserError("tune plays one set of rules: give each --set one value")
-    from sim.setups import check_players
+    from sim.run.setups import check_players
 
     check_players(game, players)
     rules = _with_presets(game, game.load_rules(str(config) if config else None, sets or []),
@@ -664,8 +664,8 @@ def ladder(
     run: 'simulate report' then shows balance across skill levels."""
     import tempfile
 
-    from sim import ladder as ladders
-    from sim.setups import check_players, parse_counts
+    from sim.studies import ladder as ladders
+    from sim.run.setups import check_players, parse_counts
 
     game = registry.get(game_name)
     counts = parse_counts("--players", players, functools.partial(check_players, game))
@@ -743,8 +743,8 @@ def _bench_game(name: str, *, players: str | None, strategies: str, games: int,
     """Prints a game's benchmark table."""
     from rich.console import Console
 
-    from sim.bench import bench
-    from sim.setups import build_setups, check_players, parse_counts
+    from sim.studies.bench import bench
+    from sim.run.setups import build_setups, check_players, parse_counts
 
     if games < 1 or repeat < 1 or memory_games < 0 or scaling_games < 0:
         raise UserError("--games and --repeat must be at least 1, --memory-games and "

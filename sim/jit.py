@@ -38,7 +38,8 @@ def cache_folder() -> str:
     for package in SOURCES:
         for file in sorted((root / package).rglob("*.py")):
             text = file.read_bytes()
-            if file.parent == root / "sim" and b"sim.jit" not in text and file.name != "jit.py":
+            engine = file.is_relative_to(root / "sim" / "games") or b"sim.jit" in text
+            if package == "sim" and not engine and file.name != "jit.py":
                 continue  # machinery around the engines: editing it compiles nothing anew
             digest.update(file.relative_to(root).as_posix().encode() + b"\0" + text)
     base = os.environ.get("NUMBA_CACHE_DIR") or Path(

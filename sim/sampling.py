@@ -1,4 +1,4 @@
-"""What the games' information-set samplers (sim/<game>/sampler.py) share: re-dealing hidden
+"""What the games' information-set samplers (sim/games/<game>/sampler.py) share: re-dealing hidden
 hands with the draw pile, and re-drawing the random streams a seat cannot know.
 
 Hidden things are sorted before they are shuffled: a re-deal is then a function of what the

@@ -30,13 +30,13 @@ How a game plugs in
      bot_stream(s, seat)   -> the seat's own bot stream (a uint64[1]);
      candidates(s, rs, seat, params, moves) -> n: writes n >= 1 candidate moves into the rows
                               of `moves` (at most moves.shape[0]; from what the seat knows);
-     resample(s, rs, seat, r): the game's sampler (sim/<game>/sampler.py);
+     resample(s, rs, seat, r): the game's sampler (sim/games/<game>/sampler.py);
      play_out(s, rs, seat, move, params, r) -> float: plays `move` for `seat`, then the game
                               on to the end of the round (or a horizon) with the built-in
                               non-search bots, every seat's bot stream restarted from `r`, and
                               gives the seat's score (higher is better).
-   A game keeps these in sim/<game>/search.py, which registers them when imported; the
-   game's package (sim/<game>/__init__.py) imports it, so they are known before any compile.
+   A game keeps these in sim/games/<game>/search.py, which registers them when imported; the
+   game's package (sim/games/<game>/__init__.py) imports it, so they are known before any compile.
 3. Its bots' `choose(s, rs, seat, family, params, out)` calls `decide(s, rs, seat, params,
    first, out)` for the search family (the family code is its index in the game's FAMILIES,
    2; params[first:] are the search parameters), which writes the chosen move into `out`.

@@ -1,5 +1,5 @@
 """Deep Space bots: `random`, the base-racing `default` family and `search`, jitted, with named
-presets. The search family (sim/search.py; Deep Space's pieces in sim/deep_space/search.py)
+presets. The search family (sim/search.py; Deep Space's pieces in sim/games/deep_space/search.py)
 rolls out the phase's moves with the default family.
 
 A bot sees what its player could see: the board (recruits, dogs, bases of every colour), every
@@ -12,9 +12,9 @@ where it can still build (or onto weaker armies), then ends its turn.
 import numpy as np
 
 from sim import rng, search
-from sim.deep_space import engine
-from sim.deep_space.deck import EXTRA_MOVE, GEMS, METEOR_STORM, ORE, RECRUITS, SPACE_DOG
-from sim.deep_space.engine import (
+from sim.games.deep_space import engine
+from sim.games.deep_space.deck import EXTRA_MOVE, GEMS, METEOR_STORM, ORE, RECRUITS, SPACE_DOG
+from sim.games.deep_space.engine import (
     BUILD,
     END,
     MOVE,
@@ -30,7 +30,7 @@ from sim.deep_space.engine import (
     on_board,
     sacrifice_from,
 )
-from sim.deep_space.ruleset import (
+from sim.games.deep_space.ruleset import (
     BASE_ORE,
     BASE_RECRUITS,
     MINE_AT,
@@ -38,7 +38,7 @@ from sim.deep_space.ruleset import (
     TRADE_CARDS,
     WARP_GEMS,
 )
-from sim.deep_space.state import (
+from sim.games.deep_space.state import (
     DOGS_LEFT,
     FORBID_ATTACK,
     FORBID_BUILD,
@@ -92,7 +92,7 @@ SEARCH_AT = len(PARAMETERS)  # where the search family's parameters start in the
 VECTOR = PARAMETERS + search.PARAMETERS
 """Every family's parameters, in the order of a seat's parameter vector."""
 # Every candidate of a phase is searched: the default's move is one of a dozen or so, and the
-# strength comes from comparing them all (sim/deep_space/search.py).
+# strength comes from comparing them all (sim/games/deep_space/search.py).
 SEARCH_PRESETS = {"search-fast": search.preset(1, 1, 16), "search": search.preset(1, 4, 16),
                   "search-strong": search.preset(2, 8, 16)}
 PRESETS.update(SEARCH_PRESETS)

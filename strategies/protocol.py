@@ -8,11 +8,11 @@ A strategy is a class with a `choose` method, loaded by the command line from
             return legal_moves[0]
 
 - `view` is what the player may know at that moment, and nothing more, in plain Python terms
-  (a read-only View of the game's, e.g. `sim.saboteur.view.View`: its hand, its role, the
+  (a read-only View of the game's, e.g. `sim.games.saboteur.view.View`: its hand, its role, the
   public table). It is built afresh for every move, each field read when first asked for; a
   view kept on `self` still shows the position it was made in.
 - `legal_moves` is a non-empty, read-only list of the game's move named tuples (e.g.
-  `sim.saboteur.view.Move`), each readable on its own (`Move(action='place', card='cross',
+  `sim.games.saboteur.view.Move`), each readable on its own (`Move(action='place', card='cross',
   x=1, y=0, exits='NESW', ...)`): index it, slice it, iterate it; each move is put into words
   as it is first read (`strategies.python_bots.LegalMoves`). Restrictions (`--forbid`) are
   already applied.

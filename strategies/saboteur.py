@@ -1,5 +1,5 @@
 """Saboteur bots: `random`, the role-aware `default` family and `search`, jitted, with named
-presets. The search family (sim/search.py; Saboteur's pieces in sim/saboteur/search.py) rolls
+presets. The search family (sim/search.py; Saboteur's pieces in sim/games/saboteur/search.py) rolls
 out the default family's best moves.
 
 A bot sees only what its player could see: its own hand and role, the goals it has looked at
@@ -14,10 +14,10 @@ import numpy as np
 
 from sim import rng, search
 from sim.jit import rule, small_rule
-from sim.saboteur import maze
-from sim.saboteur.cards import BREAK, MAP, PATH, REPAIR, ROCKFALL
-from sim.saboteur.engine import MINER, PLACE, SABOTEUR, slot_move_count, slot_moves
-from sim.saboteur.state import EMPTY, N_FRONT, ORIGIN, PLAYERS, STAMP, THROUGH
+from sim.games.saboteur import maze
+from sim.games.saboteur.cards import BREAK, MAP, PATH, REPAIR, ROCKFALL
+from sim.games.saboteur.engine import MINER, PLACE, SABOTEUR, slot_move_count, slot_moves
+from sim.games.saboteur.state import EMPTY, N_FRONT, ORIGIN, PLAYERS, STAMP, THROUGH
 from strategies import presets
 from strategies.presets import RANDOM, SEARCH, Family, Parameter
 
@@ -51,7 +51,7 @@ PRESETS = {
     "aggressive-saboteurs": {"strike_distance": 30.0, "cover": 0.0},
     "covert-saboteurs": {"strike_distance": 3.0, "cover": 0.6},
     "trusting-miners": {"break_at": 10.0, "fellow_at": 10.0},
-    # A rollout is one turn of the table (sim/saboteur/search.py), nearly settled once the
+    # A rollout is one turn of the table (sim/games/saboteur/search.py), nearly settled once the
     # world is dealt: the budget goes into worlds, not into rollouts of one world.
     "search-fast": search.preset(1, 4, 3),
     "search": search.preset(1, 8, 5),

@@ -1,6 +1,6 @@
 """Sequence Stacks bots: `random`, the `default` family and `search`, jitted, with named
 presets. The search family (sim/search.py; Sequence Stacks' pieces in
-sim/sequence_stacks/search.py) rolls out the default family's best moves.
+sim/games/sequence_stacks/search.py) rolls out the default family's best moves.
 
 A bot sees only what its player could see: its own hand, the sequence piles, every player's
 chips and hand size, the tops of the discard piles and the size of the draw pile.
@@ -14,7 +14,7 @@ import numpy as np
 
 from sim import rng, search
 from sim.jit import rule, small_rule
-from sim.sequence_stacks.cards import (
+from sim.games.sequence_stacks.cards import (
     BLOCK,
     EACH_COLOUR,
     MAX_OPEN,
@@ -25,7 +25,7 @@ from sim.sequence_stacks.cards import (
     TO_WIN,
     TYPES,
 )
-from sim.sequence_stacks.engine import (
+from sim.games.sequence_stacks.engine import (
     ACT,
     DISCARD,
     PLAY,
@@ -38,7 +38,7 @@ from sim.sequence_stacks.engine import (
     top_card,
     wins_with,
 )
-from sim.sequence_stacks.state import (
+from sim.games.sequence_stacks.state import (
     CHIPS,
     COMPLETED_SLOT,
     COMPLETER,

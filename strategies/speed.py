@@ -1,16 +1,16 @@
 """Speed bots: `random`, the `default` family and `search`, jitted, with named presets. The
-search family (sim/search.py; Speed's pieces in sim/speed/search.py and sim/spit/rollout.py)
+search family (sim/search.py; Speed's pieces in sim/games/speed/search.py and sim/games/spit/rollout.py)
 rolls out every card the seat may play with the default family.
 
 A bot chooses *which* card its seat plays; the seat's reaction time decides *when* it lands
-(sim/spit/race.py). A bot sees only its own hand and the centre piles' tops (the other hand
+(sim/games/spit/race.py). A bot sees only its own hand and the centre piles' tops (the other hand
 and the draw piles are hidden).
 """
 
 from sim import rng, search
 from sim.jit import small_rule
-from sim.speed.engine import legal_moves
-from sim.spit import rollout
+from sim.games.speed.engine import legal_moves
+from sim.games.spit import rollout
 from strategies import presets
 from strategies.presets import RANDOM, SEARCH, Family, Parameter
 

@@ -1,10 +1,10 @@
 """Spit bots: `random`, the `default` family and `search`, jitted, with named presets. The
-search family (sim/search.py; Spit's pieces in sim/spit/search.py and sim/spit/rollout.py)
+search family (sim/search.py; Spit's pieces in sim/games/spit/search.py and sim/games/spit/rollout.py)
 rolls out every move the seat may plan with the default family, at tuned parameters
 (ROLLOUT_POLICY); a lone spitter searching picks its pile as that policy does.
 
 A bot chooses *which* move its seat makes; the seat's reaction time decides *when* it lands
-(sim/spit/race.py). A bot sees only what its player could see: its own layout, the face-up
+(sim/games/spit/race.py). A bot sees only what its player could see: its own layout, the face-up
 tops of the other layout, the spit piles' tops and how many cards each pile holds.
 """
 
@@ -12,10 +12,10 @@ import numpy as np
 
 from sim import rng, search
 from sim.jit import rule, small_rule
-from sim.spit import rollout
-from sim.spit.cards import PILES
-from sim.spit.engine import legal_moves
-from sim.spit.state import PLAY, TURN
+from sim.games.spit import rollout
+from sim.games.spit.cards import PILES
+from sim.games.spit.engine import legal_moves
+from sim.games.spit.state import PLAY, TURN
 from strategies import presets
 from strategies.presets import RANDOM, SEARCH, Family, Parameter
 

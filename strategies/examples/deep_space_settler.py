@@ -4,8 +4,8 @@
     simulate compare deep-space --players 4 --games 500 \
         --strategies default,strategies/examples/deep_space_settler.py:Settler
 
-`view` is a sim.deep_space.view.View (what this player may know), `legal_moves` a list of
-sim.deep_space.view.Move (read their docstrings), `rng` a random.Random seeded for this seat and
+`view` is a sim.games.deep_space.view.View (what this player may know), `legal_moves` a list of
+sim.games.deep_space.view.Move (read their docstrings), `rng` a random.Random seeded for this seat and
 game: use it for every random choice and runs stay reproducible.
 """
 

@@ -4,8 +4,8 @@
     simulate compare saboteur --players 5 --games 500 \
         --strategies default,strategies/examples/saboteur_digger.py:Digger
 
-`view` is a sim.saboteur.view.View (what this player may know), `legal_moves` a list of
-sim.saboteur.view.Move (read their docstrings), `rng` a random.Random seeded for this seat and
+`view` is a sim.games.saboteur.view.View (what this player may know), `legal_moves` a list of
+sim.games.saboteur.view.Move (read their docstrings), `rng` a random.Random seeded for this seat and
 game: use it for every random choice and runs stay reproducible.
 """
 

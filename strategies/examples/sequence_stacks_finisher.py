@@ -4,7 +4,7 @@ whoever is about to win.
     simulate sequence-stacks --players 4 --seat-strategy \\
         0=strategies/examples/sequence_stacks_finisher.py:Finisher
 
-It reads only its `view` (see sim/sequence_stacks/view.py) and chooses among `legal_moves`.
+It reads only its `view` (see sim/games/sequence_stacks/view.py) and chooses among `legal_moves`.
 """
 
 

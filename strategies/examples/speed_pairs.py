@@ -3,7 +3,7 @@ twin may follow it at once, onto the other centre pile), otherwise any card, at 
 
     simulate speed --strategy strategies/examples/speed_pairs.py:Pairs --games 200
 
-The view and the moves are sim.speed.view.View and sim.speed.view.Move (cards are named by
+The view and the moves are sim.games.speed.view.View and sim.games.speed.view.Move (cards are named by
 rank and suit, e.g. "7h": the rank is the first character).
 """
 

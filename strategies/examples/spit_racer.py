@@ -6,7 +6,7 @@ the one to take at the slap, stays small).
     simulate spit --strategy strategies/examples/spit_racer.py:Racer --games 200
     simulate trace spit --seat-strategy 0=strategies/examples/spit_racer.py:Racer
 
-The view and the moves are sim.spit.view.View and sim.spit.view.Move.
+The view and the moves are sim.games.spit.view.View and sim.games.spit.view.Move.
 """
 
 

@@ -1,4 +1,4 @@
-"""The conformance suite: every registered game (sim/games.py) and each of its built-in bots
+"""The conformance suite: every registered game (the `tabletop_balance.games` entry points) and each of its built-in bots
 keeps the promises every game makes. A game's few game-specific facts (how to ask its bots,
 what it conserves, how a move reads as --forbid names) are in game_adapters/."""
 
@@ -13,6 +13,6 @@ sys.path.insert(0, str(Path(__file__).parent))  # the tests import the adapters 
 @pytest.fixture(autouse=True)
 def pool_for_any_run(monkeypatch):
     """Makes runs with more than one worker start worker processes however short they are."""
-    from sim import runner
+    from sim.run import runner
 
     monkeypatch.setattr(runner, "POOL_AFTER", 0.0)

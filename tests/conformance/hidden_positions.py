@@ -17,19 +17,19 @@ import numpy as np
 from builtin_seats import played
 
 from sim import games, rng
-from sim.deep_space import engine as deep_space_engine
-from sim.deep_space import play as deep_space_play
-from sim.deep_space import state as deep_space_state
+from sim.games.deep_space import engine as deep_space_engine
+from sim.games.deep_space import play as deep_space_play
+from sim.games.deep_space import state as deep_space_state
 from sim.game import Setup
-from sim.saboteur import engine as saboteur_engine
-from sim.saboteur import play as saboteur_play
-from sim.saboteur import state as saboteur_state
-from sim.saboteur.cards import ROUNDS
-from sim.sequence_stacks import engine as sequence_stacks_engine
-from sim.sequence_stacks import play as sequence_stacks_play
-from sim.sequence_stacks import state as sequence_stacks_state
-from sim.speed import state as speed_state
-from sim.spit import state as spit_state
+from sim.games.saboteur import engine as saboteur_engine
+from sim.games.saboteur import play as saboteur_play
+from sim.games.saboteur import state as saboteur_state
+from sim.games.saboteur.cards import ROUNDS
+from sim.games.sequence_stacks import engine as sequence_stacks_engine
+from sim.games.sequence_stacks import play as sequence_stacks_play
+from sim.games.sequence_stacks import state as sequence_stacks_state
+from sim.games.speed import state as speed_state
+from sim.games.spit import state as spit_state
 from strategies import deep_space as deep_space_bots
 from strategies import saboteur as saboteur_bots
 from strategies import sequence_stacks as sequence_stacks_bots

@@ -11,7 +11,9 @@ import polars as pl
 import pytest
 from builtin_seats import builtins_as_python
 
-from sim import games, limits, runner
+from sim import games
+
+from sim.run import limits, runner
 from sim.game import Setup
 
 GAMES = 12

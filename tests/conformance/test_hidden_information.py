@@ -1,7 +1,7 @@
 """No built-in bot reads hidden information (issue 19).
 
 Before every decision of every built-in bot, in games played through each registered game's
-Python driver, the game's information-set sampler (sim/<game>/sampler.py) re-deals what the
+Python driver, the game's information-set sampler (sim/games/<game>/sampler.py) re-deals what the
 deciding seat cannot know on copies of the state, and the bot, with the same stream of its own,
 must decide on each copy as it decides on the real state. A bot that peeks is caught by the
 same check. The samplers themselves keep what the seat knows and the hidden cards, and re-deal
@@ -142,7 +142,7 @@ SEARCHING = sorted(name for name in ADAPTERS if hasattr(games.get(name), "search
 
 @pytest.mark.parametrize("name", SEARCHING)
 def test_a_search_that_rolls_out_the_real_deal_is_caught(rules, name):
-    # The search bot's own pieces (sim/<game>/search.py), less the re-deal: each candidate
+    # The search bot's own pieces (sim/games/<game>/search.py), less the re-deal: each candidate
     # rolled out from the real position (what the seat cannot know included). The control plays
     # the legal move numbered by the candidate that wins.
     adapter, pieces = ADAPTERS[name], games.get(name).search

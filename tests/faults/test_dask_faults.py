@@ -14,7 +14,7 @@ import dask
 import polars as pl
 import pytest
 
-from sim import cluster, runner
+from sim.run import cluster, runner
 from sim.errors import UserError
 from sim.game import Setup
 

@@ -6,7 +6,7 @@ import os
 
 import pytest
 
-from sim import limits
+from sim.run import limits
 
 CORES = os.cpu_count() or 1
 

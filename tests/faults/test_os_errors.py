@@ -78,7 +78,7 @@ def test_a_read_only_file_system_is_named(simulate, small_disk):
                                            (errno.EROFS, "read-only file system"),
                                            (errno.EACCES, "permission denied")])
 def test_an_os_error_writing_a_shard_is_named(simulate, monkeypatch, number, cause):
-    from sim import store
+    from sim.run import store
 
     def refuse(path, played, shards):
         name = store.shard_name(played.chunk.setup, played.chunk.start)

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from sim.store import Run, record_name, shard_name
+from sim.run.store import Run, record_name, shard_name
 
 FAKE_CLI = Path(__file__).parents[1] / "sim" / "fake_cli.py"
 FIXED = ["saboteur", "--players", "3,5", "--games", 600, "--chunk-size", 100, "--seed", 42,

@@ -7,7 +7,7 @@ import shutil
 
 import pytest
 
-from sim.store import record_name, shard_name
+from sim.run.store import record_name, shard_name
 
 RUN = ["saboteur", "--players", "3,5", "--games", 600, "--chunk-size", 100, "--seed", 42,
        "--workers", 1, "--quiet"]

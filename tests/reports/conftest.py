@@ -20,9 +20,9 @@ from sim.game import Headline, Setup  # noqa: E402
 
 
 def _install_store_stand_in() -> None:
-    """Puts a minimal `sim.store.Run` in place while the real store has not landed."""
+    """Puts a minimal `sim.run.store.Run` in place while the real store has not landed."""
     try:
-        import sim.store  # noqa: F401
+        import sim.run.store  # noqa: F401
         return
     except ImportError:
         pass
@@ -49,9 +49,9 @@ def _install_store_stand_in() -> None:
                 raise UserError(f"{self.path}: no shards for table {table!r}")
             return pl.scan_parquet(shards)
 
-    module = types.ModuleType("sim.store")
+    module = types.ModuleType("sim.run.store")
     module.Run = Run
-    sys.modules["sim.store"] = module
+    sys.modules["sim.run.store"] = module
 
 
 _install_store_stand_in()

@@ -230,7 +230,7 @@ def clustered_gold(mean: float, shape: float, per_game: int, games: int, samples
 
 @pytest.mark.parametrize("shape", [50.0, 2.0])
 def test_gold_intervals_cover_a_known_mean_when_seat_rounds_cluster(shape):
-    from reports.saboteur import with_clustered_mean
+    from sim.games.saboteur.report import with_clustered_mean
 
     # 400 games of 3 rounds × 2 saboteurs; shape 2 gives a design effect of about 2.3
     frame = with_clustered_mean(clustered_gold(0.7, shape, 6, 400, INTERVALS, seed=9), "mean")
@@ -290,8 +290,8 @@ def adaptive_stops(p: float, icc: float, until_ci: float, samples: int, seed: in
                    chunk: int = 100, cap: int = 3_000) -> pl.DataFrame:
     """Gives, per sample, the summary's row (cluster sums, Wilson on effective trials) of the
     games `--until-ci` keeps: games of 3 rounds clustered as `clustered_games` draws them, in
-    chunks of `chunk` games, stopped where sim.chunks.stopping_point stops."""
-    from sim.chunks import plan, stopping_point
+    chunks of `chunk` games, stopped where sim.run.chunks.stopping_point stops."""
+    from sim.run.chunks import plan, stopping_point
 
     chunks = plan(1, cap, chunk)
     wins = clustered_games(p, icc, 3, cap, samples, seed).reshape(samples, -1, chunk)

@@ -13,7 +13,7 @@ from statsmodels.stats.proportion import proportion_confint
 from reports.compare import comparison_sections, print_comparison
 from reports.runs import open_run
 from reports.sections import clustered_totals, rate_covariance, with_wilson
-from sim.compare import plan
+from sim.studies.compare import plan
 from sim.errors import UserError
 from sim.game import Setup
 
@@ -62,7 +62,7 @@ def test_every_assignment_is_dealt_the_same_games():
     # (seed, index) only: the first round's roles, dealt before any bot moves, are equal.
     import polars as pl
 
-    from sim.saboteur import GAME
+    from sim.games.saboteur import GAME
 
     rules = GAME.load_rules(None, [])
     setups = plan(GAME, ["random", "default"], 5, {})

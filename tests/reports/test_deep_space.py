@@ -6,8 +6,8 @@ import pytest
 
 from reports.report import build_sections
 from reports.runs import open_run
-from sim import runner
-from sim.deep_space import GAME
+from sim.run import runner
+from sim.games.deep_space import GAME
 from sim.game import Setup
 
 PNG = b"\x89PNG\r\n\x1a\n"
@@ -85,7 +85,7 @@ def test_a_run_where_nobody_can_win_still_reports(tmp_path):
 
 
 def test_a_style_names_python_bots_presets_and_restrictions():
-    from reports.deep_space import _style
+    from sim.games.deep_space.report import _style
 
     assert _style("raider") == "aggressive raider"
     assert _style("default-no-warp-no-attack") == "balanced, no warp, no attack"

@@ -5,9 +5,9 @@ import pytest
 
 from reports.report import build_sections
 from reports.runs import open_run
-from sim import runner
+from sim.run import runner
 from sim.game import Setup
-from sim.sequence_stacks import GAME
+from sim.games.sequence_stacks import GAME
 
 
 @pytest.fixture(scope="module")

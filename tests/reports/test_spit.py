@@ -5,7 +5,8 @@ import pytest
 
 from reports.report import build_sections
 from reports.runs import open_run
-from sim import runner, speed, spit
+from sim.run import runner
+from sim.games import speed, spit
 from sim.game import Setup
 
 SETUPS = [Setup(2, ("default", "random"), (("reaction_0", "club"), ("reaction_1", value)))

@@ -26,6 +26,6 @@ def fake_game(monkeypatch):
 def pool_for_any_run(monkeypatch):
     """Makes runs with more than one worker start worker processes however short they are, so
     that the tests exercise the pool (real runs keep short ones in the parent)."""
-    from sim import runner
+    from sim.run import runner
 
     monkeypatch.setattr(runner, "POOL_AFTER", 0.0)

@@ -6,7 +6,9 @@ import sys
 
 import pytest
 
-from sim import cli, runner
+from sim import cli
+
+from sim.run import runner
 
 
 @pytest.fixture

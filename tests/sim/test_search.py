@@ -7,7 +7,7 @@ import pytest
 
 from sim import games, search
 from sim.game import Setup
-from sim.saboteur import GAME as SABOTEUR
+from sim.games.saboteur import GAME as SABOTEUR
 from strategies import presets
 from strategies import saboteur as bots
 

@@ -7,7 +7,7 @@ import polars as pl
 import pytest
 
 from sim import cli
-from sim.store import Run
+from sim.run.store import Run
 
 
 @pytest.fixture
@@ -153,13 +153,13 @@ def test_saboteur_variants_that_only_change_the_payout_are_dealt_the_same_games(
     import io
 
     from sim import games as registry
-    from sim.chunks import Chunk, Job, play
-    from sim.setups import build_setups, rule_variants
+    from sim.run.chunks import Chunk, Job, play
+    from sim.run.setups import build_setups, rule_variants
 
     game = registry.get("saboteur")
     rules, variants = rule_variants(game, [], ["gold.saboteur_payout=[4, 3, 3, 2],[1, 1, 1, 1]"])
     setups = tuple(build_setups(game, [5], {"saboteurs": [None]}, "default", {}, rules, variants))
-    job = Job("sim.saboteur", rules, setups, 11, 40, "test")
+    job = Job("sim.games.saboteur:GAME", rules, setups, 11, 40, "test")
     deals, gold = [], []
     for k in range(2):
         rounds = pl.read_parquet(io.BytesIO(play(job, Chunk(k, 0, 40))[1]["rounds"]))

@@ -104,7 +104,7 @@ def test_the_python_driver_counts_what_the_jitted_loop_counts():
     game (every game's driver tables are compared whole in tests/conformance)."""
     game = games.get("saboteur")
     rules = game.load_rules(None, [])
-    from sim.saboteur import play as sab_play
+    from sim.games.saboteur import play as sab_play
 
     setup = Setup(4, ("default",) * 4)
     jitted = game.play(rules, setup, 9, 0, 4, 0)["seats"]

@@ -8,7 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from sim import cli, runner
+from sim import cli
+
+from sim.run import runner
 
 ROOT = Path(__file__).parents[2]
 DIGGER = ROOT / "strategies" / "examples" / "saboteur_digger.py"

@@ -6,8 +6,8 @@ import polars as pl
 import pytest
 
 from sim import rng
-from sim.deep_space import GAME, engine, play
-from sim.deep_space.state import OVER, TURN_SEAT, WINNER
+from sim.games.deep_space import GAME, engine, play
+from sim.games.deep_space.state import OVER, TURN_SEAT, WINNER
 from sim.game import Setup
 from strategies import deep_space as bots
 from strategies import presets

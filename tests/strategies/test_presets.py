@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from sim.errors import UserError
-from sim.saboteur import GAME
+from sim.games.saboteur import GAME
 from strategies import presets
 from strategies import saboteur as bots
 

@@ -7,7 +7,7 @@ import pytest
 
 from sim.errors import UserError
 from sim.game import Setup
-from sim.saboteur import GAME
+from sim.games.saboteur import GAME
 from strategies import seats
 
 EXAMPLES = Path(__file__).parents[2] / "strategies" / "examples"

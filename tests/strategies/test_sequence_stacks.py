@@ -9,13 +9,13 @@ import numpy as np
 import pytest
 
 from sim import rng
-from sim.sequence_stacks import GAME, cards, engine, forbid
-from sim.sequence_stacks.engine import ACT, BLOCK_IT, DISCARD, PASS, PLAY
-from sim.sequence_stacks.state import OVER, new_state, views
+from sim.games.sequence_stacks import GAME, cards, engine, forbid
+from sim.games.sequence_stacks.engine import ACT, BLOCK_IT, DISCARD, PASS, PLAY
+from sim.games.sequence_stacks.state import OVER, new_state, views
 from strategies import presets
 from strategies import sequence_stacks as bots
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "sim" / "sequence_stacks"))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "sim" / "games" / "sequence_stacks"))
 from sequence_stacks_positions import Table, held_mask
 
 

@@ -1,6 +1,6 @@
 """What the conformance suite needs to know of each registered game, one module per game.
 
-Every registered game (sim/games.py) must have an adapter here, named after its package; the
+Every registered game (the `tabletop_balance.games` entry points) must have an adapter here, named after its package; the
 suite fails when one is missing. An adapter is a module-level `ADAPTER` object with:
 
     strategies   the game's bots module (strategies/<game>.py): choose, resolve, strategy_names

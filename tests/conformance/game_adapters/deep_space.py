@@ -2,8 +2,8 @@
 
 import numpy as np
 
-from sim.deep_space import engine, view
-from sim.deep_space.state import DISCARDS, DOGS_LEFT, DRAW_AT, FIRST_SEAT, PLAYERS
+from sim.games.deep_space import engine, view
+from sim.games.deep_space.state import DISCARDS, DOGS_LEFT, DRAW_AT, FIRST_SEAT, PLAYERS
 from sim.game import Setup
 from strategies import deep_space as strategies
 

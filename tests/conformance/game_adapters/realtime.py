@@ -3,7 +3,7 @@ play's --forbid name being its direction."""
 
 import numpy as np
 
-from sim.spit.deck import DOWN, UP
+from sim.games.spit.deck import DOWN, UP
 
 
 class RealTime:

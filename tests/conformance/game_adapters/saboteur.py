@@ -3,7 +3,7 @@
 import numpy as np
 
 from sim.game import Setup
-from sim.saboteur import view
+from sim.games.saboteur import view
 from strategies import saboteur as strategies
 
 KIND_NAMES = {"place": "path", "break": "break", "repair": "repair", "map": "map",

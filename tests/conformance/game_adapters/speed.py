@@ -2,7 +2,7 @@
 
 from game_adapters.realtime import RealTime
 
-from sim import speed
+from sim.games import speed
 from sim.game import Setup
 
 

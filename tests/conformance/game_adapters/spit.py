@@ -3,7 +3,7 @@ its cards, its first deal."""
 
 from game_adapters.realtime import RealTime
 
-from sim import spit
+from sim.games import spit
 from sim.game import Setup
 
 REACTIONS = (("reaction_0", "expert"), ("reaction_1", "novice"))

@@ -1,0 +1,91 @@
+"""Restricted play in Deep Space: the actions and cards `--forbid` takes, as the engine's masks.
+
+A forbidden action or card is never played by that seat: its moves are not legal for it, for
+the jitted bots and for Python bots alike. Mining and ending a phase are never forbidden, so a
+seat always has a move.
+"""
+
+import numpy as np
+
+from sim.games.deep_space.engine import BUILD, DISCARD, MOVE, RECRUIT, TRADE, occupied
+from sim.games.deep_space.engine import PLAY as PLAY_MOVE
+from sim.games.deep_space.state import (
+    FORBID_ATTACK,
+    FORBID_BUILD,
+    FORBID_DISCARD,
+    FORBID_MOVE,
+    FORBID_RECRUIT,
+    FORBID_TRADE,
+    FORBID_WARP,
+)
+from sim.jit import small_rule
+
+ACTIONS = {  # name: (bit of State.forbid, what it forbids)
+    "move": (FORBID_MOVE, "moving recruits at all"),
+    "warp": (FORBID_WARP, "moving through the gem warp"),
+    "attack": (FORBID_ATTACK, "moving onto a planet held by another colour (starting a combat)"),
+    "recruit": (FORBID_RECRUIT, "recruiting with gems"),
+    "trade": (FORBID_TRADE, "trading action cards for a recruit"),
+    "build": (FORBID_BUILD, "building bases (the seat cannot win)"),
+    "discard": (FORBID_DISCARD, "discarding cards to redraw at the end of the turn"),
+}
+PLAY = "play"
+
+
+def names(rules: dict) -> dict[str, str]:
+    """Gives every name --forbid takes for these rules, with what it forbids: the actions above,
+    `play` (every action card), then each card of the deck by its name in the deck file."""
+    found = {name: meaning for name, (_, meaning) in ACTIONS.items()}
+    found[PLAY] = "playing any action card"
+    for name, spec in rules["deck"]["cards"].items():
+        found.setdefault(name, f"playing the {name} card ({spec['effect']})")
+    return found
+
+
+def uses(kinds: list[str]) -> list[str]:
+    """Gives the kinds the seats table counts (uses_<kind>), in order: the actions, `play`, then
+    each card kind of the deck (`kinds`, by its index in the deck)."""
+    return [*_USE, *kinds]
+
+
+_USE = [*ACTIONS, PLAY]
+_MOVE, _WARP, _ATTACK, _RECRUIT, _TRADE, _BUILD, _DISCARD, _PLAY = (
+    1 << _USE.index(name) for name in
+    ("move", "warp", "attack", "recruit", "trade", "build", "discard", PLAY))
+_FIRST_CARD = len(_USE)  # the first card kind's place in uses()
+
+
+@small_rule
+def use_of(s, rs, seat, move):
+    """Gives the kinds (bit k: uses()[k]) of `seat`'s move, before it is played: a move is also
+    a warp through the gem warp, and an attack onto a planet another colour holds; a card played
+    is `play` and its card kind. Mining and ending a phase are none."""
+    action = move[0]
+    if action == MOVE:
+        return _MOVE | (_WARP if move[5] else 0) | (_ATTACK if occupied(s, seat, move[2]) else 0)
+    if action == PLAY_MOVE:
+        return _PLAY | (1 << (_FIRST_CARD + rs.card_kind[s.hand[seat, move[1]]]))
+    if action == RECRUIT:
+        return _RECRUIT
+    if action == TRADE:
+        return _TRADE
+    if action == BUILD:
+        return _BUILD
+    if action == DISCARD:
+        return _DISCARD
+    return 0
+
+
+def mask(kinds: list[str], card_kind: np.ndarray, forbidden: tuple[str, ...]) -> tuple[int, np.ndarray]:
+    """Gives one seat's restrictions as the engine holds them: (its State.forbid bits, its row
+    of State.forbid_card: 1 per deck card it may not play)."""
+    bits = 0
+    cards = np.zeros(len(card_kind), np.int8)
+    for name in forbidden:
+        if name in ACTIONS:
+            bits |= ACTIONS[name][0]
+        elif name == PLAY:
+            cards[:] = 1
+        else:
+            cards[card_kind == kinds.index(name)] = 1
+    return bits, cards

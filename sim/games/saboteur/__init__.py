@@ -1,0 +1,141 @@
+"""Saboteur: 3-10 players, hidden roles, rounds of digging for gold (three by default)."""
+
+from typing import TextIO
+
+import numpy as np
+import polars as pl
+
+from sim import search as search_family
+from sim.errors import UserError
+from sim.game import Headline, Setup
+from sim.games.saboteur import cards, forbid, play, sampler, search
+from sim.games.saboteur.state import new_state
+from sim.games.saboteur.tables import COLUMNS
+from sim.games.saboteur.tables import build as build_tables
+from sim.games.saboteur.trace import Tracer
+from sim.games.saboteur.view import PythonSeatPlayer, deck_cards
+from strategies import python_bots
+from strategies import saboteur as bots
+from strategies import seats as seat_strings
+from strategies.presets import user_presets
+
+
+class SaboteurBots:
+    """Saboteur's plug-in for user-chosen play (sim.game.Bots)."""
+
+    families = bots.FAMILIES
+    presets = bots.BUILT_IN
+    roles = forbid.ROLES  # --forbid ROLE:NAME
+
+    def forbiddable(self, rules: dict) -> dict[str, str]:
+        return forbid.names(rules)
+
+
+class Saboteur:
+    name = "saboteur"
+    title = "Saboteur"
+    min_players = cards.MIN_PLAYERS
+    max_players = cards.MAX_PLAYERS
+    tables = ("games", "seats", "rounds")
+    columns = COLUMNS
+    # `rounds` is a rule value (--set rounds=1): every rate counts the rounds each game played.
+    headline = Headline("miners' round-win rate", pl.col("miner_rounds"), pl.col("rounds"))
+    summary = (("avg rounds won by saboteurs", (pl.col("rounds") - pl.col("miner_rounds")).mean()),)
+    bots = SaboteurBots()
+    # the information-set sampler (for search bots): sampler.resample(s, rs, seat, r)
+    sampler = sampler
+    # the search family's pieces (registered with sim/search.py when imported)
+    search = search
+
+    def strategy_names(self) -> list[str]:
+        return bots.strategy_names()
+
+    def load_rules(self, config_file, overrides) -> dict:
+        from sim.rules import load_rules
+        rules = load_rules(self.name, config_file, overrides)
+        cards.build(rules)  # validates
+        return rules
+
+    def check(self, rules: dict, setup: Setup) -> None:
+        n = setup.players
+        fixed = setup.option("saboteurs")
+        ruleset, _ = cards.build(rules)
+        if fixed is not None:
+            top = min(n - 1, len(ruleset.payout) - 1)
+            if not 0 <= fixed <= top:
+                raise UserError(f"--saboteurs {fixed} is out of range for {n} players (0-{top})")
+        elif ruleset.saboteur_cards[n] > len(ruleset.payout) - 1:
+            raise UserError(f"{ruleset.saboteur_cards[n]} saboteur cards at {n} players, but "
+                            f"gold.saboteur_payout covers only {len(ruleset.payout) - 1}")
+
+    def compile(self, rules: dict, setups=()) -> None:
+        searches = search_family.has_search_seat(bots.resolve, rules, setups)
+        for strategy in ("random", "default") + (("search",) if searches else ()):
+            self.play(rules, Setup(3, (strategy,) * 3), 0, 0, 1, 0)
+
+    def prepare(self, rules: dict, setup: Setup):
+        """Gives what playing a configuration takes: (rule arrays, card names, bot families,
+        bot parameters, an empty state with the seats' restrictions, fixed saboteurs or -1).
+
+        Seats that Python strategies play get the random family here, which keeps no public
+        record; the Python driver asks their strategies instead."""
+        ruleset, names = cards.build(rules)
+        strategies = [seat_strings.parse(text) for text in setup.seats]
+        resolved = [bots.resolve("random" if seat_strings.is_python(seat.base) else seat.base,
+                                 user_presets(rules)) for seat in strategies]
+        families = np.array([f for f, _ in resolved], np.int64)
+        params = np.array([p for _, p in resolved], np.float64)
+        fixed = setup.option("saboteurs")
+        state = new_state(setup.players, len(names))
+        for i, seat in enumerate(strategies):
+            state.forbid[i] = forbid.mask(ruleset, names, seat.forbidden)
+        return ruleset, names, families, params, state, (-1 if fixed is None else fixed)
+
+    def play(self, rules, setup, seed, start, stop, id_offset):
+        ruleset, names, families, params, state, fixed = self.prepare(rules, setup)
+        out = play.new_results(stop - start, setup.players, int(ruleset.numbers[cards.ROUNDS]))
+        classes = python_bots.python_classes(setup.seats)
+        if classes:  # the Python driver: the same rules, seeds and tables, slower
+            players = self._python_players(state, ruleset, names, deck_cards(ruleset, names),
+                                           classes, rules)
+            for row, game in enumerate(range(start, stop)):
+                play.play_python(state, ruleset, families, params, seed, game, fixed, out, row,
+                                 self._python_seats(players, classes, seed, game))
+        else:
+            play.play_games(state, ruleset, families, params, seed, start, stop, fixed, out,
+                            search_family.searching(families))
+        ids = np.arange(start, stop, dtype=np.int64) + id_offset
+        return build_tables(out, ids, setup.players, setup.strategies(), setup.option("saboteurs"))
+
+    @staticmethod
+    def _python_players(state, ruleset, names, known, classes, rules) -> dict:
+        """Gives the players of the Python seats on `state` (view.PythonSeatPlayer), seated
+        for each game (`_python_seats`); `known`: what each card name of the deck
+        is (view.deck_cards)."""
+        return {seat: PythonSeatPlayer(state, ruleset, names, known, rules, seat)
+                for seat in classes}
+
+    _python_seats = staticmethod(python_bots.seated)  # each game's fresh strategy instances
+
+    def trace(self, rules, setup, seed, index, out: TextIO):
+        ruleset, names, families, params, state, fixed = self.prepare(rules, setup)
+        results = play.new_results(1, setup.players, int(ruleset.numbers[cards.ROUNDS]))
+        labels = setup.strategies()
+        tracer = Tracer(state, ruleset, names, labels, out)
+        print(f"Saboteur, {setup.players} players, seed {seed}, game {index}; seats: "
+              + ", ".join(f"{i}:{name}" for i, name in enumerate(labels)), file=out)
+        classes = python_bots.python_classes(setup.seats)
+        players = self._python_players(state, ruleset, names, deck_cards(ruleset, names),
+                                       classes, rules)
+        play.play_python(state, ruleset, families, params, seed, index, fixed, results, 0,
+                         self._python_seats(players, classes, seed, index), tracer)
+        built = build_tables(results, np.array([index], np.int64), setup.players, labels,
+                             setup.option("saboteurs"))
+        seats = built["seats"]
+        print("\nFinal: " + ", ".join(
+            f"seat {r['seat']} {r['gold']} nuggets{' (wins)' if r['won'] else ''}"
+            for r in seats.iter_rows(named=True)), file=out)
+        return built
+
+
+GAME = Saboteur()

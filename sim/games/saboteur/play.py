@@ -1,0 +1,203 @@
+"""Playing whole Saboteur games: one turn, the jitted loop for many games, and the results."""
+
+from collections import namedtuple
+
+import numpy as np
+
+from sim import search, usage
+from sim.jit import rule, small_rule
+from sim.games.saboteur import engine
+from sim.games.saboteur.cards import ROCKFALL, ROUNDS
+from sim.games.saboteur.forbid import USES, use_of
+from sim.games.saboteur.state import (
+    FINDER,
+    GAME_TURNS,
+    MINER_ROUNDS,
+    MINERS_WON,
+    ROUND_TURNS,
+    SABOTEURS,
+    STAMP,
+    THROUGH,
+    TURN_SEAT,
+)
+from strategies import bot_timeout
+from strategies import saboteur as bots
+
+
+@small_rule
+def turn(s, rs, seat, move, observed):
+    """Plays `seat`'s move, lets the table observe it (when a bot at the table keeps the public
+    record), draws; gives True when the round is over."""
+    if not observed:
+        engine.apply_move(s, rs, seat, move)
+        return engine.end_turn(s, rs)
+    card = s.hand[seat, move[1]]
+    cell, reach, stamp = s.cell, s.reach, s.g[STAMP]
+    before = bots.expected_distance(s, rs, -1) if move[0] == engine.PLACE else 0.0
+    cut_path = move[0] == ROCKFALL and cell[move[3], move[2]] == THROUGH \
+        and reach[move[3], move[2]] == stamp
+    engine.apply_move(s, rs, seat, move)
+    bots.observe(s, rs, seat, move, card, before, cut_path)
+    return engine.end_turn(s, rs)
+
+
+@rule
+def play_turn(s, rs, seat, move, observed):
+    """`turn`, compiled once as a function of its own: what the loops call that need not have
+    it inline, the Python driver's generator and the search's rollouts (numba inlines a
+    small_rule by copying its code, and a generator or a rollout holding every rule so copied
+    takes minutes to compile)."""
+    return turn(s, rs, seat, move, observed)
+
+
+@rule
+def record_round(s, out, row, r):
+    """Copies a finished round's outcome into the result arrays of game row `row`."""
+    out.round_saboteurs[row, r] = s.g[SABOTEURS]
+    out.round_miners_won[row, r] = s.g[MINERS_WON]
+    out.round_finder[row, r] = s.g[FINDER]
+    out.round_turns[row, r] = s.g[ROUND_TURNS]
+    role, round_gold = s.role, s.round_gold
+    for seat in range(role.shape[0]):
+        out.round_role[row, r, seat] = role[seat]
+        out.round_gold[row, r, seat] = round_gold[seat]
+
+
+@rule
+def record_game(s, out, row):
+    """Copies a finished game's totals into the result arrays of game row `row`."""
+    out.turns[row] = s.g[GAME_TURNS]
+    out.miner_rounds[row] = s.g[MINER_ROUNDS]
+    gold = s.gold
+    for seat in range(gold.shape[0]):
+        out.gold[row, seat] = gold[seat]
+        out.rank[row, seat] = engine.rank(gold, seat)
+
+
+@rule
+def play_games(s, rs, families, params, seed, start, stop, fixed_saboteurs, out, searching):
+    """Plays games [start, stop) with the jitted bots and fills `out` (row = game - start).
+
+    searching: True when a seat searches, None when none does (sim/search.py: the loop is then
+    compiled without the search)."""
+    move = s.move
+    rounds = rs.numbers[ROUNDS]
+    observed = bots.keeps_record(families)
+    for game in range(start, stop):
+        row = game - start
+        engine.start_game(s, rs, seed, game, fixed_saboteurs)
+        for r in range(rounds):
+            if r > 0:
+                engine.start_round(s, rs, r, engine.next_round_first_seat(s, rs))
+            over = False
+            while not over:
+                seat = s.g[TURN_SEAT]
+                if searching is None:
+                    bots.builtin_choose(s, rs, seat, families[seat], params[seat], move)
+                else:
+                    bots.choose(s, rs, seat, families[seat], params[seat], move)
+                usage.tally(out.uses, row, seat, use_of(s, rs, seat, move))
+                over = turn(s, rs, seat, move, observed)
+            engine.end_round(s, rs)
+            record_round(s, out, row, r)
+        record_game(s, out, row)
+
+
+Results = namedtuple("Results", [
+    "turns", "miner_rounds", "gold", "rank",
+    "round_saboteurs", "round_miners_won", "round_finder", "round_turns", "round_role",
+    "round_gold",
+    "uses",  # int64[games, players, len(USES)]: moves of each kind (sim/usage.py)
+])
+
+
+def new_results(games: int, players: int, rounds: int) -> Results:
+    """Gives zeroed result arrays for `games` games."""
+    return Results(
+        turns=np.zeros(games, np.int64), miner_rounds=np.zeros(games, np.int64),
+        gold=np.zeros((games, players), np.int64), rank=np.zeros((games, players), np.int64),
+        round_saboteurs=np.zeros((games, rounds), np.int64),
+        round_miners_won=np.zeros((games, rounds), np.int64),
+        round_finder=np.zeros((games, rounds), np.int64),
+        round_turns=np.zeros((games, rounds), np.int64),
+        round_role=np.zeros((games, rounds, players), np.int64),
+        round_gold=np.zeros((games, rounds, players), np.int64),
+        uses=usage.new_counts(games, players, len(USES)),
+    )
+
+
+# What python_steps stops for (its first yielded number).
+DECIDE, ROUND, MOVE, ROUND_END = range(4)
+
+
+@rule
+def python_steps(s, rs, families, params, seed, game, fixed_saboteurs, out, row, python,
+                 observed, watched, searching, picked):
+    """Plays one game as `play_games` does, stopping where Python has a part: yields
+    (DECIDE, seat, r) when a seat with python[seat] set is to move, its legal moves listed in
+    s.moves[:picked[0]] (Python writes the index of the one it plays into picked[0] before
+    the next step) and, when `watched`, (ROUND, -1, r) as round r starts, (MOVE, seat, card)
+    after each move and (ROUND_END, -1, r) after each round.
+
+    A generator: its arguments are unboxed once per game, where calling the rules from Python
+    unboxes the state's arrays at every call, several times a move. searching: as for
+    `play_games`."""
+    move = s.move
+    engine.start_game(s, rs, seed, game, fixed_saboteurs)
+    for r in range(rs.numbers[ROUNDS]):
+        if r > 0:
+            engine.start_round(s, rs, r, engine.next_round_first_seat(s, rs))
+        if watched:
+            yield ROUND, -1, r
+        over = False
+        while not over:
+            seat = s.g[TURN_SEAT]
+            if python[seat]:
+                picked[0] = engine.legal_moves(s, rs, seat)
+                yield DECIDE, seat, r
+                for k in range(move.shape[0]):  # a row's slice would need numba's allocator
+                    move[k] = s.moves[picked[0], k]
+            elif searching is None:
+                bots.builtin_choose(s, rs, seat, families[seat], params[seat], move)
+            else:
+                bots.choose(s, rs, seat, families[seat], params[seat], move)
+            usage.tally(out.uses, row, seat, use_of(s, rs, seat, move))
+            card = s.hand[seat, move[1]]
+            over = play_turn(s, rs, seat, move, observed)
+            if watched:
+                yield MOVE, seat, card
+        engine.end_round(s, rs)
+        record_round(s, out, row, r)
+        if watched:
+            yield ROUND_END, -1, r
+    record_game(s, out, row)
+
+
+def play_python(s, rs, families, params, seed, game, fixed_saboteurs, out, row=0,
+                python_seats=None, watch=None):
+    """Plays one game over the same jitted rules and bots as `play_games`, filling row `row`
+    of `out`, with Python taking part: the Python driver, used by trace and by Python
+    strategies.
+
+    python_seats: {seat: player(seat, round_index, n)} for the seats Python strategies play;
+    a player gives the index of its move among the seat's legal moves, s.moves[:n]. The other
+    seats play their jitted bots.
+    watch(event, ...), if given, is called at each step: ("round", r), ("move", seat, move,
+    card) after each move, ("round_end", r).
+    """
+    python_seats = python_seats or {}
+    python = np.array([seat in python_seats for seat in range(s.hand.shape[0])], np.int64)
+    # A Python seat may ask a built-in bot what it would play (View.suggest): keep the record.
+    observed = bots.keeps_record(families) or bool(python_seats)
+    picked = np.zeros(1, np.int64)
+    for event, seat, value in python_steps(s, rs, families, params, seed, game,
+                                           fixed_saboteurs, out, row, python, observed,
+                                           watch is not None, search.searching(families),
+                                           picked):
+        if event == DECIDE:
+            picked[0] = python_seats[seat](seat, value, picked[0])
+        elif event == MOVE:
+            watch("move", seat, s.move.copy(), value)
+        else:
+            watch("round" if event == ROUND else "round_end", value)
+    bot_timeout.rest()

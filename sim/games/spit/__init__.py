@@ -1,0 +1,61 @@
+"""Spit: two players race, without turns, to play out their stock piles onto two spit piles.
+
+This package also holds what Speed (sim/games/speed) shares with Spit: the discrete-event clock
+(race.py), the deck (deck.py), reaction settings (reaction.py), the tables and the game shape
+(realtime.py).
+"""
+
+import polars as pl
+
+from sim import usage
+from sim.game import Column
+from sim.games.spit import cards, forbid, play, sampler, search, view
+from sim.games.spit.realtime import RealTimeBots, RealTimeGame
+from sim.games.spit.state import new_state
+from sim.games.spit.tables import columns
+from sim.games.spit.trace import Tracer
+from strategies import spit as bots
+
+OPTION_COLUMNS = (
+    Column("stock_piles", "stock piles per layout (5; variant: 4)"),
+    Column("smaller_pile", "who takes the smaller spit pile: 'slap' or 'out_player_chooses'"),
+    Column("alternating_colours", "variant: plays on a spit pile must change colour"),
+    Column("stack_equal_ranks", "variant: equal ranks may be stacked to uncover cards"),
+    Column("both_out_of_spit_cards", "both out of spit cards and stalled: 'new_layout', "
+                                     "'take_back_started_pile' or 'split_both_piles'"),
+    Column("win", "who wins: 'no_cards_left' or 'spit_and_layout_played' (at once, with no "
+                  "spit cards left)"),
+)
+
+
+class Spit(RealTimeGame):
+    name = "spit"
+    title = "Spit"
+    length = "deals"
+    columns = columns("deals", "deals played (layouts dealt)", OPTION_COLUMNS,
+                      usage.described(forbid.USES))
+    summary = (
+        ("avg deals", pl.col("deals").mean()),
+        ("avg minutes", pl.col("sim_seconds").mean() / 60),
+        ("stalls per deal", pl.col("stalls").sum() / pl.col("deals").sum()),
+    )
+    cards, loop, view, tracer = cards, play, view, Tracer
+    bots = RealTimeBots(bots, forbid)
+    # the information-set sampler (for search bots): sampler.resample(s, rs, seat, r), and
+    # sampler.resample_clock(c, r) for the clock
+    sampler = sampler
+    # the search family's pieces (registered with sim/search.py when imported)
+    search = search
+
+    def new_state(self, ruleset, clock):
+        return new_state(int(ruleset.numbers[cards.PILES]), int(ruleset.numbers[cards.CARDS]),
+                         clock)
+
+    def options(self, rules: dict) -> dict:
+        return {"stock_piles": rules["layout"]["stock_piles"],
+                **{k: rules["options"][k] for k in ("smaller_pile", "alternating_colours",
+                                                    "stack_equal_ranks", "both_out_of_spit_cards",
+                                                    "win")}}
+
+
+GAME = Spit()

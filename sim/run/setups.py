@@ -1,0 +1,165 @@
+"""The configurations a command line asks for: player counts, per-seat strategies, game options,
+rule variants."""
+
+from __future__ import annotations
+
+import itertools
+import math
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable
+
+from sim import rules as rule_files
+from sim.errors import UserError
+from sim.run.limits import MAX_SETUPS, check_setups
+from sim.game import Game, Setup
+
+_COUNT = re.compile(r"(\d+)(?:-(\d+))?")
+
+
+def parse_counts(flag: str, text: str, check: Callable[[int], None] | None = None) -> list[int]:
+    """Gives the numbers named by `7`, `5,7`, `3-10` (or a mix like `3-5,8`), in order, once each.
+
+    `check` (raising UserError for a number not allowed) sees each number before the range is
+    listed, so that `3-3000000000` is refused at its first number not allowed.
+    """
+    counts: list[int] = []
+    for part in text.split(","):
+        match = _COUNT.fullmatch(part.strip())
+        if not match:
+            raise UserError(f"{flag} takes a number (7), a list (5,7) or a range (3-10), got {text!r}")
+        low = int(match[1])
+        high = int(match[2]) if match[2] else low
+        if high < low:
+            raise UserError(f"{flag}: the range {part.strip()!r} is empty")
+        # The first number not allowed stops it, long before a range like 3-3000000000 ends.
+        for n in itertools.islice(range(low, high + 1), MAX_SETUPS + 1) if check else ():
+            check(n)
+        if high - low >= MAX_SETUPS:
+            raise UserError(f"{flag}: the range {part.strip()!r} names more than {MAX_SETUPS:,}"
+                            " numbers")
+        counts += [n for n in range(low, high + 1) if n not in counts]
+    return counts
+
+
+def check_players(game: Game, players: int) -> None:
+    """Raises UserError unless the game takes `players` players."""
+    if not game.min_players <= players <= game.max_players:
+        raise UserError(f"{game.name} takes {game.min_players}–{game.max_players} players, "
+                        f"got {players}")
+
+
+def parse_seat_strategies(values: list[str]) -> dict[int, str]:
+    """Gives {seat: strategy} from `SEAT=NAME` flag values (seats count from 0)."""
+    seats: dict[int, str] = {}
+    for value in values:
+        seat, sep, name = value.partition("=")
+        if not sep or not seat.strip().isdigit() or not name.strip():
+            raise UserError(f"--seat-strategy takes SEAT=NAME (e.g. 0=default), got {value!r}")
+        seats[int(seat)] = name.strip()
+    return seats
+
+
+@dataclass(frozen=True)
+class Variant:
+    """The rules of some configurations of a sweep, as Setup holds them: the swept --set values,
+    and with several --config files, one file's stem and its values that differ."""
+
+    rules: tuple[tuple[str, object], ...] = ()
+    rule_file: str | None = None
+    file_rules: tuple[tuple[str, object], ...] = ()
+
+
+def rule_variants(game: Game, configs: list[str], sets: list[str],
+                  others: int = 1) -> tuple[dict, list[Variant]]:
+    """Gives the run's rules (the defaults, the --config file if there is one, the --set keys of
+    one value) and every rule variant: each --config file (when several are given) with each
+    combination of the swept --set values, each validated by the game now.
+
+    `others` is how many configurations each variant is played in (player counts × options):
+    a sweep of more configurations than a run holds is refused before any rules are loaded.
+    """
+    fixed, swept = rule_files.split_sweeps(game.name, sets)
+    files = [(Path(c).stem, c) for c in configs] if len(configs) > 1 else [(None, None)]
+    check_setups(others * len(files) * math.prod(len(values) for values in swept))
+    stems = [stem for stem, _ in files]
+    if len(set(stems)) < len(stems):
+        raise UserError("--config: two files have the same name "
+                        f"({', '.join(s for s in stems if stems.count(s) > 1)}); a variant is "
+                        "named by its file's name")
+    base = game.load_rules(configs[0] if len(configs) == 1 else None, fixed)
+    base_values = rule_files.leaves(base)
+    variants = []
+    for stem, config in files:
+        file_rules = ()
+        if config is not None:
+            loaded = rule_files.leaves(game.load_rules(config, fixed))
+            file_rules = tuple(sorted((key, rule_files.frozen(value))
+                                      for key, value in loaded.items()
+                                      if base_values.get(key) != value))
+        for combo in itertools.product(*swept):
+            loaded = rule_files.leaves(game.load_rules(config, [*fixed, *combo]))
+            keys = sorted(override.partition("=")[0] for override in combo)
+            for key in keys:
+                if key not in loaded:  # read into a table, as Deep Space's board and deck
+                    raise UserError(f"--set {key} cannot be swept (it names a file read into a "
+                                    "table); compare such files with --config repeated")
+            variants.append(Variant(tuple((key, rule_files.frozen(loaded[key])) for key in keys),
+                                    stem, file_rules))
+    return base, variants
+
+
+def build_setups(game: Game, players: list[int], options: dict[str, list], strategy: str,
+                 seat_strategies: dict[int, str], rules: dict | None = None,
+                 variants: list[Variant] | None = None) -> list[Setup]:
+    """Gives every configuration of the sweep: each player count with each combination of options
+    and each rule variant (rule_variants; by default, the run's rules alone).
+
+    Strategy strings come out as workers need them (strategies.seats.canonical: a Python bot's
+    file made absolute); `rules` carry the presets of --strategies-file, if any.
+    Raises UserError for a player count the game does not take, an unknown strategy, or a seat
+    that some configuration of the sweep does not have.
+    """
+    from strategies.seats import canonical
+
+    for n in players:
+        check_players(game, n)
+    strategy = canonical(game, strategy, rules)
+    seat_strategies = {seat: canonical(game, name, rules) for seat, name in seat_strategies.items()}
+    for seat in seat_strategies:
+        if seat >= min(players):
+            raise UserError(f"--seat-strategy: there is no seat {seat} with {min(players)} players"
+                            f" (seats are 0–{min(players) - 1})")
+    names = sorted(options)
+    return [
+        Setup(n, tuple(seat_strategies.get(seat, strategy) for seat in range(n)),
+              tuple(zip(names, values)), variant.rules, variant.rule_file, variant.file_rules)
+        for n in players
+        for values in itertools.product(*(options[name] for name in names))
+        for variant in _variants_at(game.name, n, variants or [Variant()])
+    ]
+
+
+def count_of(game_name: str, key: str) -> int | None:
+    """Gives the player count a dotted rule key belongs to (7 for `hand_size.7`, a key of a
+    table of one value per player count), else None (a key every player count plays)."""
+    table, _, last = key.rpartition(".")
+    values = rule_files.value_at(rule_files.defaults(game_name), table) if table else None
+    if last.isdigit() and isinstance(values, dict) and all(k.isdigit() for k in values):
+        return int(last)
+    return None
+
+
+def _variants_at(game_name: str, players: int, variants: list[Variant]) -> list[Variant]:
+    """Gives the variants as `players` players play them, once each: a swept key of another
+    player count's table (`hand_size.7` at 5 players) changes nothing there, so it is left out
+    rather than multiplying the configurations by values without effect."""
+    own = []
+    for variant in variants:
+        rules = tuple((key, value) for key, value in variant.rules
+                      if count_of(game_name, key) in (None, players))
+        projected = Variant(rules, variant.rule_file, variant.file_rules)
+        if projected not in own:
+            own.append(projected)
+    return own

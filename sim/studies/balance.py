@@ -1,0 +1,653 @@
+"""`simulate balance`: searches the rule values that bring a game's headline rate closest to its
+target, then measures the answer again on fresh seeds.
+
+The player counts are independent problems when every varied key belongs to one count (a key of
+a per-count table, `saboteur_cards.{n}`); a key every count plays (`rounds`) joins them into
+one problem, whose objective is the root mean square of the counts' distances to their targets.
+
+A problem of at most SCAN_MAX candidate settings is scanned in full: every candidate plays the
+same games (the same seed and game indices) in waves of doubling size, each wave on a new seed,
+until the best candidate's interval is separated from every other's or is at most ± precision.
+A larger problem is searched with Optuna's TPE sampler, each trial an adaptive run (--until-ci
+at the precision) on the search seed, so that trials too play the same games. Every evaluation is
+an ordinary run folder under OUT/search; the answer is played again into OUT/fresh on a seed the
+search never used.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+import re
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable
+
+import numpy as np
+
+from reports.stats import design_effect, wilson
+from sim import rules as rule_files
+from sim.errors import UserError
+from sim.game import Game, Setup
+from sim.run.setups import count_of
+
+SCAN_MAX = 16  # candidates a problem scans in full; beyond, Optuna searches
+TOLERANCE = 0.02  # the verdict's "balanced within ±2 points"
+_KEEP = re.compile(r"\s*([A-Za-z_][A-Za-z0-9_.]*)\s*(<=|>=)\s*(-?\d+(?:\.\d*)?(?:[eE]-?\d+)?)\s*")
+# What a rate above (or below) its target favours, by game; a seat's rate otherwise.
+_FAVOURS = {"saboteur": ("the miners", "the saboteurs"), "spit": ("seat 0", "seat 1"),
+            "speed": ("seat 0", "seat 1")}
+
+
+@dataclass(frozen=True)
+class Keep:
+    """A second figure kept in range: the mean of a games-table column, at most or at least a
+    bound."""
+
+    column: str
+    at_most: bool
+    bound: float
+
+    def holds(self, mean: float) -> bool:
+        return mean <= self.bound if self.at_most else mean >= self.bound
+
+
+@dataclass
+class Problem:
+    """Player counts searched together, the rule keys varied and the values each takes."""
+
+    counts: tuple[int, ...]
+    values: dict[str, tuple]  # dotted key -> its candidate values
+    templates: dict[str, str]  # dotted key -> the --vary template it comes from
+    owners: dict[str, int | None]  # dotted key -> the player count it belongs to (None: all)
+
+    def keys_at(self, candidate: tuple, players: int) -> tuple:
+        """Gives the (key, value) pairs of a candidate that a player count plays."""
+        return tuple((k, v) for k, v in candidate if self.owners[k] in (None, players))
+
+    @property
+    def size(self) -> int:
+        return math.prod(len(v) for v in self.values.values())
+
+    def candidates(self) -> list[tuple]:
+        keys = sorted(self.values)
+        return [tuple(zip(keys, combo)) for combo in
+                itertools.product(*(self.values[k] for k in keys))]
+
+
+@dataclass
+class Measure:
+    """A configuration's headline counts summed over the games played, and the keep column's
+    sum."""
+
+    games: int = 0
+    successes: float = 0.0
+    trials: float = 0.0
+    sums: np.ndarray = field(default_factory=lambda: np.zeros(3))
+    keep_total: float = 0.0
+
+    def add(self, games: int, successes: float, trials: float, sums, keep_total: float) -> None:
+        self.games += games
+        self.successes += successes
+        self.trials += trials
+        self.sums = self.sums + np.asarray(sums, float)
+        self.keep_total += keep_total
+
+    @property
+    def rate(self) -> float:
+        return self.successes / self.trials if self.trials else math.nan
+
+    def interval(self) -> tuple[float, float]:
+        """Gives the rate's 95% Wilson interval on the effective trials (games as clusters)."""
+        if not self.trials:
+            return math.nan, math.nan
+        deff = float(design_effect(self.successes, self.trials, self.games, *self.sums))
+        effective = self.trials / deff
+        return wilson(self.rate * effective, effective)
+
+    def half_width(self) -> float:
+        low, high = self.interval()
+        return (high - low) / 2
+
+    @property
+    def keep_mean(self) -> float:
+        return self.keep_total / self.games if self.games else math.nan
+
+
+@dataclass
+class Answer:
+    """What the search recommends for one player count, as measured on fresh seeds."""
+
+    players: int
+    values: tuple  # (key, value) pairs this count plays
+    target: float
+    fresh: Measure
+    keep_holds: bool | None
+
+
+# --- Reading the command line ------------------------------------------------------------------
+
+
+def parse_keep(text: str | None) -> Keep | None:
+    """Gives the --keep bound (`turns<=180`), or None."""
+    if text is None:
+        return None
+    match = _KEEP.fullmatch(text)
+    if not match:
+        raise UserError(f"--keep takes COLUMN<=NUMBER or COLUMN>=NUMBER (e.g. turns<=180), "
+                        f"got {text!r}")
+    return Keep(match[1], match[2] == "<=", float(match[3]))
+
+
+def check_options(target: float | None, precision: float, trials: int) -> None:
+    """Raises UserError for a --target outside [0, 1], a --precision outside (0, 0.5) or fewer
+    than one trial."""
+    if target is not None and not 0 <= target <= 1:
+        raise UserError(f"--target is a rate between 0 and 1, got {target}")
+    if not 0 < precision < 0.5:
+        raise UserError(f"--precision takes a half-width between 0 and 0.5 (e.g. 0.01), got "
+                        f"{precision}")
+    if trials < 1:
+        raise UserError(f"--trials must be at least 1, got {trials}")
+
+
+def default_target(game: Game, players: int) -> float:
+    """Gives the balanced value of a game's headline: 50% for Saboteur's miners (two teams),
+    else a seat's fair share, 1/players (50% between two Spit or Speed players)."""
+    return 0.5 if game.name == "saboteur" else 1 / players
+
+
+def problems(game: Game, counts: list[int], varies: list[str], seat: str,
+             say: Callable[[str], None] = lambda line: None) -> list[Problem]:
+    """Gives the search problems of the --vary flags over the player counts, every key and value
+    checked: the key is a rule (not a table), each value loads as the rules take it; a value the
+    game cannot play at a count it belongs to is left out (and said). A `{n}` key gives one key
+    per player count."""
+    if not varies:
+        raise UserError("--vary is needed: the rule to search, e.g. "
+                        "--vary 'saboteur_cards.{n}=0-4'")
+    values: dict[str, tuple] = {}
+    templates: dict[str, str] = {}
+    owner: dict[str, int | None] = {}
+    for text in varies:
+        template, sep, spec = text.partition("=")
+        template = template.strip()
+        if not sep or not template or not spec.strip():
+            raise UserError(f"--vary takes KEY=LO-HI or KEY=V1,V2,... (e.g. "
+                            f"'saboteur_cards.{{n}}=0-4'), got {text!r}")
+        keys = ([template.replace("{n}", str(n)) for n in counts] if "{n}" in template
+                else [template])
+        for key in keys:
+            values[key] = _values(game, key, spec.strip())
+            templates[key] = template
+            owner[key] = count_of(game.name, key)
+            if owner[key] is not None and owner[key] not in counts:
+                raise UserError(f"--vary {key}: it is a rule of {owner[key]} players, which "
+                                "--players does not name")
+    shared = [k for k, n in owner.items() if n is None]
+    for n in counts:
+        if not shared and not any(owner[k] == n for k in values):
+            raise UserError(f"--vary changes no rule at {n} players: vary a key of every count "
+                            "(e.g. hand_size.{n}) or leave that count out of --players")
+    groups = [tuple(counts)] if shared else [(n,) for n in counts]
+    found = []
+    for group in groups:
+        keys = [k for k in values if owner[k] is None or owner[k] in group]
+        problem = Problem(group, {k: values[k] for k in sorted(keys)},
+                          {k: templates[k] for k in keys}, {k: owner[k] for k in keys})
+        found.append(_playable(game, problem, seat, say))
+    return found
+
+
+def _values(game: Game, key: str, spec: str) -> tuple:
+    """Gives the values --vary KEY=SPEC names, each loaded as the rules take it."""
+    default = rule_files.value_at(rule_files.defaults(game.name), key)
+    if default is None:
+        raise UserError(f"--vary: unknown rule {key!r} (simulate rules {game.name} lists them)")
+    if isinstance(default, dict):
+        raise UserError(f"--vary {key} is a table; vary one of its keys, e.g. "
+                        f"{key}.{next(iter(default))}")
+    fixed, swept = rule_files.split_sweeps(game.name, [f"{key}={spec}"])
+    found = []
+    for override in swept[0] if swept else fixed:
+        try:  # the rule's type and range; whether the game plays it is _playable's business
+            rules = rule_files.load_rules(game.name, None, [override])
+        except UserError as e:
+            raise UserError(f"--vary {override}: {str(e).replace(' in --set', '')}") from None
+        found.append(rule_files.frozen(rule_files.value_at(rules, key)))
+    return tuple(found)
+
+
+def _playable(game: Game, problem: Problem, seat: str,
+              say: Callable[[str], None]) -> Problem:
+    """Gives the problem without the values the game cannot play at a player count they belong
+    to (e.g. fewer role cards than players), saying which were left out; raises UserError
+    when a key has none left."""
+    from sim.rules import with_values
+
+    for key, options in problem.values.items():
+        kept = []
+        for value in options:
+            try:
+                rules = game.load_rules(None, [f"{key}={_toml(value)}"])
+                for n in problem.counts:
+                    if problem.owners[key] in (None, n):
+                        game.check(with_values(rules, ((key, value),)), Setup(n, (seat,) * n))
+                kept.append(value)
+            except UserError as e:
+                say(f"--vary {key}={_text(value)} left out: {e}")
+        if not kept:
+            raise UserError(f"--vary {key}: the game can play none of its values")
+        problem.values[key] = tuple(kept)
+    return problem
+
+
+def check_keep_column(game: Game, keep: Keep | None, rules: dict, seat: str, players: int) -> None:
+    """Raises UserError unless --keep names a numeric column of the games table (read from one
+    game played here)."""
+    if keep is None:
+        return
+    import polars as pl
+
+    games = game.play(rules, Setup(players, (seat,) * players), 0, 0, 1, 0)["games"]
+    numeric = [c for c, t in games.schema.items() if t.is_numeric() or t == pl.Boolean]
+    if keep.column not in numeric:
+        raise UserError(f"--keep: the games table has no numeric column {keep.column!r} "
+                        f"(it has {', '.join(numeric)})")
+
+
+# --- Searching ---------------------------------------------------------------------------------
+
+
+def derived_seed(seed: int, purpose: int, index: int = 0) -> int:
+    """Gives a seed of its own for one purpose (1: the search's waves, 2: the fresh measure)
+    and index, from the run's seed; distinct seeds never share a game."""
+    state = np.random.SeedSequence(seed, spawn_key=(purpose, index)).generate_state(2, np.uint64)
+    return int(state[0] >> np.uint64(1))
+
+
+SEARCH, FRESH = 1, 2
+
+
+@dataclass
+class Search:
+    """Plays the evaluations of a balance search as ordinary runs under `out`/search."""
+
+    game: Game
+    rules: dict
+    seat: str
+    out: Path
+    workers: int
+    keep: Keep | None
+    say: Callable[[str], None]
+    runs: int = 0
+    seeds: list[int] = field(default_factory=list)  # the seeds the search played
+
+    def play(self, configurations: list[tuple[int, tuple]], games: int, seed: int,
+             until_ci: float | None, folder: Path | None = None) -> list[Measure]:
+        """Gives the Measure of each (players, rule values) configuration after playing
+        `games` games of each (or fewer, to --until-ci) on `seed`, as one run."""
+        from sim.run import runner
+
+        setups = [Setup(n, (self.seat,) * n, (), values) for n, values in configurations]
+        self.runs += 1
+        if folder is None:
+            folder = self.out / "search" / f"run-{self.runs:03d}"
+            self.seeds.append(seed)
+        run = runner.run(self.game, self.rules, setups, games, seed, folder, self.workers,
+                         progress=False, until_ci=until_ci)
+        measures = [Measure() for _ in setups]
+        done = run.done_chunks()
+        for chunk, (successes, trials, *sums) in run.counts().items():
+            if (chunk.setup, chunk.start) in done:
+                measures[chunk.setup].add(chunk.games, successes, trials, sums, 0.0)
+        if self.keep:
+            import polars as pl
+
+            totals = (run.scan("games").group_by("setup")
+                      .agg(pl.col(self.keep.column).cast(pl.Float64).sum()).collect().iter_rows())
+            for k, total in totals:
+                measures[k].keep_total = total
+        return measures
+
+
+def distance(problem: Problem, targets: dict[int, float], by_count: dict[int, Measure]) -> float:
+    """Gives a candidate's objective: the root mean square over the problem's counts of its
+    rates' distances to their targets."""
+    return math.sqrt(sum((by_count[n].rate - targets[n]) ** 2 for n in problem.counts)
+                     / len(problem.counts))
+
+
+def _distance_bounds(measure: Measure, target: float) -> tuple[float, float]:
+    """Gives the interval of a rate's distance to its target (0 at best when it covers it)."""
+    low, high = measure.interval()
+    far = max(abs(low - target), abs(high - target))
+    near = 0.0 if low <= target <= high else min(abs(low - target), abs(high - target))
+    return near, far
+
+
+def scan(search: Search, searched: list[Problem], targets: dict[int, float], precision: float,
+         most_games: int, seed: int) -> dict[int, dict[tuple, dict[int, Measure]]]:
+    """Gives every candidate's Measure per player count, each problem scanned in full in waves
+    of doubling size on new seeds until its best candidate is separated from the others or
+    measured to ± precision (or has played `most_games` games)."""
+    found = {id(p): {c: {n: Measure() for n in p.counts} for c in p.candidates()}
+             for p in searched}
+    active = list(searched)
+    played, wave = 0, 0
+    size = max(100, math.ceil(_first_guess(precision) / 4))
+    while active and played < most_games:
+        wave += 1
+        games = min(size if wave == 1 else played, most_games - played)
+        configurations, owners = [], []
+        for p in active:
+            for candidate in found[id(p)]:
+                for n in p.counts:
+                    configurations.append((n, p.keys_at(candidate, n)))
+                    owners.append((p, candidate, n))
+        wave_seed = derived_seed(seed, SEARCH, wave)
+        search.say(f"wave {wave}: {len(configurations)} configuration(s) × {games:,} games, "
+                   f"seed {wave_seed}")
+        for (p, candidate, n), measure in zip(owners, search.play(configurations, games,
+                                                                    wave_seed, None)):
+            m = found[id(p)][candidate][n]
+            m.add(measure.games, measure.successes, measure.trials, measure.sums,
+                  measure.keep_total)
+        played += games
+        still = []
+        for p in active:
+            best, done = _scan_state(p, found[id(p)], targets, precision, search.keep)
+            search.say(f"  {_counts_text(p.counts)}: best {_values_text(best)}"
+                       f" {_rates_text(found[id(p)][best], p.counts)}"
+                       f"{' (stops)' if done or played >= most_games else ''}")
+            if not done:
+                still.append(p)
+        active = still
+    return found
+
+
+def _scan_state(problem: Problem, measures: dict[tuple, dict[int, Measure]],
+                targets: dict[int, float], precision: float, keep: Keep | None):
+    """Gives (the best candidate, whether the problem's scan may stop)."""
+    best = choose(problem, measures, targets, keep)
+    if max(measures[best][n].half_width() for n in problem.counts) <= precision:
+        return best, True
+    if len(problem.counts) > 1:  # several counts: only the precision stops a joint scan
+        return best, False
+    n = problem.counts[0]
+    _, worst = _distance_bounds(measures[best][n], targets[n])
+    separated = all(_distance_bounds(m[n], targets[n])[0] > worst
+                    for c, m in measures.items() if c != best)
+    return best, separated
+
+
+def choose(problem: Problem, measures: dict[tuple, dict[int, Measure]],
+           targets: dict[int, float], keep: Keep | None) -> tuple:
+    """Gives the candidate nearest its targets among those that keep the --keep bound (among
+    all when none does)."""
+    def kept(c):
+        return keep is None or all(keep.holds(measures[c][n].keep_mean) for n in problem.counts)
+
+    pool = [c for c in measures if kept(c)] or list(measures)
+    return min(pool, key=lambda c: distance(problem, targets, measures[c]))
+
+
+def optimise(search: Search, problem: Problem, targets: dict[int, float], precision: float,
+             most_games: int, seed: int, trials: int) -> dict[tuple, dict[int, Measure]]:
+    """Gives the Measure per player count of every candidate Optuna's TPE sampler tried, each
+    an adaptive run (to ± precision) on the same search seed."""
+    import optuna
+
+    from sim.rules import with_values
+
+    optuna.logging.set_verbosity(optuna.logging.WARNING)
+    study = optuna.create_study(sampler=optuna.samplers.TPESampler(seed=seed % 2**32))
+    keys = sorted(problem.values)
+    labels = {k: [_text(v) for v in problem.values[k]] for k in keys}
+    found: dict[tuple, dict[int, Measure]] = {}
+    search_seed = derived_seed(seed, SEARCH, 0)
+    for number in range(trials):
+        trial = study.ask()
+        candidate = tuple((k, problem.values[k][labels[k].index(
+            trial.suggest_categorical(k, labels[k]))]) for k in keys)
+        if candidate not in found:
+            try:
+                for n in problem.counts:
+                    search.game.check(with_values(search.rules, problem.keys_at(candidate, n)),
+                                      Setup(n, (search.seat,) * n))
+            except UserError:
+                study.tell(trial, state=optuna.trial.TrialState.PRUNED)
+                continue
+            measures = search.play([(n, problem.keys_at(candidate, n)) for n in problem.counts],
+                                   most_games, search_seed, precision)
+            found[candidate] = dict(zip(problem.counts, measures))
+        by_count = found[candidate]
+        value = distance(problem, targets, by_count)
+        if search.keep and not all(search.keep.holds(by_count[n].keep_mean)
+                                   for n in problem.counts):
+            value += 1.0  # any setting within the bound beats every one outside it
+        study.tell(trial, value)
+        best = choose(problem, found, targets, search.keep)
+        search.say(f"trial {number + 1}/{trials} {_counts_text(problem.counts)}: "
+                   f"{_values_text(candidate)} {_rates_text(by_count, problem.counts)}; "
+                   f"best {_values_text(best)}")
+    if not found:
+        raise UserError("no setting the search tried can be played")
+    return found
+
+
+def _first_guess(precision: float) -> int:
+    from reports.stats import Z95
+
+    return math.ceil(Z95 ** 2 * 0.25 / precision ** 2)
+
+
+# --- The whole command -------------------------------------------------------------------------
+
+
+@dataclass
+class Result:
+    """A finished balance search: the answers per player count and every evaluation."""
+
+    answers: list[Answer]
+    evaluations: list[tuple[Problem, dict[tuple, dict[int, Measure]], tuple]]  # and the best
+    search_seeds: list[int]
+    fresh_seed: int
+    methods: dict[tuple[int, ...], str]
+    keep: Keep | None
+
+
+def balance(game: Game, counts: list[int], varies: list[str], *, target: float | None,
+            keep: Keep | None, precision: float, most_games: int, trials: int, seed: int,
+            workers: int, out: Path, seat: str = "default",
+            say: Callable[[str], None] = lambda line: print(line, file=sys.stderr)) -> Result:
+    """Gives the search's answer, every run it played written under `out` (search/, fresh/)."""
+    rules = game.load_rules(None, [])
+    searched = problems(game, counts, varies, seat, say)
+    check_keep_column(game, keep, rules, seat, counts[0])
+    targets = {n: default_target(game, n) if target is None else target for n in counts}
+    search = Search(game, rules, seat, out, workers, keep, say)
+    small = [p for p in searched if p.size <= SCAN_MAX]
+    evaluations = []
+    methods = {}
+    if small:
+        found = scan(search, small, targets, precision, most_games, seed)
+        for p in small:
+            evaluations.append((p, found[id(p)], choose(p, found[id(p)], targets, keep)))
+            methods[p.counts] = "full scan"
+    for p in searched:
+        if p.size > SCAN_MAX:
+            found = optimise(search, p, targets, precision, most_games, seed, trials)
+            evaluations.append((p, found, choose(p, found, targets, keep)))
+            methods[p.counts] = f"Optuna TPE, {trials} trials"
+    evaluations.sort(key=lambda e: e[0].counts)
+    fresh_seed = derived_seed(seed, FRESH)
+    configurations = [(n, p.keys_at(best, n)) for p, _, best in evaluations for n in p.counts]
+    say(f"fresh measure: {len(configurations)} configuration(s), seed {fresh_seed}")
+    fresh = search.play(configurations, most_games, fresh_seed, precision, out / "fresh")
+    answers = [Answer(n, values, targets[n], measure,
+                      keep.holds(measure.keep_mean) if keep else None)
+               for (n, values), measure in zip(configurations, fresh)]
+    return Result(answers, evaluations, search.seeds, fresh_seed, methods, keep)
+
+
+# --- Telling the answer ------------------------------------------------------------------------
+
+
+def verdict(game: Game, answer: Answer) -> str:
+    """Gives the answer's verdict against its target, from its fresh 95% interval."""
+    low, high = answer.fresh.interval()
+    t = answer.target
+    above, below = _FAVOURS.get(game.name, ("the first player", "the other players"))
+    if t - TOLERANCE <= low and high <= t + TOLERANCE:
+        return f"balanced within ±{TOLERANCE * 100:g} points"
+    if low > t:
+        return f"favours {above}"
+    if high < t:
+        return f"favours {below}"
+    return f"on target; ±{TOLERANCE * 100:g} points needs more games"
+
+
+def crossings(result: Result) -> list[str]:
+    """Gives a line for each player count whose answer misses its target because the rate
+    jumps across it between two neighbouring values of its one varied key (no value of the
+    range comes nearer: a step between them, or another rule, is needed)."""
+    lines = []
+    for problem, found, best in result.evaluations:
+        if len(problem.values) != 1 or len(problem.counts) != 1 or len(found) < problem.size:
+            continue  # only a full scan of one key knows every neighbour
+        (key, values), n = next(iter(problem.values.items())), problem.counts[0]
+        answer = next(a for a in result.answers if a.players == n)
+        low, high = answer.fresh.interval()
+        if low <= answer.target <= high:
+            continue
+        rates = [(v, found[((key, v),)][n].rate) for v in values]
+        for (a, rate_a), (b, rate_b) in itertools.pairwise(rates):
+            if (rate_a - answer.target) * (rate_b - answer.target) < 0:
+                lines.append(f"{n}p: the rate jumps across the target between {key}={_text(a)} "
+                             f"({rate_a:.1%}) and {_text(b)} ({rate_b:.1%}); no value of the "
+                             "range comes nearer")
+    return lines
+
+
+def report(game: Game, result: Result, out: Path) -> str:
+    """Writes the answer's files into `out` (balanced.toml, response.png, evaluations.csv) and
+    gives what the command prints: how each problem was searched, the table, the files."""
+    from reports.balance_chart import response_chart
+    from sim.run.runner import _command
+
+    command = _command()
+    files = [write_config(out / "balanced.toml", game, result, command),
+             response_chart(out / "response.png", result, game.headline.title),
+             write_evaluations(out / "evaluations.csv", result)]
+    searched = "; ".join(f"{_counts_text(counts)} {method}"
+                         for counts, method in result.methods.items())
+    lines = [f"{game.title}: {game.headline.title} brought to its target ({searched}).",
+             (f"Search seeds {', '.join(map(str, result.search_seeds))}; the answer measured "
+              f"again on seed {result.fresh_seed} (never used by the search)."), "",
+             table(game, result, result.keep), ""]
+    jumps = crossings(result)
+    lines += [*jumps, ""] if jumps else []
+    lines += [f"wrote {path}" for path in files]
+    return "\n".join(lines)
+
+
+def table(game: Game, result: Result, keep: Keep | None) -> str:
+    """Gives the answer as a text table, one row per player count."""
+    head = ["players", "recommended", "rate (95% CI, fresh seeds)", "target", "distance",
+            "games", "verdict"]
+    if keep:
+        head.insert(-1, f"mean {keep.column}")
+    rows = []
+    for a in result.answers:
+        low, high = a.fresh.interval()
+        row = [f"{a.players}", _values_text(a.values) or "(defaults)",
+               f"{a.fresh.rate:.1%} [{low * 100:.1f}, {high * 100:.1f}]", f"{a.target:.1%}",
+               f"{(a.fresh.rate - a.target) * 100:+.1f} pts", f"{a.fresh.games:,}",
+               verdict(game, a)]
+        if keep:
+            row.insert(-1, f"{a.fresh.keep_mean:.1f}{'' if a.keep_holds else ' (outside)'}")
+        rows.append(row)
+    widths = [max(len(r[i]) for r in [head, *rows]) for i in range(len(head))]
+    lines = ["  ".join(c.ljust(w) for c, w in zip(r, widths)).rstrip() for r in [head, *rows]]
+    return "\n".join([lines[0], "  ".join("-" * w for w in widths), *lines[1:]])
+
+
+def write_config(path: Path, game: Game, result: Result, command: str) -> Path:
+    """Writes the recommended values as a --config TOML file (tables by dotted key)."""
+    tables: dict[str, list[tuple[str, object]]] = {}
+    for a in result.answers:
+        for key, value in a.values:
+            table_name, _, last = key.rpartition(".")
+            if (last, value) not in tables.setdefault(table_name, []):
+                tables[table_name].append((last, value))
+    lines = [f"# {game.title} rules found by: {command}",
+             (f"# Use: simulate {game.name} --config {path.name} (these values change the "
+              "defaults).")]
+    for a in result.answers:
+        low, high = a.fresh.interval()
+        lines.append(f"# {a.players}p: {a.fresh.rate:.1%} [{low:.1%}, {high:.1%}] on fresh seeds,"
+                     f" target {a.target:.1%}")
+    for name in sorted(tables, key=lambda t: (t != "", t)):
+        lines.append("")
+        if name:
+            lines.append(f"[{name}]")
+        for key, value in tables[name]:
+            lines.append(f"{key} = {_toml(value)}")
+    path.write_text("\n".join(lines) + "\n")
+    return path
+
+
+def _toml(value) -> str:
+    import json
+
+    if isinstance(value, bool):
+        return str(value).lower()
+    if isinstance(value, tuple):
+        return "[" + ", ".join(_toml(v) for v in value) + "]"
+    if isinstance(value, str):
+        return json.dumps(value)
+    return repr(value)
+
+
+def write_evaluations(path: Path, result: Result) -> Path:
+    """Writes every evaluation of the search as CSV: player count, key values, games, rate and
+    its 95% interval on the search seeds."""
+    import polars as pl
+
+    rows = []
+    for p, found, best in result.evaluations:
+        for candidate, by_count in found.items():
+            for n in p.counts:
+                m = by_count[n]
+                low, high = m.interval()
+                row = {"players": n, "setting": _values_text(p.keys_at(candidate, n)),
+                       "chosen": candidate == best, "games": m.games, "rate": m.rate,
+                       "low": low, "high": high}
+                if result.keep:
+                    row[f"mean {result.keep.column}"] = m.keep_mean
+                rows.append(row)
+    pl.DataFrame(rows).write_csv(path)
+    return path
+
+
+def _text(value) -> str:
+    from sim.game import _rule_text
+
+    return _rule_text(value)
+
+
+def _values_text(values: tuple) -> str:
+    return " ".join(f"{k}={_text(v)}" for k, v in values)
+
+
+def _counts_text(counts: tuple[int, ...]) -> str:
+    return f"{counts[0]}p" if len(counts) == 1 else f"{counts[0]}-{counts[-1]}p"
+
+
+def _rates_text(by_count: dict[int, Measure], counts: tuple[int, ...]) -> str:
+    parts = []
+    for n in counts:
+        parts.append(f"{by_count[n].rate:.1%} ±{by_count[n].half_width() * 100:.1f}")
+    return ", ".join(parts)

@@ -1,0 +1,151 @@
+"""The skill ladder: the same deals played with every seat at each rung of play, from random
+moves to search, so that a balance figure can be read across skill levels.
+
+A rung is the strategy every seat plays: `random`, `default`, `tuned` (the first preset of a
+presets file, as `simulate tune` writes it, or a small tuning on the fly at each player count)
+and `search` (where the game has that family). Each
+player count × rung is one configuration of one run, labelled by its `rung` option; every
+configuration plays the same game indices of the same seed, hence the same deals.
+"""
+
+from __future__ import annotations
+
+import shutil
+import sys
+from pathlib import Path
+
+from sim.errors import UserError
+from sim.game import Game, Setup
+
+RUNGS = ("random", "default", "tuned", "search")
+OPTION = "rung"  # the setup option naming a configuration's rung
+ON_THE_FLY = "tuned on the fly"  # the tuned rung's strategy until each count's tuning gives it
+TUNINGS = "tuned"  # the run folder's subfolder keeping each player count's tuning
+
+
+def parse_rungs(text: str | None) -> list[str] | None:
+    """Gives the rungs a --rungs flag names, in its order (None: the default rungs).
+
+    Raises UserError for an unknown or repeated rung, or none at all."""
+    if text is None:
+        return None
+    names = [name.strip() for name in text.split(",") if name.strip()]
+    if not names:
+        raise UserError("--rungs names no rung (rungs: " + ", ".join(RUNGS) + ")")
+    for name in names:
+        if name not in RUNGS:
+            raise UserError(f"--rungs: unknown rung {name!r} (rungs: {', '.join(RUNGS)})")
+    if len(set(names)) < len(names):
+        raise UserError(f"--rungs names a rung twice: {text!r}")
+    return names
+
+
+def tuned_preset(game: Game, path: Path) -> tuple[str, dict]:
+    """Gives the first preset of a presets file (loaded as --strategies-file loads it) and all
+    its presets. Raises UserError when the file does not load or holds no preset."""
+    from strategies import presets
+
+    loaded = presets.load(game, path)
+    if not loaded:
+        raise UserError(f"--tuned {path}: the file holds no [preset.NAME] table")
+    return next(iter(loaded)), loaded
+
+
+def check_tuning(trials: int | None, games: int | None, tuned: Path | None) -> bool:
+    """Gives whether the tuned rung is tuned on the fly (--tune-trials and --tune-games).
+
+    Raises UserError when only one of them is given, either is below 1, or --tuned is given
+    too (the tuned rung is a file's preset or a tuning, not both)."""
+    if trials is None and games is None:
+        return False
+    if trials is None or games is None:
+        raise UserError("tuning on the fly needs both --tune-trials and --tune-games")
+    if trials < 1 or games < 1:
+        raise UserError(f"--tune-trials and --tune-games must be at least 1, got {trials} "
+                        f"and {games}")
+    if tuned is not None:
+        raise UserError("--tuned FILE and --tune-trials exclude each other: the tuned rung is "
+                        "a presets file's or a tuning's")
+    return True
+
+
+def tuning_seed(seed: int) -> int:
+    """Gives the seed the on-the-fly tunings search on: derived from the ladder's, never the
+    ladder's own, so that the tuned rung is not chosen on the deals it is measured on; below
+    2**32, as Optuna's samplers take it."""
+    from sim.studies.tune import held_out_seed
+
+    return held_out_seed(seed) % 2**32
+
+
+def tune(game: Game, rules: dict, players: list[int], trials: int, games: int, seed: int,
+         folder: Path, workers: int, quiet: bool) -> tuple[dict[int, str], dict]:
+    """Gives the tuned rung's preset per player count and the rules carrying them, after
+    tuning the `default` family at each count (`simulate tune`'s defaults: one seat, each in
+    turn, against `default`; `trials` candidates of `games` games, the gain measured on
+    `games` held-out games) into folder/<N>p (its tuned.toml and gain.json)."""
+    from sim.studies import tune as tuning
+    from strategies.presets import load, user_presets, with_presets
+
+    command = " ".join(["simulate", *sys.argv[1:]])
+    names, found = {}, {}
+    for count in players:
+        side = tuning.make_side(game, rules, count, "default", None, None, None, "default")
+        settings = tuning.Settings(game.name, count, "default", rules, side, trials, games,
+                                   games, tuning_seed(seed))
+        where = folder / f"{count}p"
+        tuning.run(settings, where, command, workers, quiet)
+        (spec,) = load(game, where / "tuned.toml").values()
+        names[count] = f"tuned-{game.name}-{count}p"
+        found[names[count]] = spec
+    return names, with_presets(rules, {**user_presets(rules), **found})
+
+
+def keep_tunings(folder: Path, run: Path) -> None:
+    """Moves the on-the-fly tunings into the run folder (run/tuned/<N>p), beside its games."""
+    shutil.move(str(folder), str(run / TUNINGS))
+
+
+def has_search(game: Game) -> bool:
+    """Tells whether the game has a `search` bot family."""
+    return "search" in game.strategy_names()
+
+
+def rung_strategies(game: Game, rungs: list[str] | None, tuned: str | None) -> list[tuple[str, str]]:
+    """Gives (rung, strategy of every seat) per rung, in ladder order.
+
+    rungs: those asked for (None: random, default, tuned when a tuned preset is given, search
+    when the game has it); tuned: the tuned preset's name, if --tuned was given, or ON_THE_FLY.
+    Raises UserError for a rung that cannot be played here."""
+    if rungs is None:
+        rungs = [r for r in RUNGS if (r != "tuned" or tuned) and (r != "search" or has_search(game))]
+    if tuned == ON_THE_FLY and "tuned" not in rungs:
+        raise UserError("--tune-trials tunes the tuned rung: add tuned to --rungs")
+    strategies = []
+    for rung in rungs:
+        if rung == "tuned":
+            if tuned is None:
+                raise UserError("the tuned rung needs --tuned FILE (a presets file, as "
+                                "'simulate tune' writes it) or --tune-trials and --tune-games")
+            strategies.append((rung, tuned))
+        elif rung == "search" and not has_search(game):
+            raise UserError(f"{game.name} has no search bot family: drop the search rung")
+        else:
+            strategies.append((rung, rung))
+    return strategies
+
+
+def setups(game: Game, players: list[int], options: dict[str, list], rungs: list[tuple[str, str]],
+           rules: dict, tuned: dict[int, str] | None = None) -> list[Setup]:
+    """Gives the ladder's configurations: each player count (and game option) at each rung, in
+    that order, every seat playing the rung's strategy (the tuned rung: `tuned`'s preset for
+    that count, where it was tuned on the fly; before that, `default` stands in)."""
+    from sim.run.setups import build_setups
+
+    found = []
+    for count in players:
+        for rung, strategy in rungs:
+            if strategy == ON_THE_FLY:
+                strategy = (tuned or {}).get(count, "default")
+            found += build_setups(game, [count], {**options, OPTION: [rung]}, strategy, {}, rules)
+    return found

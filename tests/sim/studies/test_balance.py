@@ -1,0 +1,120 @@
+"""`simulate balance`: the rule values that bring a game's headline to its target, found by a
+search on paired games and measured again on fresh seeds."""
+
+import json
+
+import pytest
+
+from sim.studies import balance
+
+from sim import games
+from sim.run.store import Run
+
+
+@pytest.fixture
+def simulate(fake_game, simulate):
+    """Gives `simulate` with the coin game standing in for saboteur (seat 0 wins ties, so its
+    win rate falls towards 50% as the flips grow: 75% at 1 flip, 68.75% at 2, 63.7% at 4)."""
+    return simulate
+
+
+def test_a_per_count_key_is_one_problem_per_player_count_and_a_shared_key_joins_them():
+    saboteur = games.get("saboteur")
+    apart = balance.problems(saboteur, [3, 4, 5], ["saboteur_cards.{n}=1-2"], "default")
+    assert [(p.counts, p.values) for p in apart] == [
+        ((3,), {"saboteur_cards.3": (1, 2)}), ((4,), {"saboteur_cards.4": (1, 2)}),
+        ((5,), {"saboteur_cards.5": (1, 2)})]
+    joined = balance.problems(saboteur, [3, 4], ["saboteur_cards.{n}=1,2", "rounds=1,3"],
+                              "default")
+    assert [(p.counts, sorted(p.values)) for p in joined] == [
+        ((3, 4), ["rounds", "saboteur_cards.3", "saboteur_cards.4"])]
+    # each count plays its own key and the shared one, never another count's
+    candidate = joined[0].candidates()[0]
+    assert joined[0].keys_at(candidate, 4) == (("rounds", 1), ("saboteur_cards.4", 1))
+
+
+def test_the_scan_recommends_the_value_nearest_the_target_and_its_toml_is_a_config(simulate,
+                                                                                  tmp_path):
+    code, out, err = simulate("balance", "saboteur", "--players", "2", "--vary", "flips=1,2,4",
+                              "--target", "0.7", "--precision", "0.03", "--games", "3000",
+                              "--seed", "3", "--workers", "1", "--out", "b")
+    assert code == 0, err
+    assert "2p full scan" in out
+    row = next(line for line in out.splitlines() if line.startswith("2 "))
+    assert "flips=2" in row
+    assert "wave 1: 3 configuration(s)" in err  # progress goes to stderr
+    toml = (tmp_path / "b" / "balanced.toml").read_text()
+    assert "\nflips = 2\n" in toml
+    assert (tmp_path / "b" / "response.png").stat().st_size > 10_000
+    code, _, err = simulate("saboteur", "--players", "2", "--config", "b/balanced.toml",
+                            "--games", "10", "--workers", "1", "--out", "run", "--quiet")
+    assert (code, err) == (0, "")
+    assert Run.open(tmp_path / "run").manifest["rules"]["flips"] == 2
+
+
+def test_keep_passes_over_a_nearer_value_that_breaks_the_bound(simulate, tmp_path):
+    # The coin game's turns are flips × players: only 4 flips keep turns >= 8 at 2 players.
+    code, out, err = simulate("balance", "saboteur", "--players", "2", "--vary", "flips=1,2,4",
+                              "--target", "0.7", "--keep", "turns>=8", "--precision", "0.05",
+                              "--games", "600", "--seed", "3", "--workers", "1", "--out", "b")
+    assert code == 0, err
+    row = next(line for line in out.splitlines() if line.startswith("2 "))
+    assert "flips=4" in row and "8.0" in row
+
+
+def test_the_answer_is_measured_on_a_seed_the_search_never_played(simulate, tmp_path):
+    code, out, err = simulate("balance", "saboteur", "--players", "2", "--vary", "flips=1,4",
+                              "--target", "0.7", "--precision", "0.05", "--games", "600",
+                              "--seed", "3", "--workers", "1", "--out", "b")
+    assert code == 0, err
+
+    def seed(folder):
+        return json.loads((folder / "manifest.json").read_text())["seed"]
+
+    searched = {seed(f) for f in (tmp_path / "b" / "search").iterdir()}
+    fresh = seed(tmp_path / "b" / "fresh")
+    assert searched and fresh not in searched
+    assert f"seed {fresh} (never used by the search)" in out
+    # Every candidate of a wave plays the same games: one seed per wave run.
+    assert len(searched) == len(list((tmp_path / "b" / "search").iterdir()))
+
+
+def test_many_settings_are_searched_with_optuna_on_the_same_games(simulate, tmp_path):
+    code, out, err = simulate("balance", "saboteur", "--players", "2", "--vary", "flips=1-20",
+                              "--target", "0.7", "--trials", "3", "--precision", "0.1",
+                              "--games", "300", "--seed", "3", "--workers", "1", "--out", "b")
+    assert code == 0, err
+    assert "2p Optuna TPE, 3 trials" in out
+    assert "trial 3/3" in err
+    seeds = {json.loads((f / "manifest.json").read_text())["seed"]
+             for f in (tmp_path / "b" / "search").iterdir()}
+    assert len(seeds) == 1
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--vary", "nope=1-2"], "unknown rule 'nope'"),
+    (["--vary", "hand_size=1-2"], "hand_size is a table"),
+    (["--vary", "flips=400-600"], "must be at most 500"),
+    (["--vary", "flips=5-3"], "the range '5-3' is empty"),
+    (["--vary", "hand_size.{n}=5,6"], "unknown rule 'hand_size.2'"),
+    (["--vary", "flips=1-3", "--target", "1.5"], "--target is a rate between 0 and 1"),
+    (["--vary", "flips=1-3", "--keep", "nope<=3"], "no numeric column 'nope'"),
+    (["--vary", "flips=1-3", "--keep", "turns<3"], "--keep takes COLUMN<=NUMBER"),
+    (["--vary", "flips=1-3", "--keep", "turns<=1.2.3"], "--keep takes COLUMN<=NUMBER"),
+    (["--vary", "flips=1-3", "--precision", "0.5"], "--precision takes a half-width"),
+])
+def test_bad_input_is_one_line_and_writes_nothing(simulate, tmp_path, args, message):
+    code, _, err = simulate("balance", "saboteur", "--players", "2", *args, "--workers", "1",
+                              "--out", "b")
+    assert code == 2
+    assert len(err.strip().splitlines()) == 1 and message in err, err
+    assert not (tmp_path / "b").exists()
+
+
+def test_an_out_folder_holding_other_files_is_refused(simulate, tmp_path):
+    (tmp_path / "b").mkdir()
+    (tmp_path / "b" / "notes.txt").write_text("mine")
+    code, _, err = simulate("balance", "saboteur", "--players", "2", "--vary", "flips=1-3",
+                            "--workers", "1", "--out", "b")
+    assert code == 2 and len(err.strip().splitlines()) == 1 and "--out b" in err
+    assert [p.name for p in (tmp_path / "b").iterdir()] == ["notes.txt"]

@@ -1,0 +1,105 @@
+"""`simulate ladder`: the same deals at every rung of skill, into one run; its bad input."""
+
+import polars as pl
+import pytest
+
+from sim.run.store import Run
+
+
+def test_every_rung_plays_the_same_deals(simulate, tmp_path):
+    code, out, err = simulate("ladder", "saboteur", "--players", "4", "--games", "12",
+                              "--rungs", "random,default", "--seed", "5", "--workers", "1",
+                              "--out", "lad", "--quiet")
+    assert code == 0, err
+    run = Run.open(tmp_path / "lad")
+    assert [(s.players, s.option("rung"), s.seats) for s in run.setups] == [
+        (4, "random", ("random",) * 4), (4, "default", ("default",) * 4)]
+    rounds = pl.read_parquet(tmp_path / "lad" / "rounds" / "*.parquet")
+    # a round's roles are dealt before anyone moves: the same deal gives the same roles
+    first = (rounds.filter(pl.col("round") == 1)
+             .with_columns((pl.col("game_id") - pl.col("setup") * 12).alias("index"))
+             .sort("index", "seat"))
+    roles = {rung: part["role"].to_list()
+             for (rung,), part in first.group_by("setup", maintain_order=True)}
+    assert roles[0] == roles[1]
+    # and the rungs play differently on them
+    moves = pl.read_parquet(tmp_path / "lad" / "games" / "*.parquet").sort("setup", "game_id")
+    assert moves.filter(pl.col("setup") == 0)["turns"].to_list() != \
+        moves.filter(pl.col("setup") == 1)["turns"].to_list()
+
+
+def test_the_tuned_rung_plays_the_first_preset_of_the_file(simulate, tmp_path):
+    (tmp_path / "tuned.toml").write_text(
+        '[preset.tuned-deep]\nfamily = "default"\n\n[preset.other]\nfamily = "default"\n')
+    code, out, err = simulate("ladder", "deep-space", "--players", "2", "--games", "4",
+                              "--rungs", "random,default,tuned",
+                              "--tuned", "tuned.toml", "--seed", "1", "--workers", "1",
+                              "--out", "lad", "--quiet")
+    assert code == 0, err
+    seats = [(s.option("rung"), s.seats[0]) for s in Run.open(tmp_path / "lad").setups]
+    assert seats == [("random", "random"), ("default", "default"), ("tuned", "tuned-deep")]
+
+
+def test_the_tuned_rung_tuned_on_the_fly_plays_each_counts_tuning_kept_in_the_run(simulate,
+                                                                                  tmp_path):
+    from sim import games
+    from strategies.presets import load, user_presets
+
+    code, out, err = simulate("ladder", "deep-space", "--players", "2-3", "--games", "4",
+                              "--rungs", "default,tuned", "--tune-trials", "2",
+                              "--tune-games", "4", "--seed", "1", "--workers", "1",
+                              "--out", "lad", "--quiet")
+    assert code == 0, err
+    run = Run.open(tmp_path / "lad")
+    assert [(s.players, s.option("rung"), s.seats[0]) for s in run.setups] == [
+        (2, "default", "default"), (2, "tuned", "tuned-deep-space-2p"),
+        (3, "default", "default"), (3, "tuned", "tuned-deep-space-3p")]
+    game = games.get("deep-space")
+    carried = user_presets(run.manifest["rules"])
+    for count in (2, 3):
+        folder = tmp_path / "lad" / "tuned" / f"{count}p"
+        assert (folder / "gain.json").is_file()
+        # the run plays (and a resume replays) exactly the preset its tuning wrote
+        (spec,) = load(game, folder / "tuned.toml").values()
+        assert carried[f"tuned-deep-space-{count}p"] == spec
+
+
+@pytest.mark.parametrize("args, says", [
+    (("--rungs", "random,expert"), "unknown rung 'expert'"),
+    (("--rungs", "tuned"), "the tuned rung needs --tuned"),
+    (("--games", "0"), "--games"),
+    (("--tuned", "missing.toml"), "missing.toml"),
+    (("--tune-trials", "0", "--tune-games", "5"), "--tune-trials and --tune-games must be at"),
+    (("--tune-trials", "3", "--tune-games", "-1"), "must be at least 1, got 3 and -1"),
+    (("--tune-trials", "3"), "needs both --tune-trials and --tune-games"),
+    (("--rungs", "random,default", "--tune-trials", "2", "--tune-games", "5"),
+     "add tuned to --rungs"),
+    (("--tuned", "t.toml", "--tune-trials", "2", "--tune-games", "5"), "exclude each other"),
+    (("--tune-trials", "2", "--tune-games", "5", "--games", "0"), "--games"),
+])
+def test_bad_input_is_one_line_and_writes_nothing(simulate, tmp_path, args, says):
+    code, out, err = simulate("ladder", "speed", "--players", "2", "--games", "4",
+                              "--out", "lad", *args)
+    assert code == 2
+    assert says in err and len(err.strip().splitlines()) == 1
+    assert not (tmp_path / "lad").exists()
+
+
+def test_a_presets_file_that_does_not_load_is_refused(simulate, tmp_path):
+    (tmp_path / "bad.toml").write_text('[preset.x]\nfamily = "nonsense"\n')
+    code, out, err = simulate("ladder", "spit", "--players", "2", "--tuned", "bad.toml",
+                              "--out", "lad")
+    assert code == 2 and "bad.toml" in err and len(err.strip().splitlines()) == 1
+    assert not (tmp_path / "lad").exists()
+
+
+def test_the_search_rung_needs_a_game_with_that_family(simulate, tmp_path):
+    from sim import games
+    from sim.studies import ladder
+
+    if ladder.has_search(games.get("speed")):
+        pytest.skip("speed has a search family here")
+    code, out, err = simulate("ladder", "speed", "--players", "2", "--rungs", "default,search",
+                              "--out", "lad")
+    assert code == 2 and "has no search bot family" in err
+    assert not (tmp_path / "lad").exists()
