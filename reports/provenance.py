@@ -3,7 +3,6 @@ each variant changes from the game's defaults, who sat where, versions and dates
 
 from __future__ import annotations
 
-import dataclasses
 from datetime import datetime
 from importlib import metadata
 from pathlib import Path
@@ -11,59 +10,9 @@ from pathlib import Path
 import polars as pl
 
 import sim
+from reports.sections import Section, Table
+from reports.variants import as_set, rule_changes, variant_label
 from sim import rules as rule_files
-
-DEFAULT = "default rules"  # the label of the game's rules as its configs file has them
-DEFAULT_MARK = "(default)"
-# bots a --strategies-file adds travel with the rules, but they are bots, not rules
-_NOT_RULES = ("strategy_presets",)
-
-
-_DEFAULTS: dict[str, dict[str, object]] = {}
-
-
-def _default_leaves(game) -> dict[str, object]:
-    """Gives the game's default rules (configs/<game>.toml, validated) by dotted key, once per
-    game (none for a game without rule files)."""
-    if game.name not in _DEFAULTS:
-        load = getattr(game, "load_rules", None)
-        _DEFAULTS[game.name] = {} if load is None else {
-            key: rule_files.frozen(value)
-            for key, value in rule_files.leaves(load(None, [])).items()}
-    return _DEFAULTS[game.name]
-
-
-def rule_changes(game, rules: dict, setup) -> tuple[tuple[str, object], ...]:
-    """Gives the dotted rule keys, with their values, in which a configuration of a run (the
-    run's `rules` updated by the setup's own values) differs from the game's defaults."""
-    played = {key: rule_files.frozen(value) for key, value in rule_files.leaves(rules).items()}
-    played.update(setup.rule_values())
-    defaults = _default_leaves(game)
-    return tuple(sorted((key, value) for key, value in played.items()
-                        if not key.startswith(_NOT_RULES)
-                        and (key not in defaults or defaults[key] != value)))
-
-
-def change_text(game, rules: dict, setup) -> str:
-    """Gives the rules a configuration changes from the defaults as --set takes them
-    ("hand_size.7=6 rounds=2"), a --config file of a sweep by its name; else "default rules"."""
-    if setup.rule_file:
-        return setup.variant()
-    return _as_set(setup, rule_changes(game, rules, setup))
-
-
-def _as_set(setup, changes: tuple[tuple[str, object], ...]) -> str:
-    """Gives rule changes as --set takes them, space-separated, or "default rules"."""
-    return dataclasses.replace(setup, rules=changes, rule_file=None, file_rules=()).variant()
-
-
-def variant_label(game, runs: list, index: int, setup) -> str:
-    """Gives the label that keeps a configuration's rule variant apart in a report: what it
-    changes from the defaults, and with several runs, the run's folder name."""
-    text = change_text(game, runs[index].manifest["rules"], setup)
-    if text == DEFAULT and setup.rules:  # a sweep's value that is the default: say both
-        text = f"{setup.variant()} {DEFAULT_MARK}"
-    return f"{text} ({Path(runs[index].path).name})" if len(runs) > 1 else text
 
 
 def version() -> str:
@@ -96,8 +45,6 @@ def _seats(setup) -> str:
 def section(ctx):
     """Gives the Provenance section: a row per run (folder, seed, games, command, date played,
     versions) and a row per configuration (its rules changed from the defaults, its bots)."""
-    from reports.sections import Section, Table
-
     runs = []
     for run in ctx.runs:
         m = run.manifest
@@ -117,7 +64,7 @@ def section(ctx):
             changes = rule_changes(ctx.game, run.manifest["rules"], setup)
             configs.append((Path(run.path).name, setup.label(),
                             variant_label(ctx.game, ctx.runs, i, setup),
-                            _as_set(setup, changes) if changes else "none",
+                            as_set(setup, changes) if changes else "none",
                             _seats(setup)))
     config_table = pl.DataFrame(configs, orient="row", schema={
         "run": pl.Utf8, "configuration": pl.Utf8, "variant": pl.Utf8,

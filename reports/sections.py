@@ -20,6 +20,7 @@ from reports import charts
 from reports import runs as runs_mod
 from scipy.stats import t as t_dist
 
+from reports.variants import rule_changes, variant_label
 from reports.verdicts import TOLERANCE, Target, target_of, verdicts
 from reports.stats import (PERMUTATIONS, balance, design_effect, seat_test, significance_level,
                            simultaneous_p, two_sided_p, wilson_arrays)
@@ -50,8 +51,6 @@ class ReportContext:
 
     def __init__(self, runs: list, game, charts_dir: Path, target: float | None = None,
                  baseline: str | None = None):
-        from reports.provenance import rule_changes, variant_label
-
         self.runs = runs
         self.game = game
         self.charts_dir = charts_dir

@@ -17,7 +17,7 @@ import polars as pl
 from scipy import stats
 
 from reports import charts
-from reports.provenance import DEFAULT_MARK
+from reports.variants import DEFAULT_MARK
 from reports.sections import ReportContext, Section, Table, cluster_sums, with_wilson
 from reports.stats import ALPHA, holm
 from reports.verdicts import TOLERANCE, verdicts

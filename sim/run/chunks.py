@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import io
 from dataclasses import dataclass
-from pathlib import Path
 
 import polars as pl
 
@@ -169,12 +168,3 @@ def variant_columns(setup: Setup, setups: tuple[Setup, ...], rules: dict) -> lis
         value = f"[{', '.join(map(str, value))}]" if isinstance(value, tuple) else value
         columns.append(pl.lit(value).alias(f"rule.{key}"))
     return columns
-
-
-def play_into(job: Job, path: Path, chunk: Chunk) -> Played:
-    """Plays one chunk and writes its shards and its chunk record into the run folder `path`."""
-    from sim.run.store import write_chunk
-
-    played, shards = play(job, chunk)
-    write_chunk(path, played, shards)
-    return played

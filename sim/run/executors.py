@@ -16,11 +16,19 @@ from collections import deque
 from pathlib import Path
 from typing import Iterator
 
-from sim.run.chunks import Chunk, Job, Played, play_into
 from sim.errors import UserError
+from sim.run.chunks import Chunk, Job, Played, play
+from sim.run.store import write_chunk
 
 # A chunk whose worker died this many times is not tried again: the run stops, resumable.
 ATTEMPTS = 3
+
+
+def play_into(job: Job, path: Path, chunk: Chunk) -> Played:
+    """Plays one chunk and writes its shards and its chunk record into the run folder `path`."""
+    played, shards = play(job, chunk)
+    write_chunk(path, played, shards)
+    return played
 
 
 class Serial:

@@ -1,0 +1,61 @@
+"""The label of a configuration's rule variant: the rules it changes from the game's defaults,
+as --set takes them, which the report's tables and its provenance both name."""
+
+from __future__ import annotations
+
+import dataclasses
+from pathlib import Path
+
+from sim import rules as rule_files
+
+DEFAULT = "default rules"  # the label of the game's rules as its configs file has them
+DEFAULT_MARK = "(default)"
+# bots a --strategies-file adds travel with the rules, but they are bots, not rules
+_NOT_RULES = ("strategy_presets",)
+
+
+_DEFAULTS: dict[str, dict[str, object]] = {}
+
+
+def _default_leaves(game) -> dict[str, object]:
+    """Gives the game's default rules (configs/<game>.toml, validated) by dotted key, once per
+    game (none for a game without rule files)."""
+    if game.name not in _DEFAULTS:
+        load = getattr(game, "load_rules", None)
+        _DEFAULTS[game.name] = {} if load is None else {
+            key: rule_files.frozen(value)
+            for key, value in rule_files.leaves(load(None, [])).items()}
+    return _DEFAULTS[game.name]
+
+
+def rule_changes(game, rules: dict, setup) -> tuple[tuple[str, object], ...]:
+    """Gives the dotted rule keys, with their values, in which a configuration of a run (the
+    run's `rules` updated by the setup's own values) differs from the game's defaults."""
+    played = {key: rule_files.frozen(value) for key, value in rule_files.leaves(rules).items()}
+    played.update(setup.rule_values())
+    defaults = _default_leaves(game)
+    return tuple(sorted((key, value) for key, value in played.items()
+                        if not key.startswith(_NOT_RULES)
+                        and (key not in defaults or defaults[key] != value)))
+
+
+def change_text(game, rules: dict, setup) -> str:
+    """Gives the rules a configuration changes from the defaults as --set takes them
+    ("hand_size.7=6 rounds=2"), a --config file of a sweep by its name; else "default rules"."""
+    if setup.rule_file:
+        return setup.variant()
+    return as_set(setup, rule_changes(game, rules, setup))
+
+
+def as_set(setup, changes: tuple[tuple[str, object], ...]) -> str:
+    """Gives rule changes as --set takes them, space-separated, or "default rules"."""
+    return dataclasses.replace(setup, rules=changes, rule_file=None, file_rules=()).variant()
+
+
+def variant_label(game, runs: list, index: int, setup) -> str:
+    """Gives the label that keeps a configuration's rule variant apart in a report: what it
+    changes from the defaults, and with several runs, the run's folder name."""
+    text = change_text(game, runs[index].manifest["rules"], setup)
+    if text == DEFAULT and setup.rules:  # a sweep's value that is the default: say both
+        text = f"{setup.variant()} {DEFAULT_MARK}"
+    return f"{text} ({Path(runs[index].path).name})" if len(runs) > 1 else text
