@@ -272,7 +272,8 @@ def test_a_script_without_a_main_guard_runs_on_worker_processes(tmp_path):
     script.write_text(
         "import sys\n"
         f"sys.path[:0] = [{str(Path(__file__).parents[1])!r}]\n"
-        "from sim import games, rules, runner\n"
+        "from sim import games, rules\n"
+        "from sim.run import runner\n"
         "from pathlib import Path\n"
         "from sim.game import Setup\n"
         "games.GAMES['fake'] = 'fake_game'\n"
