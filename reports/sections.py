@@ -72,9 +72,9 @@ class ReportContext:
     the game, and what balanced means for its headline (`target`, or the game's own).
 
     A configuration's `variant` is everything but its player count that a row must never pool:
-    the rules it changes, the run it is from, and the bots it seats (`apart_labels`).
-    `configs` keeps the rules' label alone as `rules` (and `variants`), which the What-if
-    compares."""
+    the rules it changes, the run it is from, and the bots it seats (`apart_labels`; in
+    `configs` its `apart` column, listed in `kept_apart`). `configs`' own `variant` column
+    (listed in `variants`) is the rules' label alone, which the What-if compares."""
 
     def __init__(self, runs: list, game, charts_dir: Path, target: float | None = None,
                  baseline: str | None = None):
