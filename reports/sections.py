@@ -58,12 +58,19 @@ def _bots(setup) -> str:
     return bare.label().split(" ", 1)[1]
 
 
-def apart_labels(rules: list[str], bots: list[str]) -> list[str]:
+def apart_labels(players: list[int], rules: list[str], bots: list[str]) -> list[str]:
     """Gives each configuration's variant as the report's rows keep it apart: what it changes
     from the defaults (and its run) where those differ between the configurations, then its
-    bots where those differ ("hand_size.7=5", "rung=random", "default rules (A) · greedy");
-    the rules' label when neither differs."""
-    show_rules, show_bots = len(set(rules)) > 1, len(set(bots)) > 1
+    bots where configurations of one player count and rules differ in them ("hand_size.7=5",
+    "rung=random", "default rules (A) · greedy"); the rules' label when neither differs.
+
+    Bots that differ only between player counts (`--players 2,4` with other bots at each)
+    need no label: no row pools player counts that a variant would keep apart."""
+    seated: dict[tuple, set] = {}
+    for p, r, b in zip(players, rules, bots):
+        seated.setdefault((p, r), set()).add(b)
+    show_rules = len(set(rules)) > 1
+    show_bots = any(len(names) > 1 for names in seated.values())
     return [" · ".join([r] * show_rules + [b] * show_bots) or r for r, b in zip(rules, bots)]
 
 
@@ -98,7 +105,8 @@ class ReportContext:
             "run": pl.Int16, "setup": pl.Int16, "configuration": pl.Utf8, "variant": pl.Utf8,
             "default": pl.Boolean, "cfg_players": pl.Int64, "bots": pl.Utf8})
         self.configs = self.configs.with_columns(pl.Series("apart", apart_labels(
-            self.configs["variant"].to_list(), self.configs["bots"].to_list()), dtype=pl.Utf8))
+            *(self.configs[c].to_list() for c in ("cfg_players", "variant", "bots"))),
+            dtype=pl.Utf8))
         # configurations in a stable reading order: by player count, then label
         self.order = (self.configs.unique("configuration").sort("cfg_players", "configuration")
                       ["configuration"].to_list())
@@ -551,7 +559,7 @@ def _apart_note(ctx: ReportContext) -> str:
         ("the rules changed from the defaults", len(ctx.variants) > 1 and len(ctx.runs) == 1),
         ("the rules changed from the defaults and the run", len(ctx.runs) > 1),
         ("the ladder's rung" if ctx.configs["bots"].str.starts_with("rung=").any()
-         else "the bots", ctx.configs["bots"].n_unique() > 1)) if shown]
+         else "the bots", len(ctx.kept_apart) > len(ctx.variants))) if shown]
     return "; variant: " + ", then ".join(what) + ", never pooled"
 
 

@@ -43,6 +43,18 @@ def report(request, tmp_path_factory, runkit):
     return request.param, ctx, build_sections(runs, root / "charts")
 
 
+def test_bots_are_a_variant_where_they_differ_at_one_player_count():
+    label = sections_mod.apart_labels
+    assert label([4, 4, 7, 7], ["default rules"] * 4, ["rung=random", "rung=default"] * 2) == [
+        "rung=random", "rung=default"] * 2
+    # other bots at each player count only: rows by player count pool nothing
+    assert label([2, 4], ["default rules"] * 2, ["default, 1=random", "default"]) == [
+        "default rules"] * 2
+    assert label([7, 7], ["a", "b"], ["default", "greedy"]) == ["a", "b"]  # the rules do
+    assert label([7] * 4, ["a", "a", "b", "b"], ["default", "greedy"] * 2) == [
+        "a · default", "a · greedy", "b · default", "b · greedy"]
+
+
 def data_tables(built):
     """Gives the tables that hold counts (n or games), the provenance's aside."""
     return [t for s in built if s.title != "Provenance" for t in s.tables
