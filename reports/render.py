@@ -6,6 +6,7 @@ import base64
 import html
 import json
 import math
+import re
 import sys
 from pathlib import Path
 from typing import TextIO
@@ -53,13 +54,27 @@ def rows(table: Table) -> list[list[str]]:
             for row in table.frame.iter_rows()]
 
 
+_TAG = re.compile(r"<(?=[A-Za-z/!?])")  # what opens raw HTML or an autolink in Markdown
+
+
+def md(text: str) -> str:
+    """Gives text for Markdown as it reads: a `<` that would open raw HTML or an autolink
+    (which MkDocs and GitHub render) as `&lt;`, and `](` (an inline link) escaped, so that a
+    name a user chose (a board, a bot file, a run folder) is shown and never run or followed;
+    a `|` escaped and a line break a space, so that a cell stays whole. A `<` before a number
+    ("<0.0001") stays as it is."""
+    return (_TAG.sub("&lt;", text).replace("](", "\\](").replace("|", "\\|")
+            .replace("\n", " "))
+
+
 def markdown_table(table: Table) -> list[str]:
-    """Gives a table's lines in Markdown: numbers as the report shows them, right-aligned."""
+    """Gives a table's lines in Markdown: numbers as the report shows them, right-aligned;
+    every header and cell through `md`."""
     cols = table.frame.columns
-    out = ["| " + " | ".join(cols) + " |",
+    out = ["| " + " | ".join(md(c) for c in cols) + " |",
            "|" + "|".join("---" if not table.frame[c].dtype.is_numeric() else "---:"
                           for c in cols) + "|"]
-    return out + ["| " + " | ".join(r) + " |" for r in rows(table)]
+    return out + ["| " + " | ".join(md(v) for v in r) + " |" for r in rows(table)]
 
 
 def write_tables(tables: list[Table], fmt: str, stream: TextIO | None = None) -> None:
@@ -101,20 +116,21 @@ def ordered(sections: list[Section]) -> list[Section]:
 def markdown(title: str, sections: list[Section], base: Path) -> str:
     """Gives the report as Markdown, each chart linked right after its table (the chart's own
     caption says n and what the bars are, so no line under it repeats them)."""
-    out = [f"# {title}", ""]
+    out = [f"# {md(title)}", ""]
     for section in ordered(sections):
-        out += [f"## {section.title}", ""]
+        out += [f"## {md(section.title)}", ""]
         if section.text:
-            out += [section.text, ""]
+            out += [md(section.text), ""]
         for table in section.tables:
-            out += [f"### {table.title}", ""]
+            out += [f"### {md(table.title)}", ""]
             out += markdown_table(table)
             out.append("")
             if table.note:
-                out += [f"*{table.note}*", ""]
+                out += [f"*{md(table.note)}*", ""]
             if table.chart is not None:
                 rel = table.chart.relative_to(base).as_posix()
-                out += [f"![{_alt(table)}]({rel})", ""]
+                alt = md(_alt(table)).replace("[", "\\[").replace("]", "\\]")  # in [alt]
+                out += [f"![{alt}]({rel})", ""]
     return "\n".join(out)
 
 

@@ -45,9 +45,45 @@ class Section:
     text: str = ""
 
 
+def _bots(setup) -> str:
+    """Gives who plays a configuration, as its label names them ("default, 0=random",
+    "forbid=rockfall default"), or a ladder's rung ("rung=tuned": a rung's preset may differ
+    between player counts, the rung does not)."""
+    from dataclasses import replace
+
+    from sim.ladder import OPTION
+
+    rung = setup.option(OPTION)
+    if rung is not None:
+        return f"{OPTION}={rung}"
+    bare = replace(setup, options=(), rules=(), rule_file=None, file_rules=())
+    return bare.label().split(" ", 1)[1]
+
+
+def apart_labels(players: list[int], rules: list[str], bots: list[str]) -> list[str]:
+    """Gives each configuration's variant as the report's rows keep it apart: what it changes
+    from the defaults (and its run) where those differ between the configurations, then its
+    bots where configurations of one player count and rules differ in them ("hand_size.7=5",
+    "rung=random", "default rules (A) · greedy"); the rules' label when neither differs.
+
+    Bots that differ only between player counts (`--players 2,4` with other bots at each)
+    need no label: no row pools player counts that a variant would keep apart."""
+    seated: dict[tuple, set] = {}
+    for p, r, b in zip(players, rules, bots):
+        seated.setdefault((p, r), set()).add(b)
+    show_rules = len(set(rules)) > 1
+    show_bots = any(len(names) > 1 for names in seated.values())
+    return [" · ".join([r] * show_rules + [b] * show_bots) or r for r, b in zip(rules, bots)]
+
+
 class ReportContext:
     """What sections read: the runs' tables (pooled, with `configuration` and `variant` labels),
-    the game, and what balanced means for its headline (`target`, or the game's own)."""
+    the game, and what balanced means for its headline (`target`, or the game's own).
+
+    A configuration's `variant` is everything but its player count that a row must never pool:
+    the rules it changes, the run it is from, and the bots it seats (`apart_labels`; in
+    `configs` its `apart` column, listed in `kept_apart`). `configs`' own `variant` column
+    (listed in `variants`) is the rules' label alone, which the What-if compares."""
 
     def __init__(self, runs: list, game, charts_dir: Path, target: float | None = None,
                  baseline: str | None = None):
@@ -63,26 +99,33 @@ class ReportContext:
                 # several runs: the folder names the run, even when their rules are the same
                 label = f"{setup.label()} ({Path(run.path).name})" if several else setup.label()
                 rows.append((i, sid, label, variant_label(game, runs, i, setup),
-                             not rule_changes(game, run.manifest["rules"], setup), setup.players))
+                             not rule_changes(game, run.manifest["rules"], setup), setup.players,
+                             _bots(setup)))
         self.configs = pl.DataFrame(rows, orient="row", schema={
             "run": pl.Int16, "setup": pl.Int16, "configuration": pl.Utf8, "variant": pl.Utf8,
-            "default": pl.Boolean, "cfg_players": pl.Int64})
+            "default": pl.Boolean, "cfg_players": pl.Int64, "bots": pl.Utf8})
+        self.configs = self.configs.with_columns(pl.Series("apart", apart_labels(
+            *(self.configs[c].to_list() for c in ("cfg_players", "variant", "bots"))),
+            dtype=pl.Utf8))
         # configurations in a stable reading order: by player count, then label
         self.order = (self.configs.unique("configuration").sort("cfg_players", "configuration")
                       ["configuration"].to_list())
+        # the rule variants (the What-if's), and what rows keep apart (`scan`'s `variant`)
         self.variants = self.configs["variant"].unique(maintain_order=True).to_list()
+        self.kept_apart = self.configs["apart"].unique(maintain_order=True).to_list()
 
     @property
     def split(self) -> bool:
-        """Gives whether the report holds several rule variants or runs, which no row pools."""
-        return len(self.variants) > 1
+        """Gives whether the report holds several variants (rules, runs or bots), which no row
+        pools."""
+        return len(self.kept_apart) > 1
 
     def per_variant(self, frame: pl.DataFrame) -> list[pl.DataFrame]:
         """Gives the frame's rows of each variant in turn (the whole frame when there is one),
         for tests and charts that compare rows within a variant."""
         if not self.split:
             return [frame]
-        parts = [frame.filter(pl.col("variant") == name) for name in self.variants]
+        parts = [frame.filter(pl.col("variant") == name) for name in self.kept_apart]
         return [part for part in parts if part.height]
 
     def group_label(self, frame: pl.DataFrame) -> pl.Expr:
@@ -114,7 +157,8 @@ class ReportContext:
 
     def scan(self, table: str, columns: list[str] | None = None) -> pl.LazyFrame:
         """Gives the table of all runs, lazily, with `run`, `configuration` and `variant`
-        (the rules changed from the game's defaults; with several runs, and the run) added."""
+        (what keeps the configuration apart besides its player count: the rules changed from
+        the game's defaults, the run, the bots; `apart_labels`) added."""
         frames = []
         for i, run in enumerate(self.runs):
             lf = runs_mod.scan(run, table)
@@ -125,7 +169,8 @@ class ReportContext:
             frames.append(lf.with_columns(pl.lit(i, pl.Int16).alias("run"),
                                           pl.col("setup").cast(pl.Int16)))
         lf = frames[0] if len(frames) == 1 else pl.concat(frames, how="diagonal_relaxed")
-        return lf.join(self.configs.lazy().select("run", "setup", "configuration", "variant"),
+        return lf.join(self.configs.lazy().select("run", "setup", "configuration",
+                                                  pl.col("apart").alias("variant")),
                        on=["run", "setup"], how="left")
 
     def collect(self, lf: pl.LazyFrame, table: str) -> pl.DataFrame:
@@ -503,8 +548,8 @@ def by_player_count(ctx: ReportContext) -> Section:
             "vs target low", "vs target high", "verdict"),
             ("rate", "low", "high", *TARGET_PERCENT), chart=path, chart_caption=caption,
             note=f"{INTERVAL_NOTE}; {VERDICT_NOTE}; a row pools the configurations of its "
-                 "player count (options, bots: the Overview keeps them apart)"
-                 + _apart_note(ctx)),
+                 "player count that differ only in game options (the Overview keeps them "
+                 "apart), never rules, runs or bots" + _apart_note(ctx)),
         Table("Seat game-win rate by player count", seats.select(
             *keys, "n", "wins", "rate", "low", "high", "fair share"),
             ("rate", "low", "high", "fair share"),
@@ -514,9 +559,14 @@ def by_player_count(ctx: ReportContext) -> Section:
 
 def _apart_note(ctx: ReportContext) -> str:
     """Gives the note's last words when rows are per variant: what a variant is."""
-    return ("; variant: the rules changed from the defaults" + (" and the run" if len(ctx.runs) > 1
-                                                                 else "") + ", never pooled"
-            if ctx.split else "")
+    if not ctx.split:
+        return ""
+    what = [name for name, shown in (
+        ("the rules changed from the defaults", len(ctx.variants) > 1 and len(ctx.runs) == 1),
+        ("the rules changed from the defaults and the run", len(ctx.runs) > 1),
+        ("the ladder's rung" if ctx.configs["bots"].str.starts_with("rung=").any()
+         else "the bots", len(ctx.kept_apart) > len(ctx.variants))) if shown]
+    return "; variant: " + ", then ".join(what) + ", never pooled"
 
 
 @common_section
@@ -563,32 +613,59 @@ def by_seat(ctx: ReportContext) -> Section:
                    f"{PERMUTATIONS:,} seeded permutations)")])
 
 
+UNRANKED = ("No game seated two different strategies (every configuration seats one strategy "
+            "at all its seats, as the rungs of a ladder do), so no strategy is ranked: "
+            "strategies that never shared a game are not compared. Each configuration's rates "
+            "are in the Overview.")
+
+
+def mixed_configurations(ctx: ReportContext) -> list[str]:
+    """Gives the configurations whose games seat at least two different strategies, in reading
+    order: the only ones in which strategies can be ranked against each other."""
+    found = {label for i, sid, label in ctx.configs.select("run", "setup", "configuration")
+             .iter_rows() if len(set(ctx.runs[i].setups[sid].strategies())) > 1}
+    return [label for label in ctx.order if label in found]
+
+
 @common_section
 def by_strategy(ctx: ReportContext) -> Section:
-    """Gives the game-win rate by strategy (seat-games), with each gap to the best tested."""
-    keys = ctx.apart("strategy")
-    totals = with_wilson(clustered_totals(ctx, "seats", keys, pl.col("won")))
+    """Gives the game-win rate by strategy (seat-games) within each configuration that seats
+    several, with each gap to the best tested; only a sentence when no game seats two."""
+    mixed = mixed_configurations(ctx)
+    if not mixed:
+        return Section("Win rate by strategy", text=UNRANKED)
+    keys = ["configuration", "strategy"]
+    lf = ctx.scan("seats").filter(pl.col("configuration").is_in(mixed))
+    totals = with_wilson(clustered_totals(ctx, "seats", keys, pl.col("won"), lf=lf))
     parts = []
-    for part in ctx.per_variant(totals):
-        part = part.sort("rate", "strategy", descending=[True, False])
+    for config in mixed:
+        part = totals.filter(pl.col("configuration") == config).sort(
+            "rate", "strategy", descending=[True, False])
         # strategies at one table share its games: their rates are dependent
-        parts.append(gap_tests(part, cov=rate_covariance(ctx, "seats", part, keys, pl.col("won"))))
+        parts.append(gap_tests(part, cov=rate_covariance(ctx, "seats", part, keys, pl.col("won"),
+                                                         lf=lf)))
     frame = pl.concat(parts)
     n = int(frame["n"].sum())
-    labels = [" · ".join(map(str, r)) for r in frame.select(*reversed(keys)).iter_rows()]
+    labels = [" · ".join(r) if len(mixed) > 1 else r[0]
+              for r in frame.select("strategy", "configuration").iter_rows()]
     path = charts.rate_bars(ctx.chart("win_rate_by_strategy"), labels,
                             frame["rate"], frame["low"], frame["high"],
                             title=f"{ctx.game.title}: game-win rate by strategy",
                             xlabel="strategy", ylabel="game-win rate (%)",
                             caption=_n_caption(n, "seat-games"))
+    single = len(ctx.order) - len(mixed)
+    left_out = (f"; {single} configuration(s) seating one strategy only are left out "
+                "(a strategy is ranked only against those it shared games with)" if single else "")
     return Section("Win rate by strategy", [Table(
         "Game-win rate by strategy", frame.select(*keys, "n", "wins", "rate", "low", "high",
                                                   "vs first", "p", "significance"),
         ("rate", "low", "high", "vs first"), chart=path,
         chart_caption=_n_caption(n, "seat-games"),
-        note=f"n = seat-games; vs first: difference to the best strategy; p: z-test with games "
-             f"as clusters (strategies at one table are dependent), {ADJUSTED} (every pair of "
-             f"strategies: the data picked the best); {INTERVAL_NOTE}" + _apart_note(ctx))])
+        note=f"n = seat-games; strategies are ranked within each configuration, whose games "
+             f"seat them all; vs first: difference to the configuration's best strategy; p: "
+             f"z-test with games as clusters (strategies at one table are dependent), "
+             f"{ADJUSTED} (every pair of strategies: the data picked the best); {INTERVAL_NOTE}"
+             + left_out)])
 
 
 @common_section

@@ -137,7 +137,7 @@ def test_headline_by_player_count_pools_configurations(shared_saboteur_run, repo
 def test_report_files_are_whole(published):
     out, _, text = published
     charts = sorted((out / "charts").glob("*.png"))
-    assert len(charts) >= 8
+    assert len(charts) >= 7  # no strategy chart: every seat of the run plays `default`
     for chart in charts:
         data = chart.read_bytes()
         assert data[:8] == PNG and len(data) > 5_000

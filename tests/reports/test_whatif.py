@@ -112,7 +112,7 @@ def test_a_two_variant_run_produces_no_pooled_rows(two_variants):
         assert (row["games"], row["wins"]) == (80, own["miner_rounds"].sum())
     for title in ("Miners' round-win rate by players × saboteurs in play",
                   "Gold gained per round by role", "Game-win rate by rounds played as a saboteur",
-                  "Game-win rate by strategy", "Seat game-win rate by player count"):
+                  "Seat game-win rate by player count"):
         frame = tables[title].frame
         assert set(frame["variant"]) == {"hand_size.7=5", "hand_size.7=6"}, title
         assert frame.filter(pl.col("variant") == "hand_size.7=5")["n"].sum() < frame["n"].sum()

@@ -15,6 +15,7 @@ from reports.sections import (
     ADJUSTED,
     INTERVAL_NOTE,
     SEAT_TEST_NOTE,
+    UNRANKED,
     ReportContext,
     Section,
     Table,
@@ -86,6 +87,10 @@ def win_rate_by_style(ctx: ReportContext) -> Section:
     """Gives the game-win rate of each strategy (its style named) per player count."""
     keys = ctx.apart("players", "strategy")
     frame = with_wilson(clustered_totals(ctx, "seats", keys, pl.col("won")))
+    # strategies are ranked only within a group whose games seat several (not a ladder's rung)
+    frame = frame.filter(pl.col("strategy").n_unique().over(keys[:-1]) > 1)
+    if frame.is_empty():
+        return Section("Win rate by strategy style", text=UNRANKED)
     styles = {name: _style(name) for name in frame["strategy"].unique().to_list()}
     parts = []
     for _, part in frame.sort(keys[:-1]).group_by(keys[:-1], maintain_order=True):
@@ -124,23 +129,30 @@ def bases_by_planet(ctx: ReportContext) -> Section:
     for run in ctx.runs:
         board = run.manifest["rules"]["board"]
         boards.setdefault(board["name"], board)
-    games = ctx.collect(ctx.scan("games", ["players", "board"]).group_by("board", "players")
+    # a table per board and variant: variants (rules, runs, bots) are never pooled
+    keys = ["board", "variant", "players"]
+    games = ctx.collect(ctx.scan("games", ["players", "board"]).group_by(*keys)
                         .agg(pl.len().alias("games")), "games")
     built = ctx.collect(
         ctx.scan("bases", ["game_id", "players", "planet"])
-        .join(ctx.scan("games", ["game_id", "board"]), on=["run", "setup", "game_id"])
-        .group_by("board", "players", "planet")
+        .join(ctx.scan("games", ["game_id", "board"]).select("run", "setup", "game_id", "board"),
+              on=["run", "setup", "game_id"])
+        .group_by(*keys, "planet")
         .agg(pl.len().alias("bases"), pl.col("game_id").n_unique().alias("games with one")),
         "bases")
-    frame = (built.join(games, on=["board", "players"])
+    frame = (built.join(games, on=keys)
              .with_columns(pl.col("players").cast(pl.Int64),
                            (pl.col("bases") / pl.col("games")).alias("bases per game"),
                            (pl.col("games with one") / pl.col("games")).alias("share of games"))
-             .sort("board", "players", "bases per game", descending=[False, False, True]))
+             .sort(*keys, "bases per game", descending=[False, False, False, True]))
     tables = []
-    for i, (name, board) in enumerate(sorted(boards.items())):
-        part = frame.filter(pl.col("board") == name)
-        counts = games.filter(pl.col("board") == name).sort("players")
+    shown = [(name, variant) for name in sorted(boards)
+             for variant in ctx.kept_apart if not games.filter(
+                 pl.col("board") == name, pl.col("variant") == variant).is_empty()]
+    for i, (name, variant) in enumerate(shown):
+        board = boards[name]
+        part = frame.filter(pl.col("board") == name, pl.col("variant") == variant)
+        counts = games.filter(pl.col("board") == name, pl.col("variant") == variant).sort("players")
         n = int(counts["games"].sum())
         # one panel per player count: covered planets and home stations differ between them
         per_game = {int(r["players"]): {
@@ -152,13 +164,11 @@ def bases_by_planet(ctx: ReportContext) -> Section:
                           caption="colour: bases per game (all colours); squares: home "
                                   "stations; grey crosses: planets covered at that count")
         tables.append(Table(
-            f"Bases per planet: {name}",
+            f"Bases per planet: {name}" + (f" · {variant}" if ctx.split else ""),
             part.select("players", "planet", "games", "bases", "bases per game", "share of games"),
             ("share of games",), chart=path, chart_caption=f"n = {n:,} games",
             note="bases per game counts every colour's base; share of games: games in which at "
-                 "least one base stands there at the end"
-                 + ("; pooled over the variants on this board: " + ", ".join(ctx.variants)
-                    if ctx.split else "")))
+                 "least one base stands there at the end" + _apart_note(ctx)))
     return Section("Which planets get bases", tables)
 
 

@@ -82,7 +82,7 @@ def miners_by_saboteurs(ctx: ReportContext) -> Section:
     path = charts.heatmap(ctx.chart("miners_by_players_saboteurs"), values,
                           rows, [str(s) for s in saboteurs],
                           title="Saboteur: miners' round-win rate", xlabel="saboteurs in play",
-                          ylabel="players" if not ctx.split else "variant (rules)",
+                          ylabel="players" if not ctx.split else "variant",
                           caption=f"n = {n:,} rounds; cell: rate, ± the half-width of its 95% "
                                   "interval (points), rounds; colour: distance from 50%",
                           cell_text=text, colour_label="miners' round-win rate (%)", centre=0.5)
@@ -128,7 +128,7 @@ def gold_by_role(ctx: ReportContext) -> Section:
     n = int(frame["n"].sum())
     path = charts.grouped_bars(ctx.chart("gold_by_role"), groups, series,
                                title="Saboteur: gold per round by role",
-                               xlabel="players (count)" if not ctx.split else "variant (rules)",
+                               xlabel="players (count)" if not ctx.split else "variant",
                                ylabel="gold gained per round (nuggets)",
                                caption=f"n = {n:,} seat-rounds; whiskers: 95% interval of the mean")
     return Section("Gold per round by role", [Table(
