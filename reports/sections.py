@@ -51,7 +51,7 @@ def _bots(setup) -> str:
     between player counts, the rung does not)."""
     from dataclasses import replace
 
-    from sim.ladder import OPTION
+    from sim.studies.ladder import OPTION
 
     rung = setup.option(OPTION)
     if rung is not None:
