@@ -18,6 +18,7 @@ from scipy import stats
 
 from reports import charts
 from reports.provenance import DEFAULT_MARK
+from reports.runs import with_deal
 from reports.sections import ReportContext, Section, Table, cluster_sums, with_wilson
 from reports.stats import ALPHA, holm
 from reports.verdicts import TOLERANCE, verdicts
@@ -122,15 +123,9 @@ def _setting(setup) -> str:
 def _per_game(ctx: ReportContext) -> pl.DataFrame:
     """Gives each game's headline successes and trials with its run, setup and index (the
     position in its configuration, which pairs it with the same deal of another variant)."""
-    offsets = pl.DataFrame(
-        [(i, int(run.manifest.get("games_per_setup") or 0)) for i, run in enumerate(ctx.runs)],
-        orient="row", schema={"run": pl.Int16, "per_setup": pl.Int64})
     return ctx.collect(
-        ctx.scan("games")
-        .with_columns(*ctx.game.headline.per_game())
-        .join(offsets.lazy(), on="run")
-        .select("run", "setup", (pl.col("game_id") - pl.col("setup").cast(pl.Int64)
-                                 * pl.col("per_setup")).alias("index"), "__s", "__t"),
+        with_deal(ctx.scan("games").with_columns(*ctx.game.headline.per_game()), ctx.runs)
+        .select("run", "setup", pl.col("deal").alias("index"), "__s", "__t"),
         "games")
 
 
