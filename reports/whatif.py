@@ -191,6 +191,9 @@ def _baseline(ctx: ReportContext, members: list[dict], several: bool) -> dict | 
     return next((m for m in members if m["default"]), members[0])
 
 
+NO_DIFFERENCE = "no difference on any of the"  # a pairing: every deal gave both one headline
+
+
 def _row(setting: str, row: dict, base: dict | None, diff: Difference | None) -> tuple:
     """Gives a comparisons row (without the target columns)."""
     head = (setting, row["cfg_players"], row["variant"], base["variant"] if base else None,
@@ -200,11 +203,15 @@ def _row(setting: str, row: dict, base: dict | None, diff: Difference | None) ->
                 None, None, None)
     width = diff.high - diff.low
     unpaired = diff.unpaired_high - diff.unpaired_low
-    pairing = (f"paired on {diff.games:,} deals" if diff.paired
-               else "unpaired (the runs' seeds differ: no deal in common)")
+    if not diff.paired:
+        pairing = "unpaired (the runs' seeds differ: no deal in common)"
+    elif width == 0 and diff.estimate == 0:  # e.g. a run reported against its own copy
+        pairing = f"{NO_DIFFERENCE} {diff.games:,} paired deals"
+    else:
+        pairing = f"paired on {diff.games:,} deals"
     return (*head, diff.estimate, diff.low, diff.high, diff.p, pairing,
-            width / unpaired if diff.paired and unpaired > 0 else None, diff.unpaired_low,
-            diff.unpaired_high)
+            width / unpaired if diff.paired and width > 0 and unpaired > 0 else None,
+            diff.unpaired_low, diff.unpaired_high)
 
 
 def _marked(label: str, baseline: bool) -> str:
@@ -236,11 +243,16 @@ def section(ctx: ReportContext) -> Section | None:
               for v, s, b in drawn.select("variant", "setting", "baseline").iter_rows()]
     baselines = sorted(set(compared["baseline"].to_list()))
     ratios = compared["width vs unpaired"].drop_nulls()
+    paired = compared.filter(~pl.col("pairing").str.starts_with("unpaired"))
+    same = paired.filter(pl.col("pairing").str.starts_with(NO_DIFFERENCE))
     gain = (f"Pairing: the paired interval is {ratios.median():.2f}× the width of the unpaired "
             f"one on the same games (median over {ratios.len()} comparison(s); range "
             f"{ratios.min():.2f}–{ratios.max():.2f}), i.e. as precise as "
             f"{1 / ratios.median() ** 2:.1f}× the games unpaired. " if ratios.len() else
+            "" if paired.height else
             "No comparison is paired (the runs' seeds differ), so every interval is unpaired. ")
+    gain += "".join(f"{v} against {b}: {pairing}. "
+                    for v, b, pairing in same.select("variant", "baseline", "pairing").iter_rows())
     path = charts.forest(
         ctx.chart("whatif_forest"), labels, drawn["vs baseline"].fill_null(0.0),
         drawn["vs baseline low"].fill_null(np.nan), drawn["vs baseline high"].fill_null(np.nan),
