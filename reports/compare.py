@@ -209,14 +209,13 @@ def _count_sections(run, ctx: ReportContext, players: int, tag: str) -> list[Sec
                                   "over deals]; ties count half; colour: distance from 50%")
     tables = [Table("Head-to-head", h2h, ("rate", "low", "high"), chart=path,
                     chart_caption=f"n up to {deals:,} deals per pair",
-                    note="n: deals both strategies played, each in every seat assignment that "
-                         "seated both (the unit: a deal's assignments share its cards); "
-                         "wins/ties/losses: deals on which the strategy's seats did better/as "
-                         "well/worse than the opponent's over those assignments (a game counts "
-                         "1, ½ or 0); rate: the mean of that score (the share of games doing "
-                         "better, ties half), 95% Wilson interval over deals; p: exact sign test "
-                         "of deals won against deals lost (ties dropped), Holm-adjusted over "
-                         "the pairs")]
+                    note="n: deals both strategies played (the unit: a deal's seat assignments "
+                         "share its cards); a deal's score: the strategy's mean over those "
+                         "assignments of 1 (its seats did better than the opponent's), ½ (as "
+                         "well) or 0 (worse); wins/ties/losses: deals it scored above/at/below ½; "
+                         "rate: the mean score (the share of games doing better, ties half), 95% "
+                         "Wilson interval over deals; p: exact sign test of deals won against "
+                         "deals lost (ties dropped), Holm-adjusted over the pairs")]
     if players == 2:
         tables.append(Table("Ranking (Bradley–Terry / Elo)", ratings(h2h),
                             note="strength: Bradley–Terry maximum-likelihood fit to the head-to-head "
