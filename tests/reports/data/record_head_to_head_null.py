@@ -2,7 +2,7 @@
 replicates of the head-to-head test: two different strategies of equal strength (equal_bots.py:
 a uniformly random mover and the same from its own random stream) on the same deals.
 
-Recorded from one real comparison (Speed, seed 15; 160,000 games, about 4 minutes):
+Recorded from one real comparison (Speed, seed 15; 160,000 games, a few minutes on one core):
 
     simulate compare speed --players 2 --games 80000 --seed 15 --workers 1 --out RUN \\
         --strategies tests/reports/data/equal_bots.py:Uniform,tests/reports/data/equal_bots.py:OwnStream
