@@ -36,39 +36,66 @@ from sim.errors import UserError
 
 
 def strategy_scores(ctx: ReportContext) -> pl.LazyFrame:
-    """Gives each strategy's score in each game: the share of its seats that won."""
-    return (ctx.scan("seats", ["game_id", "strategy", "won"])
-            .group_by("run", "game_id", "strategy")
+    """Gives each strategy's score in each game, the share of its seats that won, with the
+    game's deal (reports.runs.with_deal)."""
+    return (runs_mod.with_deal(ctx.scan("seats", ["game_id", "strategy", "won"]), ctx.runs)
+            .group_by("run", "deal", "game_id", "strategy")
             .agg(pl.col("won").cast(pl.Float64).mean().alias("score")))
 
 
-def head_to_head(ctx: ReportContext) -> pl.DataFrame:
-    """Gives, per ordered pair (strategy, opponent) that met, the games where the strategy's
-    seats did better (wins), as well (ties) or worse (losses), and its rate with ties as halves.
+def deal_scores(ctx: ReportContext) -> pl.DataFrame:
+    """Gives, per ordered pair (strategy, opponent) that met and per deal, the strategy's score
+    on the deal: the mean over the seat assignments that seated both on it of 1 where its
+    seats did better than the opponent's, ½ as well, 0 worse. Columns: run, deal, strategy,
+    opponent, score.
 
-    p: exact two-sided sign test of wins against losses (ties dropped) — is the gap to 50%
-    real — Holm-adjusted over the pairs of strategies.
-    """
+    The deal is the unit: a deal's assignments share its cards and dice (a copy of a bot in the
+    other seats even replays the same game), so they are not independent games."""
     scores = strategy_scores(ctx)
-    frame = ctx.collect(
-        scores.join(scores, on=["run", "game_id"], suffix="_opp")
+    better = pl.col("score") > pl.col("score_opp")
+    level = pl.col("score") == pl.col("score_opp")
+    return ctx.collect(
+        scores.join(scores, on=["run", "game_id", "deal"], suffix="_opp")
         .filter(pl.col("strategy") != pl.col("strategy_opp"))
-        .group_by("strategy", pl.col("strategy_opp").alias("opponent"))
-        .agg(pl.len().alias("n"),
-             (pl.col("score") > pl.col("score_opp")).cast(pl.Int64).sum().alias("wins"),
-             (pl.col("score") == pl.col("score_opp")).cast(pl.Int64).sum().alias("ties")),
-        "seats").sort("strategy", "opponent")
-    frame = frame.with_columns((pl.col("n") - pl.col("wins") - pl.col("ties")).alias("losses"))
-    points = frame["wins"].to_numpy() + 0.5 * frame["ties"].to_numpy()
-    low, high = wilson_arrays(points, frame["n"].to_numpy())
+        .group_by("run", "deal", "strategy", pl.col("strategy_opp").alias("opponent"))
+        .agg((better.cast(pl.Float64) + 0.5 * level.cast(pl.Float64)).mean().alias("score")),
+        "seats")
+
+
+def head_to_head(ctx: ReportContext) -> pl.DataFrame:
+    """Gives the head-to-head table of the context's runs (`head_to_head_of` their deal
+    scores)."""
+    return head_to_head_of(deal_scores(ctx))
+
+
+def head_to_head_of(deals: pl.DataFrame) -> pl.DataFrame:
+    """Gives, per ordered pair (strategy, opponent) that met, over the deals both played
+    (`deal_scores`): n deals, the deals on which the strategy scored better (wins), as well
+    (ties) or worse (losses), and its rate, the mean score (the share of games in which its
+    seats did better, ties as halves).
+
+    low, high: the 95% Wilson interval of the rate with deals as trials (a deal's score lies in
+    [0, 1], so it varies no more than a win or a loss: the interval is never too narrow).
+    p: exact two-sided sign test of the deals won against the deals lost (ties dropped) — does
+    the strategy do better on more deals than it does worse — Holm-adjusted over the pairs of
+    strategies.
+    """
+    score = pl.col("score")
+    frame = (deals.group_by("strategy", "opponent")
+             .agg(pl.len().alias("n"), (score > 0.5).sum().cast(pl.Int64).alias("wins"),
+                  (score == 0.5).sum().cast(pl.Int64).alias("ties"),
+                  (score < 0.5).sum().cast(pl.Int64).alias("losses"),
+                  score.mean().alias("rate"))
+             .sort("strategy", "opponent"))
+    n = frame["n"].to_numpy()
+    low, high = wilson_arrays(frame["rate"].to_numpy() * n, n)
     # (a, b) and (b, a) are one test: adjust over unordered pairs
     pairs = sorted({tuple(sorted(r)) for r in frame.select("strategy", "opponent").iter_rows()})
     rows = {(r["strategy"], r["opponent"]): r for r in frame.iter_rows(named=True)}
     raw = sign_test([rows[pair]["wins"] for pair in pairs], [rows[pair]["losses"] for pair in pairs])
     adjusted = dict(zip(pairs, holm(raw)))
     p = [adjusted[tuple(sorted(r))] for r in frame.select("strategy", "opponent").iter_rows()]
-    return frame.with_columns(pl.Series("rate", points / frame["n"].to_numpy()),
-                              pl.Series("low", low), pl.Series("high", high),
+    return frame.with_columns(pl.Series("low", low), pl.Series("high", high),
                               pl.Series("p", p, dtype=pl.Float64),
                               pl.Series("significance", [significance_level(x) for x in p])
                               ).select("strategy", "opponent", "n", "wins", "ties", "losses",
@@ -100,11 +127,12 @@ def field_ranking(ctx: ReportContext) -> pl.DataFrame:
 
 
 def ratings(h2h: pl.DataFrame) -> pl.DataFrame:
-    """Gives Bradley–Terry strengths and Elo-scale ratings from the head-to-head points."""
+    """Gives Bradley–Terry strengths and Elo-scale ratings from the head-to-head points (each
+    pair's deal scores summed: rate · n)."""
     names = sorted(set(h2h["strategy"]) | set(h2h["opponent"]))
     wins = np.zeros((len(names), len(names)))
     for r in h2h.iter_rows(named=True):
-        wins[names.index(r["strategy"]), names.index(r["opponent"])] = r["wins"] + 0.5 * r["ties"]
+        wins[names.index(r["strategy"]), names.index(r["opponent"])] = r["rate"] * r["n"]
     s = bradley_terry(wins)
     elo = elo_from_strengths(s)
     return pl.DataFrame({"strategy": names, "strength": s, "elo": elo}).sort(
@@ -172,18 +200,22 @@ def _count_sections(run, ctx: ReportContext, players: int, tag: str) -> list[Sec
     matrix, text = charts.grid(
         h2h, names, names, "strategy", "opponent",
         lambda r: f"{100 * r['rate']:.1f}%\n[{100 * r['low']:.1f}, {100 * r['high']:.1f}]")
-    games = int(h2h["n"].max())
+    deals = int(h2h["n"].max())
     path = charts.heatmap(ctx.chart("head_to_head"), matrix, names, names,
                           title=f"{title}: head-to-head", xlabel="opponent",
                           ylabel="strategy", centre=0.5, cell_text=text,
                           colour_label="share of games doing better (%)",
-                          caption=f"n ≤ {games:,} shared games per pair; cell: rate [95% Wilson]; "
-                                  "ties count half; colour: distance from 50%")
+                          caption=f"n ≤ {deals:,} shared deals per pair; cell: rate [95% Wilson "
+                                  "over deals]; ties count half; colour: distance from 50%")
     tables = [Table("Head-to-head", h2h, ("rate", "low", "high"), chart=path,
-                    chart_caption=f"n up to {games:,} games per pair",
-                    note="rate: share of shared games where the strategy's seats did better than "
-                         "the opponent's (ties half), 95% Wilson interval over games; p: exact "
-                         "sign test against 50% (ties dropped), Holm-adjusted over the pairs")]
+                    chart_caption=f"n up to {deals:,} deals per pair",
+                    note="n: deals both strategies played (the unit: a deal's seat assignments "
+                         "share its cards); a deal's score: the strategy's mean over those "
+                         "assignments of 1 (its seats did better than the opponent's), ½ (as "
+                         "well) or 0 (worse); wins/ties/losses: deals it scored above/at/below ½; "
+                         "rate: the mean score (the share of games doing better, ties half), 95% "
+                         "Wilson interval over deals; p: exact sign test of deals won against "
+                         "deals lost (ties dropped), Holm-adjusted over the pairs")]
     if players == 2:
         tables.append(Table("Ranking (Bradley–Terry / Elo)", ratings(h2h),
                             note="strength: Bradley–Terry maximum-likelihood fit to the head-to-head "

@@ -53,6 +53,20 @@ def scan(run, table: str) -> pl.LazyFrame:
     return run.scan(table)
 
 
+def with_deal(frame: pl.LazyFrame, runs: list) -> pl.LazyFrame:
+    """Adds `deal` to a frame with `run` (the index in `runs`), `setup` and `game_id`: the game's
+    index in its configuration, game_id − setup·G (G: its run's games per configuration). A
+    game's deal depends on (seed, index) alone, so configurations of one seed that share an
+    index played the same deal."""
+    offsets = pl.DataFrame(
+        [(i, int(run.manifest.get("games_per_setup") or 0)) for i, run in enumerate(runs)],
+        orient="row", schema={"run": pl.Int16, "__per_setup": pl.Int64})
+    return (frame.join(offsets.lazy(), on="run")
+            .with_columns((pl.col("game_id") - pl.col("setup").cast(pl.Int64)
+                           * pl.col("__per_setup")).alias("deal"))
+            .drop("__per_setup"))
+
+
 def check_setups(run, setup_ids) -> None:
     """Raises UserError when shards name configurations the manifest does not have."""
     bad = [s for s in setup_ids if s is None or not 0 <= s < len(run.setups)]

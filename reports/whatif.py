@@ -17,6 +17,7 @@ import polars as pl
 from scipy import stats
 
 from reports import charts
+from reports.runs import with_deal
 from reports.variants import DEFAULT_MARK
 from reports.sections import ReportContext, Section, Table, cluster_sums, with_wilson
 from reports.stats import ALPHA, holm
@@ -122,15 +123,9 @@ def _setting(setup) -> str:
 def _per_game(ctx: ReportContext) -> pl.DataFrame:
     """Gives each game's headline successes and trials with its run, setup and index (the
     position in its configuration, which pairs it with the same deal of another variant)."""
-    offsets = pl.DataFrame(
-        [(i, int(run.manifest.get("games_per_setup") or 0)) for i, run in enumerate(ctx.runs)],
-        orient="row", schema={"run": pl.Int16, "per_setup": pl.Int64})
     return ctx.collect(
-        ctx.scan("games")
-        .with_columns(*ctx.game.headline.per_game())
-        .join(offsets.lazy(), on="run")
-        .select("run", "setup", (pl.col("game_id") - pl.col("setup").cast(pl.Int64)
-                                 * pl.col("per_setup")).alias("index"), "__s", "__t"),
+        with_deal(ctx.scan("games").with_columns(*ctx.game.headline.per_game()), ctx.runs)
+        .select("run", "setup", pl.col("deal").alias("index"), "__s", "__t"),
         "games")
 
 
@@ -196,6 +191,9 @@ def _baseline(ctx: ReportContext, members: list[dict], several: bool) -> dict | 
     return next((m for m in members if m["default"]), members[0])
 
 
+NO_DIFFERENCE = "no difference on any of the"  # a pairing: every deal gave both one headline
+
+
 def _row(setting: str, row: dict, base: dict | None, diff: Difference | None) -> tuple:
     """Gives a comparisons row (without the target columns)."""
     head = (setting, row["cfg_players"], row["variant"], base["variant"] if base else None,
@@ -205,11 +203,15 @@ def _row(setting: str, row: dict, base: dict | None, diff: Difference | None) ->
                 None, None, None)
     width = diff.high - diff.low
     unpaired = diff.unpaired_high - diff.unpaired_low
-    pairing = (f"paired on {diff.games:,} deals" if diff.paired
-               else "unpaired (the runs' seeds differ: no deal in common)")
+    if not diff.paired:
+        pairing = "unpaired (the runs' seeds differ: no deal in common)"
+    elif width == 0 and diff.estimate == 0:  # e.g. a run reported against its own copy
+        pairing = f"{NO_DIFFERENCE} {diff.games:,} paired deals"
+    else:
+        pairing = f"paired on {diff.games:,} deals"
     return (*head, diff.estimate, diff.low, diff.high, diff.p, pairing,
-            width / unpaired if diff.paired and unpaired > 0 else None, diff.unpaired_low,
-            diff.unpaired_high)
+            width / unpaired if diff.paired and width > 0 and unpaired > 0 else None,
+            diff.unpaired_low, diff.unpaired_high)
 
 
 def _marked(label: str, baseline: bool) -> str:
@@ -241,11 +243,16 @@ def section(ctx: ReportContext) -> Section | None:
               for v, s, b in drawn.select("variant", "setting", "baseline").iter_rows()]
     baselines = sorted(set(compared["baseline"].to_list()))
     ratios = compared["width vs unpaired"].drop_nulls()
+    paired = compared.filter(~pl.col("pairing").str.starts_with("unpaired"))
+    same = paired.filter(pl.col("pairing").str.starts_with(NO_DIFFERENCE))
     gain = (f"Pairing: the paired interval is {ratios.median():.2f}× the width of the unpaired "
             f"one on the same games (median over {ratios.len()} comparison(s); range "
             f"{ratios.min():.2f}–{ratios.max():.2f}), i.e. as precise as "
             f"{1 / ratios.median() ** 2:.1f}× the games unpaired. " if ratios.len() else
+            "" if paired.height else
             "No comparison is paired (the runs' seeds differ), so every interval is unpaired. ")
+    gain += "".join(f"{v} against {b}: {pairing}. "
+                    for v, b, pairing in same.select("variant", "baseline", "pairing").iter_rows())
     path = charts.forest(
         ctx.chart("whatif_forest"), labels, drawn["vs baseline"].fill_null(0.0),
         drawn["vs baseline low"].fill_null(np.nan), drawn["vs baseline high"].fill_null(np.nan),

@@ -154,9 +154,9 @@ class Comparison:
 
     @property
     def head_to_head(self) -> pl.DataFrame:
-        """Per player count and ordered pair of strategies: shared games, wins, ties, losses,
-        the rate of doing better (ties half) with its 95% interval, and the sign test's
-        Holm-adjusted p."""
+        """Per player count and ordered pair of strategies: shared deals (the unit), the deals
+        won, tied and lost, the rate of doing better in their games (ties half) with its 95%
+        interval over deals, and the sign test's Holm-adjusted p (docs/compare.md)."""
         return self._tables("Head-to-head")
 
     @property

@@ -5,7 +5,11 @@ Nulls are simulated two ways. Seats and strategies: the games of three small rea
 (data/seat_outcomes.npz, see data/record_seat_outcomes.py) with the seat labels permuted within
 each game, so that seats are exchangeable while ties, stalled games and the dependence of one
 game's seats stay as played. Rates: games drawn with a known rate, Saboteur-like (3 rounds a
-game, rounds of one game correlated) or one trial a game.
+game, rounds of one game correlated) or one trial a game; the what-if differences of two
+variants with one rate, on shared deals (paired) or not. Strategies head to head: a real
+comparison of two different strategies of equal strength (data/head_to_head_null.npz, see
+data/record_head_to_head_null.py), 200 replicates of 400 deals as played, and 2,000 with each
+deal's strategy labels swapped at random.
 
 Replicate counts: a test is run on 2,000 null samples, so a true 5% false-positive rate lands
 in [3%, 7%] with probability 1 − 4e-5 (± 4.1 standard errors) and a 2.0% or 50.8% one cannot;
@@ -16,6 +20,7 @@ while the 84% of an interval that ignores clustering (deff 2) fails.
 from __future__ import annotations
 
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Callable
 
 import numpy as np
@@ -27,6 +32,7 @@ from reports.sections import (cluster_sums, clustered_totals, gap_tests, rate_co
 from reports.stats import holm, seat_test, sign_test, simultaneous_p
 
 OUTCOMES = dict(np.load(Path(__file__).parent / "data" / "seat_outcomes.npz"))
+H2H = dict(np.load(Path(__file__).parent / "data" / "head_to_head_null.npz"))
 RECORDED = sorted(OUTCOMES)
 TESTS = 2_000       # null samples per test
 INTERVALS = 10_000  # draws per interval
@@ -60,10 +66,12 @@ def seat_p_values(won: np.ndarray) -> dict[str, float]:
 
 
 class Recorded:
-    """Stands in for a ReportContext over one in-memory seats table."""
+    """Stands in for a ReportContext over one in-memory seats table (of `runs`, which need
+    only their manifest's games per configuration)."""
 
-    def __init__(self, seats: pl.DataFrame):
+    def __init__(self, seats: pl.DataFrame, runs: list | None = None):
         self.seats = seats.lazy()
+        self.runs = runs or []
 
     def scan(self, table: str, columns=None) -> pl.LazyFrame:
         return self.seats
@@ -200,11 +208,106 @@ def test_player_count_gaps_reject_five_percent_of_equal_rates():
 
 
 def test_head_to_head_sign_tests_reject_five_percent_of_even_pairs():
-    # three strategies, each pair meeting in 801 games decided at 50%; Holm over the pairs,
-    # as head_to_head does
+    # three strategies, each pair with 801 deals not tied, each decided at 50%; Holm over the
+    # pairs, as head_to_head does
     wins = np.random.default_rng(6).binomial(801, 0.5, size=(TESTS, 3))
     hits = sum(bool(np.nanmin(holm(sign_test(w, 801 - w))) < NOMINAL) for w in wins)
     assert 0.03 <= hits / TESTS <= 0.07, hits / TESTS
+
+
+DEALS = 400  # deals per head-to-head replicate: the 80,000 recorded deals make 200
+
+
+def recorded_deal_scores() -> pl.DataFrame:
+    """Gives the deal scores (reports.compare.deal_scores) of the recorded comparison of two
+    equal strategies (data/head_to_head_null.npz), each block of DEALS deals a run of its own:
+    its games as a comparison's seats table holds them, game g of assignment a being
+    game_id a·DEALS + g."""
+    from reports.compare import deal_scores
+
+    won, names = H2H["won"], H2H["seats"]
+    assignments, deals, seats = won.shape
+    deal = np.arange(deals)
+    table = pl.DataFrame({
+        "run": np.repeat(np.tile(deal // DEALS, assignments), seats).astype(np.int16),
+        "setup": np.repeat(np.arange(assignments), deals * seats).astype(np.int16),
+        "game_id": np.repeat((np.arange(assignments)[:, None] * DEALS + deal % DEALS)
+                             .reshape(-1), seats),
+        "strategy": np.repeat(names[:, None, :], deals, axis=1).reshape(-1),
+        "won": won.reshape(-1).astype(bool)})
+    runs = [SimpleNamespace(manifest={"games_per_setup": DEALS})] * (deals // DEALS)
+    return deal_scores(Recorded(table, runs))
+
+
+def head_to_head_p(deals: pl.DataFrame) -> float:
+    """Gives the head-to-head table's p of its one pair of strategies."""
+    from reports.compare import head_to_head_of
+
+    p = head_to_head_of(deals)["p"]
+    assert p.len() == 2 and p[0] == p[1]
+    return float(p[0])
+
+
+def test_head_to_head_rejects_five_percent_of_equal_strategies():
+    # 200 replicates of real games, as played: two different strategies of equal strength
+    # (a random mover and the same from its own stream) on 400 deals each; a deal's two seat
+    # assignments share its cards (63% of deals end one game each). The exact sign test over
+    # deals rejects about 4.1% at 400 deals (its size, summed over the non-tied counts).
+    blocks = recorded_deal_scores().partition_by("run")
+    assert len(blocks) == 200 and all(b.height == 2 * DEALS for b in blocks)
+    hits = sum(head_to_head_p(block) < NOMINAL for block in blocks)
+    assert 0.03 <= hits / len(blocks) <= 0.07, hits / len(blocks)
+    # the harness catches the old unit, games (n = 2 × deals: Speed has no tied games, so a
+    # deal score of s is 2s games won): 1.0%, as a deal's two games offset each other's luck
+    won = np.array([2 * b.filter(pl.col("strategy") == "Uniform")["score"].sum() for b in blocks])
+    games = float(np.mean(sign_test(won, 2 * DEALS - won) < NOMINAL))
+    assert games < 0.03, games
+    # the same blocks with each deal's strategy labels swapped at random (the strategies are
+    # exchangeable under the null): 2,000 replicates, a narrower estimate of the same rate
+    rng = np.random.default_rng(13)
+    hits = 0
+    for i in range(TESTS):
+        block = blocks[i % len(blocks)].sort("deal", "strategy")
+        swap = np.repeat(rng.random(DEALS) < 0.5, 2)
+        score = block["score"].to_numpy()
+        hits += head_to_head_p(block.with_columns(
+            pl.Series("score", np.where(swap, 1 - score, score)))) < NOMINAL
+    assert 0.03 <= hits / TESTS <= 0.07, hits / TESTS
+
+
+def whatif_rejections(paired: bool, games: int = 400, samples: int = TESTS,
+                      seed: int = 14) -> float:
+    """Gives the false-positive rate of the what-if difference (reports.whatif) between a
+    variant and a baseline with one headline rate.
+
+    A game holds 1–5 trials (rounds); its rate is the deal's, Beta-distributed around 0.6
+    (rounds of one game correlated, intraclass correlation 0.3). Paired: both play the same
+    deals (each its own rounds on the deal's rate, common trials), the paired t-test; unpaired:
+    independent deals and trial counts, Welch's test."""
+    from reports.whatif import paired_difference, unpaired_difference
+
+    rng = np.random.default_rng(seed)
+    a, b = 0.6 * (1 / 0.3 - 1), 0.4 * (1 / 0.3 - 1)
+    hits = 0
+    for _ in range(samples):
+        if paired:
+            trials, rate = rng.integers(1, 6, games), rng.beta(a, b, games)
+            variant = (rng.binomial(trials, rate), trials)
+            baseline = (rng.binomial(trials, rate), trials)
+            p = paired_difference(variant, baseline)[3]
+        else:
+            trials = rng.integers(1, 6, (2, games))
+            rate = rng.beta(a, b, (2, games))
+            wins = rng.binomial(trials, rate)
+            p = unpaired_difference((wins[0], trials[0]), (wins[1], trials[1]))[3]
+        hits += p < NOMINAL
+    return hits / samples
+
+
+@pytest.mark.parametrize("paired", [True, False], ids=["paired", "unpaired"])
+def test_what_if_differences_reject_five_percent_of_equal_variants(paired):
+    rate = whatif_rejections(paired)
+    assert 0.03 <= rate <= 0.07, rate
 
 
 def clustered_gold(mean: float, shape: float, per_game: int, games: int, samples: int,

@@ -8,6 +8,7 @@ import numpy as np
 import polars as pl
 import pytest
 from rich.console import Console
+from scipy.stats import binomtest
 from statsmodels.stats.proportion import proportion_confint
 
 from reports.compare import comparison_sections, print_comparison
@@ -108,17 +109,43 @@ def duel_tables(duel_run, tmp_path_factory):
 
 
 def test_head_to_head_equals_direct_query(duel_run, duel_tables):
-    seats = pl.read_parquet(duel_run / "seats" / "*.parquet")
+    # the deal is the unit: game i of every seat assignment (game_id = setup · 400 + i) is
+    # deal i, and greedy's score on it is its mean over the two seatings of the pair
+    seats = pl.read_parquet(duel_run / "seats" / "*.parquet").with_columns(
+        (pl.col("game_id") % 400).alias("deal"))
     me = seats.join(seats, on="game_id", suffix="_opp").filter(
         pl.col("strategy") == "greedy", pl.col("strategy_opp") == "random")
+    deals = me.group_by("deal").agg(pl.col("won").cast(pl.Float64).mean())["won"]
     row = duel_tables[1]["Head-to-head"].filter(
         pl.col("strategy") == "greedy", pl.col("opponent") == "random").row(0, named=True)
-    assert row["n"] == me.height == 800  # both seatings of the pair, 400 games each
-    assert row["wins"] == me["won"].sum()
-    assert row["ties"] == 0
+    assert me.height == 800 and row["n"] == deals.len() == 400
+    assert (row["wins"], row["ties"], row["losses"]) == (
+        (deals > 0.5).sum(), (deals == 0.5).sum(), (deals < 0.5).sum())
     assert row["rate"] == pytest.approx(me["won"].mean())
-    assert row["low"] < row["rate"] < row["high"]
-    assert row["significance"] == "p<0.001"  # 4:1 odds over 800 games
+    assert (row["low"], row["high"]) == pytest.approx(
+        proportion_confint(deals.sum(), 400, method="wilson"))
+    raw = binomtest(row["wins"], row["wins"] + row["losses"]).pvalue
+    assert raw <= row["p"] <= 3 * raw  # Holm over the three pairs
+    assert row["significance"] == "p<0.001"  # 4:1 odds over 400 deals
+
+
+def test_a_copy_that_replays_every_deal_ties_on_every_deal(tmp_path, runkit):
+    # `default` against an exact copy: the second seating replays the first, so each
+    # strategy wins one game of every deal: no deal tells them apart, nothing to test
+    setups = plan(runkit.DUEL, ["greedy", "careful"], 2, {})
+    tables = runkit.duel(setups, 300, {"greedy": 1.0, "careful": 1.0})
+    first = tables["seats"].filter(pl.col("setup") == 0)
+    replay = first.with_columns(pl.col("game_id") + 300, pl.lit(1, pl.Int16).alias("setup"),
+                                pl.col("strategy").replace({"greedy": "careful",
+                                                            "careful": "greedy"}))
+    tables["seats"] = pl.concat([first, replay])
+    sections = comparison_sections(open_run(runkit.write(tmp_path / "run", setups, tables,
+                                                          game="duel")),
+                                   tmp_path / "charts")
+    h2h = {t.title: t.frame for s in sections for t in s.tables}["Head-to-head"]
+    assert h2h["n"].to_list() == [300, 300] and h2h["ties"].to_list() == [300, 300]
+    assert h2h["rate"].to_list() == [0.5, 0.5]
+    assert h2h["significance"].to_list() == ["n/a", "n/a"]
 
 
 def test_two_player_ranking_is_bradley_terry(duel_tables):

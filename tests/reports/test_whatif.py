@@ -201,3 +201,22 @@ def test_bad_target_or_baseline_is_one_line_and_writes_nothing(simulate, two_var
     assert code == 2
     assert err.count("\n") == 1 and words in err
     assert not out.exists()
+
+
+def test_a_run_reported_against_its_copy_has_no_difference_on_any_deal(simulate, tmp_path):
+    # the same games under another label: a paired comparison with nothing to compare (the
+    # pairing's gain was 1 / 0 here: ZeroDivisionError, exit 1). A real game these tests do
+    # not stand a fake in for (Saboteur's reports here read the Saboteur-shaped fake).
+    import shutil
+
+    code, _, err = simulate("sequence-stacks", "--players", "2", "--games", "50", "--seed", "3",
+                            "--workers", "1", "--quiet", "--out", "a")
+    assert code == 0, err
+    shutil.copytree(tmp_path / "a", tmp_path / "b")
+    code, out, err = simulate("report", "a", "b", "--out", "report")
+    assert code == 0, err
+    assert "no difference on any of the 50 paired deals" in out
+    markdown = (tmp_path / "report" / "report.md").read_text()
+    assert "default rules (b) against default rules (a): no difference on any of the 50 paired " \
+           "deals." in markdown
+    assert "| 1 | no difference on any of the 50 paired deals | – |" in markdown
