@@ -129,6 +129,7 @@ def main() -> None:
     finally:
         for signum, handler in previous.items():
             signal.signal(signum, handler)
+        bot_limit.rest()  # a game stopped midway leaves the per-move alarm on: not at exit
     if code == 130:  # typer's answer to Ctrl-C outside a run
         _fail("interrupted", _interrupted_code())
     sys.exit(code or 0)
