@@ -353,9 +353,12 @@ def play(game, rules: dict, setups: list, *, games: int, seed: int | None, worke
     (`output_format` not table)."""
     from sim.run import runner
     from sim.run.store import Run as Store
+    from sim.run.store import unstarted
 
     limits.check_games(games)
     bot_limit.check(bot_timeout)
+    if resume and unstarted(out):  # stopped before it began: nothing to continue, start it
+        resume = False
     if not resume:
         check_new_out(out)
     seed = seed_of(Store.open(out).manifest["seed"] if resume and seed is None else seed)
@@ -394,10 +397,13 @@ def default_out(name: str) -> Path:
 
 
 def check_new_out(out: Path) -> None:
-    """Raises UserError when --out cannot become a new run folder, saying what it is instead."""
+    """Raises UserError when --out cannot become a new run folder, saying what it is instead
+    (a folder holding only the lock of a run stopped before it began is as good as empty)."""
+    from sim.run.store import unstarted
+
     if out.is_file():
         raise UserError(f"--out {out} is a file; name a folder for the run")
-    if out.is_dir() and any(out.iterdir()):
+    if out.is_dir() and any(out.iterdir()) and not unstarted(out):
         if (out / "manifest.json").is_file():
             raise UserError(f"{out} already holds a run; choose another --out or continue it "
                             f"with 'simulate resume {out}'")

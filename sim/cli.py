@@ -101,7 +101,9 @@ UntilCi = Annotated[float | None, typer.Option(
 def main() -> None:
     """Runs the `simulate` command line: user errors end in one line and exit code 2."""
     # Ctrl-C and `kill` stop a run alike, as an Interruption: a bot raising KeyboardInterrupt
-    # is then told apart from the user's.
+    # is then told apart from the user's. The exit code says which: 130 (Ctrl-C), 143 (kill).
+    global _signalled
+    _signalled = signal.SIGINT
     previous = {signum: signal.signal(signum, _stop) for signum in (signal.SIGINT, signal.SIGTERM)}
     try:
         code = app(standalone_mode=False, prog_name="simulate")
@@ -113,11 +115,11 @@ def main() -> None:
     except typer.TyperException as e:
         _fail(f"error: {_one_line(e.format_message())}", 2)
     except typer.Abort:
-        _fail("interrupted", 130)
+        _fail("interrupted", _interrupted_code())
     except UserError as e:
         _fail(f"error: {e}", 2)
     except Interrupted as e:
-        _fail(str(e), 130)
+        _fail(str(e), _interrupted_code())
     except OSError as e:
         if e.errno == errno.EPIPE:  # a reader such as `head` stopped reading: not an error
             sys.stderr = PacifyFlushWrapper(sys.stderr)
@@ -127,8 +129,9 @@ def main() -> None:
     finally:
         for signum, handler in previous.items():
             signal.signal(signum, handler)
+        bot_limit.rest()  # a game stopped midway leaves the per-move alarm on: not at exit
     if code == 130:  # typer's answer to Ctrl-C outside a run
-        _fail("interrupted", 130)
+        _fail("interrupted", _interrupted_code())
     sys.exit(code or 0)
 
 
@@ -142,8 +145,19 @@ def _one_line(text: str) -> str:
     return " ".join(text.split())
 
 
+_signalled = signal.SIGINT  # the signal that stopped the command (SIGINT: Ctrl-C or typer's)
+
+
 def _stop(signum, frame) -> None:
+    global _signalled
+    _signalled = signum
     raise Interruption
+
+
+def _interrupted_code() -> int:
+    """Gives the exit code of a command stopped by a signal: 128 + its number (the shell's
+    convention), 130 for Ctrl-C and 143 for `kill` (SIGTERM)."""
+    return 128 + _signalled
 
 
 def _fail(message: str, code: int) -> None:
@@ -461,7 +475,7 @@ def balance_rules(
                                 precision=precision, most_games=games, trials=trials,
                                 seed=_seed(seed), workers=workers, out=out, seat=seat)
     except KeyboardInterrupt:
-        _fail(f"interrupted: the runs the search played are kept in {out}", 130)
+        _fail(f"interrupted: the runs the search played are kept in {out}", _interrupted_code())
     print(search.report(game, result, out))
 
 

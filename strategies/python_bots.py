@@ -111,9 +111,10 @@ class LegalMoves(Sequence):
 
     def index(self, move, start: int = 0, stop: int | None = None) -> int:
         """Gives the position of `move` (one of these moves, or a tuple equal to one)."""
-        for i, made in enumerate(self._made):  # the bot's own pick, without wording the rest
-            if made is move:
-                return i
+        if move is not None:  # None stands for a move not yet worded: never one of them
+            for i, made in enumerate(self._made):  # the bot's own pick, not wording the rest
+                if made is move:
+                    return i
         return super().index(move, start, len(self._made) if stop is None else stop)
 
     def keep(self) -> None:
@@ -311,10 +312,8 @@ class PythonSeat:
                 self._failed(e)
             try:
                 i = moves.index(chosen)
-            except ValueError:
-                raise UserError(f"strategy {self.label} (seat {self.seat}) played an illegal "
-                                f"move in game {self.game}: {chosen!r} is not one of its "
-                                f"{len(moves)} legal moves") from None
+            except Exception:  # noqa: BLE001 - not one of them, or not even comparable
+                self._illegal(chosen, len(moves))
             if getrefcount(view) > held[0] and isinstance(view, View):
                 view.keep()
             if getrefcount(moves) > held[1] and isinstance(moves, LegalMoves):
@@ -333,6 +332,14 @@ class PythonSeat:
                 return call(*args)
         except BaseException as e:  # noqa: BLE001 - the user's code, said in one line
             self._failed(e)
+
+    def _illegal(self, chosen, legal: int):
+        """Raises UserError naming the bot, the seat, the game and what it returned (`chosen`,
+        not one of its `legal` moves)."""
+        bot_timeout.rest()  # the game ends here: no alarm may ring after the run
+        raise UserError(f"strategy {self.label} (seat {self.seat}) played an illegal move in "
+                        f"game {self.game}: {_shown(chosen)} is not one of its {legal} legal "
+                        "moves") from None
 
     def _failed(self, e: BaseException):
         """Raises UserError naming the bot, the seat and the game for a failure `e` of the
@@ -429,6 +436,16 @@ def seated(players: dict, classes: dict[int, tuple[str, type]], seed: int, game:
     for seat, (label, cls) in classes.items():
         players[seat].seat = PythonSeat(label, cls, seed, game, seat, timeout)
     return players
+
+
+def _shown(value, most: int = 200) -> str:
+    """Gives what a bot returned as its repr on one line, cut to `most` characters."""
+    try:
+        text = repr(value)
+    except Exception:  # noqa: BLE001 - the user's __repr__
+        text = f"<{type(value).__name__} object>"
+    text = text.replace("\n", "\\n")
+    return text if len(text) <= most else text[:most - 1] + "…"
 
 
 def _described(error: BaseException) -> str:

@@ -54,6 +54,15 @@ def shard_name(setup: int, start: int) -> str:
     return f"s{setup:03d}-g{start:09d}.parquet"
 
 
+def unstarted(path: Path) -> bool:
+    """Tells whether `path` is a folder a run was stopped in before it wrote its manifest: it
+    holds the lock file and nothing else (a new run may start there)."""
+    try:
+        return [entry.name for entry in Path(path).iterdir()] == [LOCK]
+    except OSError:
+        return False
+
+
 def record_name(setup: int, start: int) -> str:
     """Gives the file name of the record of the chunk starting at game `start` of a setup."""
     return f"s{setup:03d}-g{start:09d}.json"
@@ -169,7 +178,7 @@ class Run:
         """Gives a new run folder at `path` holding `manifest`, locked for writing by this
         process; UserError if it cannot be made."""
         path = Path(path)
-        if path.exists() and (not path.is_dir() or any(path.iterdir())):
+        if path.exists() and (not path.is_dir() or (any(path.iterdir()) and not unstarted(path))):
             hint = (f" or continue it with 'simulate resume {path}'"
                     if (path / MANIFEST).is_file() else "")
             raise UserError(f"{path} already exists; choose another --out{hint}")
@@ -493,6 +502,10 @@ def _read_manifest(path: Path) -> dict:
         if (path / RECORDS).is_dir():
             raise UserError(f"{path} has lost its {MANIFEST}: the run's parameters are gone, "
                             "so its games cannot be resumed or reported; start the run again")
+        if unstarted(path):
+            raise UserError(f"{path} holds no run: the one started there was stopped before it "
+                            f"wrote its {MANIFEST}; start it again with the same command and "
+                            f"--out {path}")
         raise UserError(f"{path} is not a run folder (it has no {MANIFEST})")
     try:
         manifest = json.loads(file.read_text())

@@ -382,7 +382,9 @@ def search(settings: Settings, side: Side, out: Path, name: str, players: Player
     import optuna
     from optuna.trial import TrialState
 
-    optuna.logging.set_verbosity(optuna.logging.WARNING)
+    # Optuna logs a failed trial (a bot's error, an interruption) with its traceback before it
+    # re-raises the error, which the command then says in one line: its warnings say no more.
+    optuna.logging.set_verbosity(optuna.logging.ERROR)
     started = time.monotonic()
     study = optuna.create_study(study_name=name, storage=f"sqlite:///{out / 'study.db'}",
                                 load_if_exists=True, direction="maximize",

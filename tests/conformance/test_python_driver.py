@@ -5,6 +5,7 @@ bots play reproducible games, and their mistakes are one line naming them."""
 
 import io
 import re
+import signal
 from pathlib import Path
 
 import game_adapters
@@ -150,16 +151,26 @@ def test_a_python_strategys_rng_depends_on_the_seed_the_game_and_the_seat_only(n
                 ((7, 3, 1), (7, 3, 2), (7, 4, 1), (8, 3, 1))}) == 4
 
 
+@pytest.mark.parametrize("returned, shown", [
+    ("legal_moves[-1]._replace(action='fly')", "Move(action='fly'"),
+    ("None", "None is not one of its "),  # not the first legal move
+    ("0", "0 is not one of its "),
+    ("(1, 2)", "(1, 2) is not one of its "),
+    ("[legal_moves[0]] * 99", "…"),  # what it returned, cut short
+])
 @pytest.mark.parametrize("name", games.names())
-def test_an_illegal_move_names_the_bot_the_seat_the_move_and_the_game(name, tmp_path):
+def test_an_illegal_move_names_the_bot_the_seat_the_move_and_the_game(name, tmp_path, returned,
+                                                                     shown):
     game, base = games.get(name), game_adapters.of(name).setups[0]
-    cheat = python_seat(game, tmp_path, "legal_moves[-1]._replace(action='fly')")
+    cheat = python_seat(game, tmp_path, returned)
     setup = Setup(base.players, ("random", cheat, *base.seats[2:]), base.options)
     with pytest.raises(UserError) as e:
         game.play(game.load_rules(None, []), setup, 1, 4, 6, 0)
     message = str(e.value)
     assert message.startswith(f"strategy {cheat} (seat 1) played an illegal move in game 4: ")
-    assert "Move(action='fly'" in message and "\n" not in message
+    assert shown in message and "\n" not in message and len(message) < len(cheat) + 300
+    # The per-move alarm (--bot-timeout) is off: once the process exits, it would kill it.
+    assert signal.getitimer(signal.ITIMER_REAL) == (0.0, 0.0)
 
 
 @pytest.mark.parametrize("name", games.names())

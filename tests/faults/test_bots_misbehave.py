@@ -1,10 +1,21 @@
-"""A Python bot that hangs, exits, raises KeyboardInterrupt or anything else ends the run in
-one line naming the bot and its seat (exit 2), in this process and in worker processes; never
-read as the user's Ctrl-C nor as a dying worker; the games finished are kept for a resume."""
+"""A Python bot that hangs, exits, raises KeyboardInterrupt or anything else, or answers
+something that is not one of its legal moves, ends the run in one line naming the bot and its
+seat (exit 2), in this process and in worker processes, in every command that plays bots;
+never read as the user's Ctrl-C nor as a dying worker; the games finished are kept for a
+resume."""
 
 import json
+import os
+import re
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
 
 import pytest
+
+from sim import api
 
 BOTS = '''
 import os
@@ -47,6 +58,26 @@ class UserPressesCtrlC:
     def choose(self, view, moves, rng):
         os.kill(os.getpid(), signal.SIGINT)
         time.sleep(5)
+
+
+class ReturnsNone:
+    def choose(self, view, moves, rng):
+        return None
+
+
+class ReturnsInt:
+    def choose(self, view, moves, rng):
+        return 3
+
+
+class ReturnsTuple:
+    def choose(self, view, moves, rng):
+        return (1, 2)
+
+
+class Plays:
+    def choose(self, view, moves, rng):
+        return moves[0]
 
 
 class LateSleeper:
@@ -109,3 +140,107 @@ def test_a_bot_that_hangs_after_some_games_leaves_a_resumable_run(simulate_games
 def test_the_users_ctrl_c_while_a_bot_thinks_is_an_interruption(simulate_games, bots):
     code, _, err = play(simulate_games, bots, "UserPressesCtrlC", "--workers", "1")
     assert (code, err) == (130, "interrupted before any game finished; nothing was kept\n")
+
+
+def illegal(bots, bot, shown, game=0) -> re.Pattern:
+    """Gives the one line saying that `bot` (seat 1) answered `shown` in game `game`."""
+    return re.compile(rf"error: strategy {re.escape(f'{bots}:{bot}')} \(seat 1\) played an "
+                      rf"illegal move in game {game}: {re.escape(shown)} is not one of its \d+ "
+                      r"legal moves\n")
+
+
+@pytest.mark.parametrize("workers", ["1", "2"])
+@pytest.mark.parametrize("bot, shown", [("ReturnsNone", "None"), ("ReturnsInt", "3"),
+                                        ("ReturnsTuple", "(1, 2)")])
+def test_an_answer_that_is_not_a_legal_move_is_one_line_naming_it(simulate_games, bots,
+                                                                   tmp_path, workers, bot,
+                                                                   shown):
+    # None used to play the first legal move, the run ending well (exit 0).
+    code, _, err = play(simulate_games, bots, bot, "--workers", workers, "--chunk-size", "2")
+    assert code == 2 and illegal(bots, bot, shown).fullmatch(err), err
+    assert not (tmp_path / "run").exists()
+    assert signal.getitimer(signal.ITIMER_REAL) == (0.0, 0.0), "the per-move alarm rings on"
+
+
+@pytest.mark.parametrize("command", [
+    ["trace", "saboteur", "--players", "3", "--seed", "1", "--game-index", "2"],
+    ["compare", "saboteur", "--strategies", "default,{bot}", "--players", "3", "--games", "2",
+     "--seed", "1", "--workers", "1", "--quiet", "--out", "cmp"],
+])
+def test_trace_and_compare_say_an_illegal_answer_in_one_line(simulate_games, bots, tmp_path,
+                                                             command):
+    bot = f"{bots}:ReturnsNone"
+    extra = [] if command[0] == "compare" else ["--seat-strategy", f"1={bot}"]
+    code, _, err = simulate_games(*[arg.format(bot=bot) for arg in command], *extra)
+    assert code == 2 and illegal(bots, "ReturnsNone", "None", 2 if extra else 0).fullmatch(err), err
+    assert not (tmp_path / "cmp").exists()
+
+
+def test_the_api_raises_the_same_user_error(bots, tmp_path):
+    with pytest.raises(api.UserError) as e:
+        api.run("saboteur", players=3, games=2, seed=1, workers=1, out=tmp_path / "run",
+                seats={1: f"{bots}:ReturnsNone"})
+    assert illegal(bots, "ReturnsNone", "None").fullmatch(f"error: {e.value}\n")
+
+
+CLI = [sys.executable, "-m", "sim.cli"]
+ENV = {**os.environ, "PYTHONPATH": str(Path(__file__).parents[2])}
+
+
+def command(*args, cwd) -> subprocess.CompletedProcess:
+    """Runs `simulate ARGS` in a process of its own (what an exit code and every line on
+    stderr are made of, beyond what an in-process run shows)."""
+    return subprocess.run([*CLI, *map(str, args)], cwd=cwd, env=ENV, capture_output=True,
+                          text=True, timeout=600)
+
+
+@pytest.mark.parametrize("args", [
+    ["saboteur", "--players", "3", "--games", "4", "--seat-strategy", "1={bot}", "--out", "run"],
+    ["compare", "saboteur", "--strategies", "{bot},default", "--players", "3", "--games", "2",
+     "--out", "cmp"],
+])
+def test_an_illegal_move_exits_2_not_by_the_per_move_alarm(bots, tmp_path, args):
+    # The per-move alarm (default --bot-timeout) was left ringing: it killed the exiting
+    # process (exit 142, "Alarm clock") after the line.
+    bot = f"{bots}:ReturnsInt"
+    done = command(*[arg.format(bot=bot) for arg in args], "--seed", 1, "--workers", 1,
+                   "--quiet", cwd=tmp_path)
+    seat = 0 if args[0] == "compare" else 1
+    assert (done.returncode, done.stderr) == (
+        2, done.stderr.splitlines()[0] + "\n"), done.stderr
+    assert done.stderr.startswith(f"error: strategy {bot} (seat {seat}) played an illegal move "
+                                  "in game 0: 3 is not one of its ")
+
+
+TUNE = ["tune", "saboteur", "--players", "3", "--trials", "2", "--seed", "1", "--workers", "1",
+        "--quiet", "--out", "t"]
+
+
+@pytest.mark.parametrize("bot, line", [
+    ("Raises", "failed in game 0: ValueError: no idea (bots.py:25)"),
+    ("ReturnsNone", "played an illegal move in game 0: None is not one of its "),
+])
+def test_tune_against_a_failing_bot_is_one_line(bots, tmp_path, bot, line):
+    # Optuna logged the failed trial and its tracebacks (62 lines) before the command's line.
+    done = command(*TUNE, "--games", 4, "--gain-games", 4, "--against", f"{bots}:{bot}",
+                   cwd=tmp_path)
+    assert done.returncode == 2 and len(done.stderr.splitlines()) == 1, done.stderr
+    assert done.stderr.startswith(f"error: strategy {bots}:{bot} (seat ") and line in done.stderr
+
+
+def test_sigterm_during_tune_is_one_line_exit_143(bots, tmp_path):
+    # Optuna logged the interrupted trial with its traceback; SIGTERM exited 130 (Ctrl-C's).
+    process = subprocess.Popen([*CLI, *TUNE, "--games", "4000", "--against", f"{bots}:Plays"],
+                               cwd=tmp_path, env=ENV, stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 300
+    while not (tmp_path / "t" / "study.db").exists():
+        assert process.poll() is None, process.communicate()
+        assert time.monotonic() < deadline, "no trial began within 5 minutes"
+        time.sleep(0.1)
+    time.sleep(2)  # a trial's games are being played
+    process.send_signal(signal.SIGTERM)
+    _, err = process.communicate(timeout=120)
+    assert (process.returncode, err) == (143, "interrupted: finished trials are kept in t; "
+                                              "rerun the same command (or add --resume) to "
+                                              "continue\n")

@@ -188,3 +188,20 @@ def test_resuming_on_a_read_only_folder_is_one_line_naming_it(simulate, tmp_path
     assert {p: p.read_bytes() for p in frozen.rglob("*") if p.is_file()} == before
     assert json.loads((frozen / "manifest.json").read_text())["status"] == "complete"
     assert not (frozen / "chunks" / record_name(1, 500)).exists()
+
+
+def test_resume_on_a_folder_left_with_only_its_lock_starts_the_run_there(simulate, tmp_path,
+                                                                         run_tools):
+    # A run killed before it wrote its manifest leaves the folder and its lock file alone.
+    (tmp_path / "early").mkdir()
+    (tmp_path / "early" / ".lock").write_text("12345\n")
+    code, _, err = simulate(*FIXED, "--workers", 1, "--out", "early", "--resume")
+    assert (code, err) == (0, "")
+    assert simulate(*FIXED, "--workers", 1, "--out", "whole")[0] == 0
+    assert run_tools.same(tmp_path / "early", tmp_path / "whole")
+    (tmp_path / "other").mkdir()
+    (tmp_path / "other" / ".lock").write_text("12345\n")
+    code, _, err = simulate("resume", "other")
+    assert (code, err) == (2, "error: other holds no run: the one started there was stopped "
+                              "before it wrote its manifest.json; start it again with the same "
+                              "command and --out other\n")
