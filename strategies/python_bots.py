@@ -1,12 +1,9 @@
-"""Python strategies at the table: loading a bot class from its file, seeding it, and checking
-what it plays. Shared by every game's Python driver (see strategies/protocol.py)."""
+"""Python strategies at the table: seating a bot class (strategies/bot_files.py loads it),
+seeding it, and checking what it plays. Shared by every game's Python driver (see strategies/protocol.py)."""
 
 from __future__ import annotations
 
-import importlib.util
 import random
-import sys
-import traceback
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from sys import getrefcount
@@ -17,47 +14,11 @@ from sim import rng as streams
 from sim.errors import Interruption, UserError
 from sim.jit import direct
 from strategies import bot_timeout
+from strategies.bot_files import described, load_class, where
 from strategies.presets import SEARCH, user_presets
 from strategies.seats import is_python, parse
 
 PYTHON_BOT_STREAM = 300  # + seat: apart from the deal's and the jitted bots' streams
-_classes: dict[str, type] = {}
-
-
-def load_class(base: str) -> type:
-    """Gives the strategy class named by "path/to/file.py:ClassName" (imported once per process).
-
-    Raises UserError, in one line, when the file cannot be read or imported, has no such class,
-    or the class has no `choose` method.
-    """
-    if base in _classes:
-        return _classes[base]
-    path, _, name = base.rpartition(":")
-    file = Path(path)
-    if not file.is_file():
-        raise UserError(f"cannot load strategy {base}: no file {file}")
-    module_name = f"user_strategy_{len(_classes)}_{file.stem}"
-    spec = importlib.util.spec_from_file_location(module_name, file)
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[module_name] = module  # dataclasses and pickling look classes up here
-    try:
-        spec.loader.exec_module(module)
-    except Interruption:
-        del sys.modules[module_name]
-        raise
-    except BaseException as e:  # noqa: BLE001 - the user's code: any failure is theirs, in one line
-        del sys.modules[module_name]
-        raise UserError(f"cannot import strategy file {file}: {_described(e)}"
-                        f"{_where(e, file)}") from None
-    cls = getattr(module, name, None)
-    if not isinstance(cls, type):
-        classes = [k for k, v in vars(module).items()
-                   if isinstance(v, type) and v.__module__ == module_name]
-        raise UserError(f"{file} has no class {name!r}; its classes: {', '.join(classes) or 'none'}")
-    if not callable(getattr(cls, "choose", None)):
-        raise UserError(f"{file}: class {name} has no choose(view, legal_moves, rng) method")
-    _classes[base] = cls
-    return cls
 
 
 def bot_rng(seed: int, game: int, seat: int) -> random.Random:
@@ -352,8 +313,8 @@ class PythonSeat:
                             f"{self.timeout:g} s for a move in game {self.game}; give it longer "
                             "with --bot-timeout SECONDS (0: no limit)") from None
         raise UserError(f"strategy {self.label} (seat {self.seat}) failed in game "
-                        f"{self.game}: {_described(e)}"
-                        f"{_where(e, Path(self.label.rpartition(':')[0]))}") from None
+                        f"{self.game}: {described(e)}"
+                        f"{where(e, Path(self.label.rpartition(':')[0]))}") from None
 
 
 class SeatPlayer:
@@ -446,19 +407,3 @@ def _shown(value, most: int = 200) -> str:
         text = f"<{type(value).__name__} object>"
     text = text.replace("\n", "\\n")
     return text if len(text) <= most else text[:most - 1] + "…"
-
-
-def _described(error: BaseException) -> str:
-    """Gives an exception as its type and message, saying what sys.exit means."""
-    if isinstance(error, SystemExit):
-        return f"it called sys.exit({error.code!r})"
-    return f"{type(error).__name__}: {error}" if str(error) else type(error).__name__
-
-
-def _where(error: Exception, file: Path) -> str:
-    """Gives ' (file.py:LINE)' for the deepest frame of the traceback in `file`, else ''."""
-    frames = [f for f in traceback.extract_tb(error.__traceback__)
-              if Path(f.filename).resolve() == file.resolve()]
-    if isinstance(error, SyntaxError) and error.lineno:
-        return f" ({file.name}:{error.lineno})"
-    return f" ({file.name}:{frames[-1].lineno})" if frames else ""

@@ -20,6 +20,7 @@ from typing import NamedTuple
 from sim.errors import UserError
 from sim.packaged import user_file
 from strategies import presets as presets_mod
+from strategies.bot_files import load_class
 
 RESTRICTION = "-no-"
 _FORBIDDABLE = re.compile(r"(?:[a-z]+:)?[a-z][a-z0-9_]*")  # NAME, or ROLE:NAME
@@ -59,14 +60,12 @@ def canonical(game, text: str, rules: dict | None = None) -> str:
     Raises UserError for an unknown strategy, a Python file or class that cannot be loaded, or
     a restriction the game does not know (listing what it knows).
     """
-    from strategies import python_bots
-
     seat = parse(text.strip())
     if is_python(seat.base):
         presets_mod.bots_of(game, "Python strategies")
         path, _, cls = seat.base.rpartition(":")
         base = f"{user_file(path).resolve()}:{cls}"
-        python_bots.load_class(base)
+        load_class(base)
     else:
         base = seat.base
         known = [*game.strategy_names(), *presets_mod.user_presets(rules or {})]

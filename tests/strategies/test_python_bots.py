@@ -3,7 +3,7 @@
 import pytest
 
 from sim.errors import UserError
-from strategies import python_bots
+from strategies import bot_files, python_bots
 
 
 def write(tmp_path, text, name="mybots.py"):
@@ -15,8 +15,8 @@ def write(tmp_path, text, name="mybots.py"):
 def test_a_strategy_class_is_loaded_once_from_its_file(tmp_path):
     file = write(tmp_path, "class Cautious:\n    def choose(self, view, legal_moves, rng):\n"
                            "        return legal_moves[-1]\n")
-    cls = python_bots.load_class(f"{file}:Cautious")
-    assert cls.__name__ == "Cautious" and python_bots.load_class(f"{file}:Cautious") is cls
+    cls = bot_files.load_class(f"{file}:Cautious")
+    assert cls.__name__ == "Cautious" and bot_files.load_class(f"{file}:Cautious") is cls
     assert cls().choose(None, [1, 2], None) == 2
 
 
@@ -31,17 +31,17 @@ def test_a_strategy_class_is_loaded_once_from_its_file(tmp_path):
 def test_a_strategy_that_cannot_be_loaded_is_one_line(tmp_path, text, name, message):
     file = write(tmp_path, text, "broken.py")
     with pytest.raises(UserError, match=message) as e:
-        python_bots.load_class(f"{file}:{name}")
+        bot_files.load_class(f"{file}:{name}")
     assert "\n" not in str(e.value)
 
 
 def test_a_missing_file_is_one_line(tmp_path):
     with pytest.raises(UserError, match=r"^cannot load strategy .*nothing\.py:Bot: no file "):
-        python_bots.load_class(f"{tmp_path / 'nothing.py'}:Bot")
+        bot_files.load_class(f"{tmp_path / 'nothing.py'}:Bot")
 
 
 def test_a_python_seat_gives_the_index_of_an_equal_tuple(tmp_path):
     file = write(tmp_path, "class Echo:\n    def choose(self, view, legal_moves, rng):\n"
                            "        return tuple(legal_moves[1])\n", "echo.py")
-    seat = python_bots.PythonSeat("echo.py:Echo", python_bots.load_class(f"{file}:Echo"), 1, 2, 0)
+    seat = python_bots.PythonSeat("echo.py:Echo", bot_files.load_class(f"{file}:Echo"), 1, 2, 0)
     assert seat.pick(None, [(0, 1), (2, 3)]) == 1
