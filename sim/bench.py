@@ -43,15 +43,14 @@ def bench(game: Game, rules: dict, players: list[int], strategies: list[str], ga
     """Prints a table of the game's speed (and, if asked, scaling and memory)."""
     load = os.getloadavg()[0]
     table = Table(title=f"{game.title} benchmark", show_lines=False)
-    for column in ("measure", "per core (CPU time)", "wall clock", "÷ yardstick"):
-        table.add_column(column, justify="left" if column == "measure" else "right")
+    table.add_column("configuration", no_wrap=True)
+    for column in ("games/s per core (CPU time)", "games/s by the wall clock", "÷ yardstick"):
+        table.add_column(column, justify="right")
 
     yardstick = f"{user_file(YARDSTICK.partition(':')[0]).resolve()}:FirstMove"
     compiled = _timed(lambda: game.compile(rules, [
         _setup(game, rules, n, strategy) for strategy in (*strategies, yardstick)
         for n in players]))
-    table.add_row("compile (or load from cache)", f"{compiled.cpu:.2f} CPU-s",
-                  f"{compiled.wall:.2f} s", "")
 
     rows = {(strategy, n): _rates(game, rules, _setup(game, rules, n, strategy), games, repeat)
             for strategy in strategies for n in players}
@@ -60,12 +59,12 @@ def bench(game: Game, rules: dict, players: list[int], strategies: list[str], ga
             for n in players}
     for (strategy, n), (cpu, wall) in rows.items():
         table.add_row(f"{_setup(game, rules, n, strategy).strategies()[0]}, {n} players",
-                      f"{cpu:,.0f} games/s", f"{wall:,.0f} games/s", f"{cpu / yard[n][0]:,.1f}×")
+                      f"{cpu:,.0f}", f"{wall:,.0f}", f"{cpu / yard[n][0]:,.1f}×")
     for n, (cpu, wall) in yard.items():
-        table.add_row(f"yardstick, {n} players", f"{cpu:,.0f} games/s", f"{wall:,.0f} games/s",
-                      "1×")
+        table.add_row(f"yardstick, {n} players", f"{cpu:,.0f}", f"{wall:,.0f}", "1×")
     name = _setup(game, rules, players[0], yardstick).strategies()[0]
-    table.caption = (f"Load average {load:.2f} at the start, {os.getloadavg()[0]:.2f} at the "
+    table.caption = (f"Compile (or load from cache): {compiled.cpu:.2f} CPU-s, "
+                     f"{compiled.wall:.2f} s. Load average {load:.2f} at the start, {os.getloadavg()[0]:.2f} at the "
                      f"end (1 minute; {os.cpu_count()} cores). The median of {repeat} timing"
                      f"{'s' if repeat > 1 else ''} of {games:,} games; the yardstick: the Python driver, every seat {name} "
                      f"({yard_games:,} games).")
