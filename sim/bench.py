@@ -28,7 +28,8 @@ SEED = 1  # any fixed seed: every measurement plays the same games
 SCALING_PLAYERS = 7
 WARM_UP = 5  # games played before timing each configuration
 YARDSTICK = "strategies/examples/first_move.py:FirstMove"
-YARDSTICK_SHARE = 10  # the yardstick plays a tenth of --games: it is 5–40 times slower
+YARDSTICK_SHARE = 10  # the yardstick plays at most a tenth of --games: it is 5–200 times slower
+YARDSTICK_SECONDS = 2.0  # and no more games than take about this much CPU per timing
 
 
 @dataclass(frozen=True)
@@ -54,20 +55,24 @@ def bench(game: Game, rules: dict, players: list[int], strategies: list[str], ga
 
     rows = {(strategy, n): _rates(game, rules, _setup(game, rules, n, strategy), games, repeat)
             for strategy in strategies for n in players}
-    yard_games = max(1, games // YARDSTICK_SHARE)
-    yard = {n: _rates(game, rules, _setup(game, rules, n, yardstick), yard_games, repeat)
-            for n in players}
+    yard_setups = {n: _setup(game, rules, n, yardstick) for n in players}
+    yard_games = {n: _yardstick_games(game, rules, setup, games)
+                  for n, setup in yard_setups.items()}
+    yard = {n: _rates(game, rules, setup, yard_games[n], repeat)
+            for n, setup in yard_setups.items()}
     for (strategy, n), (cpu, wall) in rows.items():
         table.add_row(f"{_setup(game, rules, n, strategy).strategies()[0]}, {n} players",
                       f"{cpu:,.0f}", f"{wall:,.0f}", f"{cpu / yard[n][0]:,.1f}×")
     for n, (cpu, wall) in yard.items():
         table.add_row(f"yardstick, {n} players", f"{cpu:,.0f}", f"{wall:,.0f}", "1×")
-    name = _setup(game, rules, players[0], yardstick).strategies()[0]
-    table.caption = (f"Compile (or load from cache): {compiled.cpu:.2f} CPU-s, "
-                     f"{compiled.wall:.2f} s. Load average {load:.2f} at the start, {os.getloadavg()[0]:.2f} at the "
-                     f"end (1 minute; {os.cpu_count()} cores). The median of {repeat} timing"
-                     f"{'s' if repeat > 1 else ''} of {games:,} games; the yardstick: the Python driver, every seat {name} "
-                     f"({yard_games:,} games).")
+    counts = sorted(set(yard_games.values()))
+    table.caption = (
+        f"Compile (or load from cache): {compiled.cpu:.2f} CPU-s, {compiled.wall:.2f} s. "
+        f"Load average {load:.2f} at the start, {os.getloadavg()[0]:.2f} at the end (1 minute; "
+        f"{os.cpu_count()} cores). The median of {repeat} timing{'s' if repeat > 1 else ''} of "
+        f"{games:,} games; the yardstick: the Python driver, every seat "
+        f"{yard_setups[players[0]].strategies()[0]} ({' to '.join(f'{c:,}' for c in counts)} "
+        f"game{'s' if counts[-1] > 1 else ''}).")
     console.print(table)
     if scaling_games or memory_games:
         console.print(_runs(game, rules, strategies[0], scaling_games, memory_games, dask))
@@ -118,6 +123,15 @@ def _rates(game: Game, rules: dict, setup: Setup, games: int, repeat: int) -> tu
     timings = [_timed(lambda: game.play(rules, setup, SEED, 0, games, 0)) for _ in range(repeat)]
     return (statistics.median(games / t.cpu for t in timings),
             statistics.median(games / t.wall for t in timings))
+
+
+def _yardstick_games(game: Game, rules: dict, setup: Setup, games: int) -> int:
+    """Gives the games of a timing of the yardstick: a tenth of `games`, or as many as take
+    about YARDSTICK_SECONDS of CPU if fewer (a Deep Space Python driver plays some tens a
+    second); at least one."""
+    game.play(rules, setup, SEED, 0, WARM_UP, 0)  # its first games load the Python bot
+    took = _timed(lambda: game.play(rules, setup, SEED, 0, WARM_UP, 0)).cpu
+    return max(1, min(games // YARDSTICK_SHARE, int(YARDSTICK_SECONDS * WARM_UP / max(took, 1e-9))))
 
 
 def _setup(game: Game, rules: dict, players: int, strategy: str) -> Setup:

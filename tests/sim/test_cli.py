@@ -225,6 +225,16 @@ def test_bench_rates_per_core_count_cpu_time_not_waiting(simulate, monkeypatch):
     assert rate(wall) < 20 / 0.1 < 5 * 20 / 0.1 < rate(cpu)
 
 
+def test_bench_times_fewer_yardstick_games_than_take_its_cpu_budget(simulate, monkeypatch):
+    from sim import bench
+
+    monkeypatch.setattr(bench, "YARDSTICK_SECONDS", 0.0)
+    code, out, _ = simulate("bench", "saboteur", "--players", "3", "--strategies", "default",
+                            "--games", "200", "--repeat", "1", "--scaling-games", "0")
+    assert code == 0
+    assert "every seat first_move.py:FirstMove (1 game)." in " ".join(out.split())
+
+
 def test_bench_cpu_time_counts_the_workers_that_ended(tmp_path):
     from sim import bench
 
