@@ -48,7 +48,8 @@ def bench(game: Game, rules: dict, players: list[int], strategies: list[str], ga
     for column in ("games/s per core (CPU time)", "games/s by the wall clock", "÷ yardstick"):
         table.add_column(column, justify="right")
 
-    yardstick = f"{user_file(YARDSTICK.partition(':')[0]).resolve()}:FirstMove"
+    file, _, bot = YARDSTICK.partition(":")
+    yardstick = f"{user_file(file).resolve()}:{bot}"
     compiled = _timed(lambda: game.compile(rules, [
         _setup(game, rules, n, strategy) for strategy in (*strategies, yardstick)
         for n in players]))
