@@ -4,6 +4,9 @@ A section is a function `(ReportContext) -> Section`. Every game gets `COMMON`; 
 sections in its package's `report` module (e.g. `sim/games/saboteur/report.py`) by decorating
 them with `@game_section("<game>")`. The machinery
 (scanning runs, rates with intervals, charts, rendering) is shared, never copied per game.
+
+A run's summary prints through `Table` and reports/render.py: the sections that draw charts
+import reports.charts (matplotlib) and scipy themselves, so that a run never loads them.
 """
 
 from __future__ import annotations
@@ -16,10 +19,7 @@ from typing import Callable
 import numpy as np
 import polars as pl
 
-from reports import charts
 from reports import runs as runs_mod
-from scipy.stats import t as t_dist
-
 from reports.variants import rule_changes, variant_label
 from reports.verdicts import TOLERANCE, Target, target_of, verdicts
 from reports.stats import (PERMUTATIONS, balance, design_effect, seat_test, significance_level,
@@ -250,6 +250,8 @@ def with_wilson(frame: pl.DataFrame, successes: str = "wins", n: str = "n") -> p
 
 def with_mean_interval(frame: pl.DataFrame, mean: str, sd: str, n: str = "n") -> pl.DataFrame:
     """Gives the frame with low, high: the 95% Student t interval of a mean (rows independent)."""
+    from scipy.stats import t as t_dist
+
     counts = frame[n].cast(pl.Float64).to_numpy()
     spread = frame[sd].cast(pl.Float64).fill_null(0).to_numpy()
     half = t_dist.ppf(0.975, np.maximum(counts - 1, 1)) * spread / np.sqrt(counts)
@@ -517,6 +519,8 @@ def overview(ctx: ReportContext) -> Section:
 def by_player_count(ctx: ReportContext) -> Section:
     """Gives the headline rate with its verdict against the target, and the share of seats
     that win, by player count (per variant and run when the report holds several)."""
+    from reports import charts
+
     head = ctx.game.headline
     keys = ctx.apart("players")
     games = with_wilson(headline_totals(ctx, keys)).sort(keys).with_columns(
@@ -573,6 +577,8 @@ def _apart_note(ctx: ReportContext) -> str:
 def by_seat(ctx: ReportContext) -> Section:
     """Gives the game-win rate by seat per configuration, balance, and permutation tests that
     seats differ and that the best and worst seat differ."""
+    from reports import charts
+
     frame, tests = seat_fairness(ctx, "configuration")
     frame = frame.sort(ctx.config_rank(), "seat")
     rows, series = [], {}
@@ -631,6 +637,8 @@ def mixed_configurations(ctx: ReportContext) -> list[str]:
 def by_strategy(ctx: ReportContext) -> Section:
     """Gives the game-win rate by strategy (seat-games) within each configuration that seats
     several, with each gap to the best tested; only a sentence when no game seats two."""
+    from reports import charts
+
     mixed = mixed_configurations(ctx)
     if not mixed:
         return Section("Win rate by strategy", text=UNRANKED)
@@ -671,6 +679,8 @@ def by_strategy(ctx: ReportContext) -> Section:
 @common_section
 def game_length(ctx: ReportContext) -> Section:
     """Gives turns per game (mean, quantiles, histogram) and the stalled rate per configuration."""
+    from reports import charts
+
     lf = ctx.scan("games", ["turns", "stalled", "players"])
     frame = ctx.collect(
         lf.group_by("configuration").agg(

@@ -1,12 +1,17 @@
 """Statistics the reports quote: intervals, tests whose false-positive rate holds by construction,
 seat fairness by permutation, ratings.
 
-A thin layer over scipy and statsmodels (Wilson intervals, normal and binomial tests, the
-Bradley–Terry fit; Holm's correction as statsmodels computes it); what is the project's own is how a balance question maps
-onto them: games are the independent units (rounds and seats of one game are not), seat labels
-are permuted within games, and a table that tests many rows controls its family-wise error.
+A thin layer over scipy (normal and binomial tests, the Bradley–Terry fit), with the Wilson
+interval and Holm's correction written out as statsmodels computes them (test_stats checks
+they agree); what is the project's own is how a balance question maps onto them: games are
+the independent units (rounds and seats of one game are not), seat labels are permuted within
+games, and a table that tests many rows controls its family-wise error.
 tests/reports/test_calibration.py checks every test's false-positive rate and every interval's
 coverage on simulated nulls.
+
+A run's summary and its --until-ci stopping rule use the Wilson interval and the design effect
+only, written with numpy; scipy is imported by the functions that use it, so that playing games
+never waits for scipy's statistics (0.6 CPU-s to import; statsmodels took a second more).
 """
 
 from __future__ import annotations
@@ -15,13 +20,12 @@ import math
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import combinations
+from statistics import NormalDist
 
 import numpy as np
-from scipy import optimize, stats
-from statsmodels.stats.proportion import proportion_confint
 
 ALPHA = 0.05
-Z95 = float(stats.norm.ppf(1 - ALPHA / 2))
+Z95 = NormalDist().inv_cdf(1 - ALPHA / 2)
 PERMUTATIONS = 9_999  # a permutation p-value resolves 1e-4, below the 0.001 level it reports
 SEED = 20_150  # permutation draws are seeded: the same run gives the same report
 
@@ -33,16 +37,22 @@ def wilson(successes: float, n: float) -> tuple[float, float]:
 
 
 def wilson_arrays(successes, n) -> tuple[np.ndarray, np.ndarray]:
-    """Gives the 95% Wilson bounds (low, high) element-wise (statsmodels proportion_confint);
-    nan where there are no trials."""
+    """Gives the 95% Wilson bounds (low, high) element-wise; nan where there are no trials.
+
+    statsmodels' proportion_confint(method="wilson") written out (test_stats checks they
+    agree): the summary of every run needs it, and importing statsmodels costs a second."""
     s = np.asarray(successes, dtype=float)
     n = np.asarray(n, dtype=float)
     some = n > 0
+    n = np.where(some, n, 1)
+    p = np.where(some, s, 0) / n
+    z2 = Z95 * Z95
     with np.errstate(divide="ignore", invalid="ignore"):
-        low, high = proportion_confint(np.where(some, s, 0), np.where(some, n, 1), alpha=ALPHA,
-                                       method="wilson")
-    # statsmodels leaves a rounding error at rates of 0 or 1 (e.g. 1 + 1e-16)
-    return (np.where(some, np.clip(low, 0, 1), np.nan), np.where(some, np.clip(high, 0, 1), np.nan))
+        centre = (p + z2 / (2 * n)) / (1 + z2 / n)
+        half = Z95 * np.sqrt(p * (1 - p) / n + z2 / (4 * n * n)) / (1 + z2 / n)
+    # the bounds of a rate of 0 or 1 carry a rounding error (e.g. 1 + 1e-16)
+    return (np.where(some, np.clip(centre - half, 0, 1), np.nan),
+            np.where(some, np.clip(centre + half, 0, 1), np.nan))
 
 
 def design_effect(successes, trials, games, ss, tt, st) -> np.ndarray:
@@ -87,6 +97,8 @@ def _floored(deff, games) -> np.ndarray:
 
 def two_sided_p(z) -> np.ndarray:
     """Gives the two-sided normal p-value of z statistics (nan stays nan)."""
+    from scipy import stats
+
     return 2 * stats.norm.sf(np.abs(np.asarray(z, dtype=float)))
 
 
@@ -126,6 +138,8 @@ def sign_test(wins, losses) -> np.ndarray | float:
     At 50% the binomial is symmetric, so scipy's binomtest p-value is twice the smaller tail
     (at most 1): written with the distribution's cdf so that many pairs cost one call.
     """
+    from scipy import stats
+
     w, l = np.asarray(wins, dtype=float), np.asarray(losses, dtype=float)
     with np.errstate(invalid="ignore"):
         p = np.minimum(1.0, 2 * stats.binom.cdf(np.minimum(w, l), w + l, 0.5))
@@ -288,6 +302,8 @@ def bradley_terry(wins) -> np.ndarray:
 
     `wins[i, j]` is how often i beat j (ties may be given as halves).
     """
+    from scipy import optimize, stats
+
     w = np.asarray(wins, dtype=float)
     k = len(w)
 

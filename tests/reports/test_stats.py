@@ -8,8 +8,9 @@ import pytest
 from scipy.stats import binomtest, norm
 from statsmodels.stats.contingency_tables import cochrans_q
 from statsmodels.stats.multitest import multipletests
+from statsmodels.stats.proportion import proportion_confint
 
-from reports.stats import (balance, bradley_terry, design_effect, elo_from_strengths,
+from reports.stats import (Z95, balance, bradley_terry, design_effect, elo_from_strengths,
                            elo_ratings, holm, seat_test, sign_test, significance_level,
                            simultaneous_p, wilson, wilson_arrays)
 
@@ -31,6 +32,18 @@ def test_wilson_arrays_agree_with_wilson():
     low, high = wilson_arrays([8, 0, 50], [10, 10, 100])
     for i, (s, n) in enumerate([(8, 10), (0, 10), (50, 100)]):
         assert (low[i], high[i]) == pytest.approx(wilson(s, n))
+
+
+def test_wilson_arrays_equal_statsmodels():
+    n = np.array([1, 2, 7, 10, 100, 2_000, 200_000, 3])
+    successes = np.array([0, 1, 7, 8, 37, 1_999, 12_345, 0])
+    low, high = proportion_confint(successes, n, alpha=0.05, method="wilson")
+    assert wilson_arrays(successes, n) == (pytest.approx(low, abs=1e-15),
+                                           pytest.approx(high, abs=1e-15))
+
+
+def test_z95_is_scipys_normal_quantile():
+    assert Z95 == pytest.approx(norm.ppf(0.975), abs=1e-15)
 
 
 def test_significance_levels():

@@ -187,13 +187,62 @@ def _setup(players):
     return [Setup(players, ("default",) * players, (("saboteurs", None),))]
 
 
-def test_bench_times_each_strategy_and_player_count(simulate):
+def bench_rows(out: str) -> dict[str, list[str]]:
+    """Gives the bench table's rows: configuration -> its other cells."""
+    cells = [[c.strip() for c in line.strip("│ ").split("│")] for line in out.splitlines()
+             if line.startswith("│")]
+    return {row[0]: row[1:] for row in cells}
+
+
+def rate(cell: str) -> float:
+    return float(cell.replace(",", ""))
+
+
+def test_bench_times_each_strategy_and_player_count_against_the_yardstick(simulate):
     code, out, _ = simulate("bench", "saboteur", "--players", "3,5", "--strategies", "default,lucky",
                             "--games", "30", "--repeat", "1", "--scaling-games", "0")
     assert code == 0
-    for row in ["default, 3 players", "default, 5 players", "lucky, 3 players", "compile"]:
-        assert row in out
-    assert out.count("games/s per core") == 4
+    rows = bench_rows(out)
+    assert list(rows) == ["default, 3 players", "default, 5 players", "lucky, 3 players",
+                          "lucky, 5 players", "yardstick, 3 players", "yardstick, 5 players"]
+    for configuration, (cpu, wall, ratio) in rows.items():
+        assert rate(cpu) > 0 and rate(wall) > 0
+        n = configuration.split(", ")[1]
+        assert float(ratio.rstrip("×")) == pytest.approx(
+            rate(cpu) / rate(rows[f"yardstick, {n}"][0]), rel=0.05, abs=0.05)
+    text = " ".join(out.split())
+    for words in ["games/s per core (CPU time)", "games/s by the wall clock", "÷ yardstick"]:
+        assert all(word in text for word in words.split())  # the header wraps
+    assert "Compile (or load from cache):" in text and "CPU-s" in text
+    assert "Load average" in text and "at the end (1 minute;" in text
+    assert "the yardstick: the Python driver, every seat first_move.py:FirstMove (3 games)" in text
+
+
+def test_bench_rates_per_core_count_cpu_time_not_waiting(simulate, monkeypatch):
+    monkeypatch.setenv("FAKE_GAME_PAUSE", "0.1")  # each timing sleeps 0.1 s: no CPU
+    code, out, _ = simulate("bench", "saboteur", "--players", "3", "--strategies", "default",
+                            "--games", "20", "--repeat", "1", "--scaling-games", "0")
+    assert code == 0
+    cpu, wall, _ = bench_rows(out)["default, 3 players"]
+    assert rate(wall) < 20 / 0.1 < 5 * 20 / 0.1 < rate(cpu)
+
+
+def test_bench_times_fewer_yardstick_games_than_take_its_cpu_budget(simulate, monkeypatch):
+    from sim.studies import bench
+
+    monkeypatch.setattr(bench, "YARDSTICK_SECONDS", 0.0)
+    code, out, _ = simulate("bench", "saboteur", "--players", "3", "--strategies", "default",
+                            "--games", "200", "--repeat", "1", "--scaling-games", "0")
+    assert code == 0
+    assert "every seat first_move.py:FirstMove (1 game)." in " ".join(out.split())
+
+
+def test_bench_cpu_time_counts_the_workers_that_ended(tmp_path):
+    from sim.studies import bench
+
+    burn = "import time\nt = time.process_time()\nwhile time.process_time() - t < 0.3: pass"
+    timing = bench._timed(lambda: subprocess.run([sys.executable, "-c", burn], check=True))
+    assert timing.cpu >= 0.3
 
 
 def test_bench_times_scaling_with_local_workers_and_a_dask_cluster(simulate):

@@ -1,0 +1,40 @@
+"""What `simulate` loads before it answers: a run never waits for the report stack, and
+`simulate --help` for nothing heavy (each of these libraries costs a quarter to a whole CPU
+second to import)."""
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).parents[2]
+REPORT_STACK = ("scipy.stats", "scipy.optimize", "statsmodels", "pandas", "matplotlib", "optuna")
+
+
+def imported(tmp_path, *args) -> set[str]:
+    """Gives the modules `simulate ARGS...` imports, run in a fresh process (as a user runs it)."""
+    done = subprocess.run([sys.executable, "-X", "importtime", "-m", "sim.cli", *args],
+                          cwd=tmp_path, capture_output=True, text=True, timeout=600,
+                          env={**os.environ, "PYTHONPATH": str(ROOT)})
+    assert done.returncode == 0, done.stderr[-2000:]
+    # lines "import time: self [us] | cumulative | name", the name indented by depth
+    return {line.rsplit("|", 1)[1].strip() for line in done.stderr.splitlines()
+            if line.startswith("import time:") and "|" in line}
+
+
+def loaded(modules: set[str], packages) -> list[str]:
+    return sorted(m for m in modules for p in packages if m == p or m.startswith(p + "."))
+
+
+def test_a_run_imports_none_of_the_report_stack(tmp_path):
+    # numba itself imports scipy.linalg (its BLAS check): not scipy's statistics
+    modules = imported(tmp_path, "saboteur", "--players", "7", "--games", "5", "--workers",
+                       "1", "--seed", "1", "--out", "run")
+    assert {"polars", "numba", "reports.summary"} <= modules  # it did play and summarise
+    assert loaded(modules, REPORT_STACK) == []
+
+
+def test_help_imports_neither_the_report_stack_nor_the_engines(tmp_path):
+    modules = imported(tmp_path, "--help")
+    assert "typer" in modules  # it did load the command line
+    assert loaded(modules, (*REPORT_STACK, "scipy", "polars", "numba")) == []
