@@ -746,9 +746,15 @@ def _bench_game(name: str, *, players: str | None, strategies: str, games: int,
     from sim.bench import bench
     from sim.setups import build_setups, check_players, parse_counts
 
-    if games < 1 or repeat < 1 or memory_games < 0 or scaling_games < 0:
-        raise UserError("--games and --repeat must be at least 1, --memory-games and "
-                        "--scaling-games at least 0")
+    # A measurement's games are played in one call, their results held in memory as a chunk's.
+    limits.check_games(games, most=limits.MAX_CHUNK_SIZE, per="per measurement (one chunk)")
+    for flag, count in (("--scaling-games", scaling_games), ("--memory-games", memory_games)):
+        if count < 0:
+            raise UserError(f"{flag} must be at least 0 (0: skip), got {count}")
+        if count:
+            limits.check_games(count, flag)
+    if repeat < 1:
+        raise UserError(f"--repeat must be at least 1, got {repeat}")
     game = registry.get(name)
     rules = game.load_rules(None, [])
     names = [s.strip() for s in strategies.split(",") if s.strip()]

@@ -73,7 +73,10 @@ MALFORMED = [
     ["bench", "saboteur", "--games", "0"], ["bench", "saboteur", "--repeat", "0"],
     ["bench", "saboteur", "--strategies", "nosuch"], ["bench", "saboteur", "--strategies", ","],
     ["bench", "saboteur", "--players", "11"], ["bench", "saboteur", "--players", "3-3000000000"],
-    ["bench", "saboteur", "--games", "abc"],
+    ["bench", "saboteur", "--games", "abc"], ["bench", "saboteur", "--games", str(10**19)],
+    ["bench", "saboteur", "--games", "100001"],
+    ["bench", "saboteur", "--scaling-games", str(10**19)],
+    ["bench", "saboteur", "--memory-games", str(10**19)],
     # resume
     ["resume"], ["resume", "nothing"], ["resume", "afile"], ["resume", "stuff"],
     ["resume", ""],
