@@ -524,7 +524,7 @@ def compare(
     from reports.render import check_table_format
     from sim.compare import plan
     from sim.rules import split_sweeps
-    from sim.setups import check_players, parse_counts
+    from sim.setups import check_counts_of_sets, check_players, parse_counts
     from strategies.seats import forbid_strategies
 
     check_table_format(output_format)
@@ -532,6 +532,7 @@ def compare(
     if split_sweeps(game.name, sets or [])[1]:
         raise UserError("compare plays one set of rules: give each --set one value")
     counts = parse_counts("--players", players, functools.partial(check_players, game))
+    check_counts_of_sets(game.name, sets or [], counts)
     rules = _with_presets(game, game.load_rules(str(config) if config else None, sets or []),
                           strategies_file)
     named = forbid_strategies(strategies.split(","), forbid or [])
@@ -600,9 +601,10 @@ def tune(
                         f"{', '.join(tuning.PRUNERS)}, got {sampler!r} and {pruner!r}")
     if split_sweeps(game.name, sets or [])[1]:
         raise UserError("tune plays one set of rules: give each --set one value")
-    from sim.setups import check_players
+    from sim.setups import check_counts_of_sets, check_players
 
     check_players(game, players)
+    check_counts_of_sets(game.name, sets or [], [players])
     rules = _with_presets(game, game.load_rules(str(config) if config else None, sets or []),
                           strategies_file)
     side = tuning.make_side(game, rules, players, family, params, role, seat, against)
