@@ -75,7 +75,8 @@ def test_a_key_of_a_per_player_count_table_sweeps_its_own_player_count_only(simu
     (["trace", "saboteur"], ["hand_size.3=5"]),
     (["compare", "saboteur", "--strategies", "random,default", "--games", "10"],
      ["hand_size.3=5"]),
-], ids=["sweep", "one-value", "beside-a-sweep", "trace", "compare"])
+    (["tune", "saboteur"], ["hand_size.3=5"]),
+], ids=["sweep", "one-value", "beside-a-sweep", "trace", "compare", "tune"])
 def test_a_key_of_a_player_count_the_run_does_not_play_is_refused(simulate, tmp_path, command,
                                                                    sets):
     code, _, err = simulate(*command, "--players", "4", *(a for s in sets for a in ("--set", s)))
