@@ -12,6 +12,7 @@ from reports import runs as runs_mod
 from reports.sections import Table as SectionTable
 from reports.stats import design_effect, wilson_arrays
 from sim.errors import UserError
+from sim.run.setups import idle_sweeps
 
 
 def summary_frame(run) -> pl.DataFrame:
@@ -100,6 +101,8 @@ def print_summary(run, console: Console | None = None, fmt: str = "table") -> No
                    *(c for c in frame.columns if c.startswith("s") and c[1:].isdigit()))
         title = f"{getattr(game, 'title', run.game)} summary"
         render.write_tables([SectionTable(title, frame, percent)], fmt)
+        for line in idle_sweeps(run.game, run.setups):
+            print(line, file=sys.stderr)
         print(f"run folder: {run.path}", file=sys.stderr)
         return
     width = console.width
@@ -112,6 +115,8 @@ def print_summary(run, console: Console | None = None, fmt: str = "table") -> No
     console.print(render.terminal_table(f"{getattr(game, 'title', run.game)}: "
                                         f"{frame['games'].sum():,} games", headers, body,
                                         [False] + [True] * (len(headers) - 1), width))
+    for line in idle_sweeps(run.game, run.setups):
+        console.print(line)
     until = run.manifest.get("until_ci")
     if until:
         for row in frame.iter_rows(named=True):

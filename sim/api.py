@@ -287,7 +287,7 @@ def compare(game: str, strategies: Sequence[str], *, players: int | str | Sequen
     report into RUN/compare/. forbid: "rockfall" (every strategy) or "STRATEGY=rockfall"."""
     from reports.compare import print_comparison
     from sim.studies.compare import plan
-    from sim.run.setups import check_players, parse_counts
+    from sim.run.setups import check_counts_of_sets, check_players, parse_counts
     from strategies.seats import forbid_strategies
 
     found = registry.get(game)
@@ -297,6 +297,7 @@ def compare(game: str, strategies: Sequence[str], *, players: int | str | Sequen
     if sweeps:
         raise UserError(f"compare plays one set of rules: give {sweeps[0]} one value")
     counts = parse_counts("--players", _counts(players), functools.partial(check_players, found))
+    check_counts_of_sets(found.name, _sets(rules), counts)
     ruled = with_presets(found, found.load_rules(str(config) if config else None, _sets(rules)),
                          strategies_file)
     named = forbid_strategies(list(strategies), list(forbid))
@@ -330,6 +331,7 @@ def configure(name: str, players: str, options: dict[str, list], strategy: str,
     from sim.rules import with_values
     from sim.run.setups import (
         build_setups,
+        check_counts_of_sets,
         check_players,
         parse_counts,
         parse_seat_strategies,
@@ -339,6 +341,7 @@ def configure(name: str, players: str, options: dict[str, list], strategy: str,
 
     game = registry.get(name)
     counts = parse_counts("--players", players, functools.partial(check_players, game))
+    check_counts_of_sets(game.name, sets or [], counts)
     base, variants = rule_variants(game, [str(c) for c in configs or []], sets or [],
                                    len(counts) * math.prod(len(v) for v in options.values()))
     rules = with_presets(game, base, strategies_file)

@@ -551,7 +551,7 @@ def compare(
     from reports.render import check_table_format
     from sim.studies.compare import plan
     from sim.rules import split_sweeps
-    from sim.run.setups import check_players, parse_counts
+    from sim.run.setups import check_counts_of_sets, check_players, parse_counts
     from strategies.seats import forbid_strategies
 
     check_table_format(output_format)
@@ -559,6 +559,7 @@ def compare(
     if split_sweeps(game.name, sets or [])[1]:
         raise UserError("compare plays one set of rules: give each --set one value")
     counts = parse_counts("--players", players, functools.partial(check_players, game))
+    check_counts_of_sets(game.name, sets or [], counts)
     rules = _with_presets(game, game.load_rules(str(config) if config else None, sets or []),
                           strategies_file)
     named = forbid_strategies(strategies.split(","), forbid or [])
@@ -627,9 +628,10 @@ def tune(
                         f"{', '.join(tuning.PRUNERS)}, got {sampler!r} and {pruner!r}")
     if split_sweeps(game.name, sets or [])[1]:
         raise UserError("tune plays one set of rules: give each --set one value")
-    from sim.run.setups import check_players
+    from sim.run.setups import check_counts_of_sets, check_players
 
     check_players(game, players)
+    check_counts_of_sets(game.name, sets or [], [players])
     rules = _with_presets(game, game.load_rules(str(config) if config else None, sets or []),
                           strategies_file)
     side = tuning.make_side(game, rules, players, family, params, role, seat, against)
@@ -773,9 +775,15 @@ def _bench_game(name: str, *, players: str | None, strategies: str, games: int,
     from sim.studies.bench import bench
     from sim.run.setups import build_setups, check_players, parse_counts
 
-    if games < 1 or repeat < 1 or memory_games < 0 or scaling_games < 0:
-        raise UserError("--games and --repeat must be at least 1, --memory-games and "
-                        "--scaling-games at least 0")
+    # A measurement's games are played in one call, their results held in memory as a chunk's.
+    limits.check_games(games, most=limits.MAX_CHUNK_SIZE, per="per measurement (one chunk)")
+    for flag, count in (("--scaling-games", scaling_games), ("--memory-games", memory_games)):
+        if count < 0:
+            raise UserError(f"{flag} must be at least 0 (0: skip), got {count}")
+        if count:
+            limits.check_games(count, flag)
+    if repeat < 1:
+        raise UserError(f"--repeat must be at least 1, got {repeat}")
     game = registry.get(name)
     rules = game.load_rules(None, [])
     names = [s.strip() for s in strategies.split(",") if s.strip()]

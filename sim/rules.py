@@ -21,27 +21,31 @@ CONFIGS = configs()
 
 def load_rules(game_name: str, config_file: str | None, overrides: list[str]) -> dict:
     """Gives a game's rules: its defaults, merged with the user's file, then the overrides."""
-    rules = _read_toml(CONFIGS / f"{game_name}.toml")
+    rules = read_toml(CONFIGS / f"{game_name}.toml")
     # The most some keys take (dotted key -> ceiling), where work or memory grows with them
     # faster than GROWTH allows for; not a rule itself.
     ceilings = rules.pop(LIMITS, {})
     if config_file is not None:
-        _merge(rules, _read_toml(user_file(config_file)), (), f"in {config_file}", ceilings)
+        _merge(rules, read_toml(user_file(config_file)), (), f"in {config_file}", ceilings)
     for override in overrides:
         key, value = _parse_override(override)
         _merge(rules, _nest(key, value), (), "in --set", ceilings)
     return rules
 
 
-def _read_toml(path) -> dict:
-    """Gives the parsed TOML file, or a one-line UserError naming the file."""
+def read_toml(path, what: str = "", shown=None) -> dict:
+    """Gives the parsed TOML file, or a one-line UserError naming it: as `shown` (by default its
+    path), after `what` (e.g. "board") if given."""
+    named = f"{what} {shown or path}" if what else f"{shown or path}"
     try:
         with path.open("rb") as f:
             return tomllib.load(f)
     except OSError as e:
-        raise UserError(f"cannot read {path}: {e.strerror}") from None
+        raise UserError(f"cannot read {'the ' if what else ''}{named}: {e.strerror}") from None
+    except UnicodeDecodeError:
+        raise UserError(f"{named}: not UTF-8 text (a TOML file is UTF-8)") from None
     except tomllib.TOMLDecodeError as e:
-        raise UserError(f"{path}: malformed TOML: {e}") from None
+        raise UserError(f"{named}: malformed TOML: {e}") from None
 
 
 def _parse_override(override: str) -> tuple[list[str], object]:
@@ -153,14 +157,14 @@ def config_name(game_name: str) -> str:
 
 def defaults(game_name: str) -> dict:
     """Gives a game's rules as its configs file holds them, without its [limits] table."""
-    rules = _read_toml(CONFIGS / f"{config_name(game_name)}.toml")
+    rules = read_toml(CONFIGS / f"{config_name(game_name)}.toml")
     rules.pop(LIMITS, None)
     return rules
 
 
 def ceilings(game_name: str) -> dict[str, int]:
     """Gives the game's [limits] table: the most some dotted keys take (see GROWTH)."""
-    return _read_toml(CONFIGS / f"{config_name(game_name)}.toml").get(LIMITS, {})
+    return read_toml(CONFIGS / f"{config_name(game_name)}.toml").get(LIMITS, {})
 
 
 def split_sweeps(game_name: str, overrides: list[str]) -> tuple[list[str], list[list[str]]]:

@@ -22,7 +22,7 @@ import numpy as np
 
 from sim.errors import UserError
 from sim.packaged import user_file
-from sim.rules import _read_toml as read_toml  # the same one-line errors as rules files
+from sim.rules import read_toml  # the same one-line errors as rules files
 
 PRESETS_KEY = "strategy_presets"
 RANDOM, DEFAULT, SEARCH = 0, 1, 2

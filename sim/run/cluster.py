@@ -42,24 +42,29 @@ class Dask:
         self.job, self.path, self.workers, self.scheduler = job, path, workers, scheduler
         self.client = self.cluster = None
         self.without_workers_since: float | None = None  # since when the cluster has had none
+        self.logs = contextlib.ExitStack()
 
     def __enter__(self) -> "Dask":
         try:
             from distributed import Client, LocalCluster
         except ImportError:
             raise UserError("--backend dask needs Dask: pip install -e '.[cluster]'") from None
-        if self.scheduler:
-            try:
-                self.client = Client(self.scheduler, timeout=f"{CONNECT_SECONDS}s")
-            except (OSError, TimeoutError, ValueError) as e:
-                raise UserError(f"cannot reach the Dask scheduler at {self.scheduler}: "
-                                f"{str(e).splitlines()[0] if str(e) else type(e).__name__}") from None
-        else:
-            with sigint_ignored(), environment(POLARS_MAX_THREADS="1"), _quiet_ports():
-                self.cluster = LocalCluster(n_workers=self.workers, threads_per_worker=1,
-                                            processes=True, host="127.0.0.1",
-                                            dashboard_address=None, silence_logs=logging.ERROR)
-            self.client = Client(self.cluster)
+        with contextlib.ExitStack() as logs:  # kept silent until __exit__, if the client starts
+            logs.enter_context(_silent_logs())
+            if self.scheduler:
+                try:
+                    self.client = Client(self.scheduler, timeout=f"{CONNECT_SECONDS}s")
+                except (OSError, TimeoutError, ValueError) as e:
+                    raise UserError(f"cannot reach the Dask scheduler at {self.scheduler}: "
+                                    f"{str(e).splitlines()[0] if str(e) else type(e).__name__}"
+                                    ) from None
+            else:
+                with sigint_ignored(), environment(POLARS_MAX_THREADS="1"), _quiet_ports():
+                    self.cluster = LocalCluster(n_workers=self.workers, threads_per_worker=1,
+                                                processes=True, host="127.0.0.1",
+                                                dashboard_address=None, silence_logs=logging.ERROR)
+                self.client = Client(self.cluster)
+            self.logs = logs.pop_all()
         return self
 
     def __exit__(self, *exc) -> None:
@@ -70,6 +75,7 @@ class Dask:
         with contextlib.suppress(Exception):
             if self.cluster is not None:
                 self.cluster.close(timeout=CLOSE_SECONDS)
+        self.logs.close()
 
     def play(self, chunks: list[Chunk]) -> Iterator[Played]:
         with self._cluster_lost_is_said():
@@ -199,3 +205,21 @@ def _quiet_ports() -> Iterator[None]:
     with warnings.catch_warnings():
         warnings.filterwarnings("ignore", message="Port .* is already in use", category=UserWarning)
         yield
+
+
+@contextlib.contextmanager
+def _silent_logs() -> Iterator[None]:
+    """Silences Dask's own log lines in this process (a lost scheduler's reconnect attempts and
+    tracebacks): what a run lost is said in the one line of its UserError."""
+    names = dict.fromkeys(["distributed", "tornado", *(
+        name for name in list(logging.root.manager.loggerDict)
+        if name.partition(".")[0] in ("distributed", "tornado"))])
+    loggers = [logging.getLogger(name) for name in names]
+    levels = [logger.level for logger in loggers]
+    for logger in loggers:
+        logger.setLevel(logging.CRITICAL + 1)
+    try:
+        yield
+    finally:
+        for logger, level in zip(loggers, levels):
+            logger.setLevel(level)

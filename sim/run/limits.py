@@ -22,12 +22,13 @@ MAX_GAME_INDEX = 2**63 - 2  # the index one past it must fit too
 WORKERS_PER_CORE = 4
 
 
-def check_games(games: int, flag: str = "--games") -> None:
-    """Raises UserError unless 1 <= games <= MAX_GAMES."""
+def check_games(games: int, flag: str = "--games", most: int = MAX_GAMES,
+                per: str = "per configuration") -> None:
+    """Raises UserError unless 1 <= games <= most (by default MAX_GAMES, per configuration)."""
     if games < 1:
         raise UserError(f"{flag} must be at least 1, got {games}")
-    if games > MAX_GAMES:
-        raise UserError(f"{flag} is at most {MAX_GAMES:,} per configuration, got {games:,}")
+    if games > most:
+        raise UserError(f"{flag} is at most {most:,} {per}, got {games:,}")
 
 
 def check_setups(setups: int) -> None:

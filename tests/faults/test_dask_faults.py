@@ -2,6 +2,7 @@
 line with the games finished kept, and resuming gives the uninterrupted run's tables; Ctrl-C
 on a Dask run exits 130 with one line and no worker's traceback."""
 
+import json
 import os
 import signal
 import subprocess
@@ -102,3 +103,42 @@ def test_ctrl_c_on_a_dask_run_is_one_line_and_exit_130(tmp_path):
     _, err = process.communicate(timeout=60)
     assert (process.returncode, err) == (
         130, f"interrupted: finished games are kept; continue with 'simulate resume {out}'\n")
+
+
+def test_losing_the_scheduler_of_a_cli_run_is_one_line_without_distributed_logs(tmp_path):
+    """The client's own log lines (reconnect attempts, tracebacks) are not shown: only ours."""
+    env = {**os.environ, "FAKE_GAME_PAUSE": "0.2",
+           "PYTHONPATH": os.pathsep.join([str(FAKE_CLI.parent), os.environ.get("PYTHONPATH", "")])}
+    address = tmp_path / "scheduler.json"
+    quiet = {"env": env, "stdout": subprocess.DEVNULL, "stderr": subprocess.DEVNULL}
+    scheduler = subprocess.Popen([sys.executable, "-m", "distributed.cli.dask_scheduler",
+                                  "--host", "127.0.0.1", "--port", "0", "--no-dashboard",
+                                  "--scheduler-file", str(address)], **quiet)
+    worker = subprocess.Popen([sys.executable, "-m", "distributed.cli.dask_worker",
+                               "--scheduler-file", str(address), "--nthreads", "1",
+                               "--no-nanny", "--no-dashboard"], **quiet)
+    try:
+        deadline = time.monotonic() + 60
+        while not address.exists():
+            assert time.monotonic() < deadline, "the scheduler did not start within a minute"
+            time.sleep(0.1)
+        time.sleep(0.5)  # the file is written whole by then
+        where = json.loads(address.read_text())["address"]
+        out = tmp_path / "run"
+        run = subprocess.Popen(
+            [sys.executable, str(FAKE_CLI), "saboteur", "--players", "3", "--games", "5000",
+             "--chunk-size", "100", "--seed", "3", "--backend", "dask", "--scheduler", where,
+             "--out", str(out), "--quiet"], env=env, stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE, text=True)
+        while not list(out.glob("games/*.parquet")):
+            assert run.poll() is None, run.communicate()
+            assert time.monotonic() < deadline, "the run stored no chunk within a minute"
+            time.sleep(0.05)
+        scheduler.kill()
+        _, err = run.communicate(timeout=120)
+    finally:
+        for process in (scheduler, worker):
+            process.kill()
+            process.wait()
+    assert run.returncode == 2 and err.count("\n") == 1, err
+    assert err.startswith(f"error: lost the Dask scheduler ({where}): "), err

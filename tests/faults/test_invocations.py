@@ -73,7 +73,10 @@ MALFORMED = [
     ["bench", "saboteur", "--games", "0"], ["bench", "saboteur", "--repeat", "0"],
     ["bench", "saboteur", "--strategies", "nosuch"], ["bench", "saboteur", "--strategies", ","],
     ["bench", "saboteur", "--players", "11"], ["bench", "saboteur", "--players", "3-3000000000"],
-    ["bench", "saboteur", "--games", "abc"],
+    ["bench", "saboteur", "--games", "abc"], ["bench", "saboteur", "--games", str(10**19)],
+    ["bench", "saboteur", "--games", "100001"],
+    ["bench", "saboteur", "--scaling-games", str(10**19)],
+    ["bench", "saboteur", "--memory-games", str(10**19)],
     # resume
     ["resume"], ["resume", "nothing"], ["resume", "afile"], ["resume", "stuff"],
     ["resume", ""],
@@ -97,11 +100,13 @@ MALFORMED = [
 
 @pytest.fixture
 def folder(tmp_path):
-    """Gives the working folder, holding a file, a folder that is no run and a malformed TOML."""
+    """Gives the working folder, holding a file, a folder that is no run, a malformed TOML and a
+    file that is not UTF-8 text."""
     (tmp_path / "afile").write_text("not a run")
     (tmp_path / "stuff").mkdir()
     (tmp_path / "stuff" / "notes.txt").write_text("not a run either")
     (tmp_path / "malformed.toml").write_text("rounds = [\n")
+    (tmp_path / "notutf8.toml").write_bytes(b"\xff\xfe\x00bad")
     return tmp_path
 
 
@@ -131,3 +136,19 @@ def test_an_out_that_cannot_be_a_run_says_so_without_advising_resume(simulate_ga
                                                                      out, message):
     code, _, err = simulate_games("saboteur", "--players", "3", "--out", out, *RUN)
     assert (code, err) == (2, message + "\n")
+
+
+@pytest.mark.parametrize("args, named", [
+    (["saboteur", "--players", "3", *RUN, "--config", "notutf8.toml"], "notutf8.toml"),
+    (["saboteur", "--players", "3", *RUN, "--strategies-file", "notutf8.toml"], "notutf8.toml"),
+    (["deep-space", "--players", "2", *RUN, "--board", "notutf8.toml"], "board notutf8.toml"),
+    (["deep-space", "--players", "2", *RUN, "--deck", "notutf8.toml"], "deck notutf8.toml"),
+    (["ladder", "saboteur", "--players", "3", "--games", "10", "--tuned", "notutf8.toml"],
+     "notutf8.toml"),
+    (["trace", "saboteur", "--players", "3", "--config", "notutf8.toml"], "notutf8.toml"),
+], ids=lambda v: " ".join(v) if isinstance(v, list) else None)
+def test_a_file_that_is_not_utf8_is_one_line_naming_it(simulate_games, folder, args, named):
+    before = _contents(folder)
+    code, _, err = simulate_games(*args)
+    assert (code, err) == (2, f"error: {named}: not UTF-8 text (a TOML file is UTF-8)\n")
+    assert _contents(folder) == before

@@ -70,6 +70,11 @@ def test_a_report_and_a_comparison_over_two_player_counts(tmp_path, small):
     (lambda: api.run("saboteur", players=5, games=1, board="b.toml"), "saboteur does not take board"),
     (lambda: api.run("saboteur", players=5, games=1, rules={"hand_size.5": []}),
      "an empty list sweeps nothing"),
+    (lambda: api.run("saboteur", players=7, games=1, rules={"hand_size.5": [4, 5]}),
+     "hand_size.5 applies to 5 players; this run plays 7"),
+    (lambda: api.compare("saboteur", ["default", "random"], players=7, games=1,
+                         rules={"hand_size.5": 4}),
+     "hand_size.5 applies to 5 players; this run plays 7"),
     (lambda: api.run("saboteur", players=5, games=0), "must be at least 1, got 0"),
     (lambda: api.compare("saboteur", ["default"], players=5, games=1), "at least two strategies"),
 ])

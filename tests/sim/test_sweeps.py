@@ -1,11 +1,14 @@
 """Rule sweeps: `--set KEY=V1,V2` / `KEY=LO-HI` and repeated `--config` give one configuration
 per rule variant, played on the same game indices and seeds, named in labels and columns."""
 
+import io
 import json
 
 import polars as pl
 import pytest
+from rich.console import Console
 
+from reports.summary import print_summary
 from sim import cli
 from sim.run.store import Run
 
@@ -58,6 +61,33 @@ def test_a_key_of_a_per_player_count_table_sweeps_its_own_player_count_only(simu
     table = games(tmp_path / "run")
     assert table.group_by("players").agg(pl.col("rule.hand_size.3").unique().sort()).sort(
         "players").rows() == [(3, [5, 7]), (4, [6])]
+    # ... which the summary says.
+    console = Console(file=io.StringIO(), width=200)
+    print_summary(Run.open(tmp_path / "run"), console)
+    assert ("hand_size.3 applies to 3 players only: it changes nothing at 4 players (one "
+            "configuration there)\n") in console.file.getvalue()
+
+
+@pytest.mark.parametrize("command, sets", [
+    (["saboteur", "--games", "10"], ["hand_size.3=5,7"]),
+    (["saboteur", "--games", "10"], ["hand_size.3=5"]),
+    (["saboteur", "--games", "10"], ["flips=3,4", "hand_size.3=5"]),
+    (["trace", "saboteur"], ["hand_size.3=5"]),
+    (["compare", "saboteur", "--strategies", "random,default", "--games", "10"],
+     ["hand_size.3=5"]),
+    (["tune", "saboteur"], ["hand_size.3=5"]),
+], ids=["sweep", "one-value", "beside-a-sweep", "trace", "compare", "tune"])
+def test_a_key_of_a_player_count_the_run_does_not_play_is_refused(simulate, tmp_path, command,
+                                                                   sets):
+    code, _, err = simulate(*command, "--players", "4", *(a for s in sets for a in ("--set", s)))
+    assert (code, err) == (2, "error: --set hand_size.3 applies to 3 players; this run plays 4\n")
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_key_of_a_player_count_names_the_counts_the_run_plays(simulate):
+    code, _, err = simulate("saboteur", "--players", "4-6", "--set", "hand_size.7=4,5")
+    assert (code, err) == (2, "error: --set hand_size.7 applies to 7 players; this run plays "
+                              "4, 5 and 6\n")
 
 
 def test_without_a_sweep_the_variant_is_the_default_rules(simulate, tmp_path):

@@ -3,22 +3,15 @@ invalid file."""
 
 from __future__ import annotations
 
-import tomllib
 from collections.abc import Callable
 from pathlib import Path
 
-from sim.errors import UserError
 from sim.packaged import user_file
+from sim.rules import read_toml
 
 
 def read(path: str | Path, what: str, check: Callable[[dict, str], None]) -> dict:
     """Gives the contents of a `what` ("board", "deck") TOML file, checked by `check`."""
-    try:
-        with user_file(path).open("rb") as f:
-            contents = tomllib.load(f)
-    except OSError as e:
-        raise UserError(f"cannot read the {what} {path}: {e.strerror}") from None
-    except tomllib.TOMLDecodeError as e:
-        raise UserError(f"{what} {path}: malformed TOML: {e}") from None
+    contents = read_toml(user_file(path), what, shown=path)
     check(contents, f"{what} {path}")
     return contents

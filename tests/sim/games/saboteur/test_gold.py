@@ -41,37 +41,45 @@ def test_the_finder_draws_one_gold_card_per_miner(new_table, players, saboteurs,
     assert table.s.gold.tolist() == gains
 
 
-def test_every_miner_gets_exactly_one_card_the_finder_first_then_counter_clockwise(new_table):
-    table = new_table(5)
-    table.saboteurs(3)
-    # Four miners draw the whole pile: 3, 2, 2, 1. Seat 1 reached the gold and keeps the 3,
-    # then seats 0, 4, (3 is a saboteur) 2 each keep one.
-    assert miners_win(table, finder=1, pile=(1, 2, 1)) == [2, 3, 1, 0, 2]
+# Play goes in seat order, clockwise: "the nearest miner on the left" of seat s is the first
+# miner among s + 1, s + 2, ... (docs/rules/saboteur.md). Every position below is 5 players.
 
-
-def test_one_each_when_a_saboteur_reaches_the_gold_the_nearest_miner_counter_clockwise_starts(
+def test_every_miner_gets_exactly_one_card_the_finder_first_then_the_nearest_miner_on_the_left(
         new_table):
     table = new_table(5)
     table.saboteurs(3)
-    assert miners_win(table, finder=3, pile=(1, 2, 1)) == [2, 2, 3, 0, 1]
+    # Four miners draw the whole pile: 3, 2, 2, 1. Seat 1 reached the gold and keeps the 3,
+    # then seats 2, (3 is a saboteur) 4, 0 each keep one.
+    assert miners_win(table, finder=1, pile=(1, 2, 1)) == [1, 3, 2, 0, 2]
 
 
-def test_one_each_the_passing_skips_every_saboteur_on_the_way(new_table):
+def test_one_each_when_a_saboteur_reaches_the_gold_the_nearest_miner_on_its_left_starts(
+        new_table):
+    table = new_table(5)
+    table.saboteurs(3)
+    # Seat 4 starts (seat 2, on seat 3's right, would under counter_clockwise): 4, 0, 1, 2.
+    assert miners_win(table, finder=3, pile=(1, 2, 1)) == [2, 2, 1, 0, 3]
+
+
+def test_one_each_the_nearest_miner_on_the_left_skips_every_saboteur_on_the_way(new_table):
     table = new_table(5)
     table.saboteurs(2, 3)
-    assert miners_win(table, finder=3, pile=(1, 1, 1)) == [2, 3, 0, 0, 1]
+    # Saboteur 2 reached the gold; saboteur 3 on its left is skipped: 4, 0, 1.
+    assert miners_win(table, finder=2, pile=(1, 1, 1)) == [2, 1, 0, 0, 3]
 
 
-def test_one_each_under_the_clockwise_option_the_gold_passes_in_seat_order(new_table):
-    table = new_table(5, sets=["options.gold_pass=clockwise"])
+def test_one_each_under_the_counter_clockwise_option_the_gold_passes_in_reverse_seat_order(
+        new_table):
+    table = new_table(5, sets=["options.gold_pass=counter_clockwise"])
     table.saboteurs(3)
-    assert miners_win(table, finder=1, pile=(1, 2, 1)) == [1, 3, 2, 0, 2]
+    # Seat 1 keeps the 3, then seats 0, 4, (3 is a saboteur) 2.
+    assert miners_win(table, finder=1, pile=(1, 2, 1)) == [2, 3, 1, 0, 2]
 
 
 def test_when_the_gold_pile_runs_short_the_last_miners_get_nothing(new_table):
     table = new_table(5)
     table.saboteurs(3)
-    assert miners_win(table, finder=1, pile=(0, 1, 1)) == [2, 3, 0, 0, 0]
+    assert miners_win(table, finder=1, pile=(0, 1, 1)) == [0, 3, 2, 0, 0]
     assert table.s.gold_pile.tolist() == [0, 0, 0, 0]
 
 
@@ -93,13 +101,13 @@ def test_cards_per_player_the_miners_draw_one_gold_card_per_player_but_at_most_n
     assert table.s.gold.tolist() == gains
 
 
-def test_cards_per_player_the_finder_takes_the_largest_card_then_the_miners_counter_clockwise(
+def test_cards_per_player_the_finder_takes_the_largest_card_then_the_miners_on_the_left(
         new_table):
     table = per_player(new_table, 5)
     table.saboteurs(3)
     # The five cards drawn are the whole pile: 3, 2, 2, 1, 1. Seat 1 reached the gold, then
-    # seats 0, 4, (3 is a saboteur) 2, and seat 1 again.
-    assert miners_win(table, finder=1, pile=(2, 2, 1)) == [2, 4, 1, 0, 2]
+    # seats 2, (3 is a saboteur) 4, 0, and seat 1 again.
+    assert miners_win(table, finder=1, pile=(2, 2, 1)) == [1, 4, 2, 0, 2]
 
 
 def test_cards_per_player_a_miner_may_get_several_gold_cards(new_table):
@@ -108,24 +116,29 @@ def test_cards_per_player_a_miner_may_get_several_gold_cards(new_table):
     assert miners_win(table, finder=0, pile=(2, 2, 1)) == [3 + 2 + 1, 0, 0, 0, 2 + 1]
 
 
-def test_cards_per_player_when_a_saboteur_reaches_the_gold_the_nearest_miner_counter_clockwise_starts(
+def test_cards_per_player_when_a_saboteur_reaches_the_gold_the_nearest_miner_on_its_left_starts(
         new_table):
     table = per_player(new_table, 5)
     table.saboteurs(3)
-    assert miners_win(table, finder=3, pile=(2, 2, 1)) == [2, 2, 3 + 1, 0, 1]
+    # 4, 0, 1, 2, then 4 again.
+    assert miners_win(table, finder=3, pile=(2, 2, 1)) == [2, 2, 1, 0, 3 + 1]
 
 
-def test_cards_per_player_the_nearest_miner_counter_clockwise_skips_every_saboteur_on_the_way(
+def test_cards_per_player_the_nearest_miner_on_the_left_skips_every_saboteur_on_the_way(
         new_table):
     table = per_player(new_table, 5)
     table.saboteurs(2, 3)
-    assert miners_win(table, finder=3, pile=(2, 2, 1)) == [2 + 1, 3 + 1, 0, 0, 2]
+    # Saboteur 2 reached the gold; saboteur 3 is skipped: 4, 0, 1, then 4, 0 again.
+    assert miners_win(table, finder=2, pile=(2, 2, 1)) == [2 + 1, 2, 0, 0, 3 + 1]
 
 
-def test_cards_per_player_under_the_clockwise_option_the_gold_passes_in_seat_order(new_table):
-    table = new_table(5, sets=["options.gold_share=cards_per_player", "options.gold_pass=clockwise"])
+def test_cards_per_player_under_the_counter_clockwise_option_the_gold_passes_in_reverse_seat_order(
+        new_table):
+    table = new_table(5, sets=["options.gold_share=cards_per_player",
+                               "options.gold_pass=counter_clockwise"])
     table.saboteurs(3)
-    assert miners_win(table, finder=1, pile=(2, 2, 1)) == [1, 3 + 1, 2, 0, 2]
+    # 1, 0, 4, (3 is a saboteur) 2, then 1 again.
+    assert miners_win(table, finder=1, pile=(2, 2, 1)) == [2, 3 + 1, 1, 0, 2]
 
 
 def test_the_saboteurs_get_nothing_when_the_miners_win(new_table):
@@ -189,4 +202,4 @@ def test_round_gold_adds_to_each_players_total(new_table):
     table.saboteurs(3)
     table.s.gold[:] = [1, 2, 3, 4, 5]
     miners_win(table, finder=1, pile=(1, 2, 1))
-    assert table.s.gold.tolist() == [3, 5, 4, 4, 7]
+    assert table.s.gold.tolist() == [2, 5, 5, 4, 7]

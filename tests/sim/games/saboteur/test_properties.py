@@ -17,7 +17,7 @@ from strategies import saboteur as bots
 DECK = 67
 OPTIONS = [
     [], ["options.round_end=all_pass"], ["options.next_round_starter=after_round_ender"],
-    ["options.gold_pass=clockwise"],
+    ["options.gold_pass=counter_clockwise"],
 ]
 
 
