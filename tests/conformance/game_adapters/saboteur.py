@@ -15,7 +15,7 @@ class Saboteur:
     setups = (Setup(6, ("default", "random", "covert-saboteurs") * 2),
               Setup(4, ("naive-miners", "default", "random", "default"), (("saboteurs", 1),)))
     variants = ((), ("options.round_end=all_pass",),
-                ("options.next_round_starter=after_round_ender",), ("options.gold_pass=clockwise",),
+                ("options.next_round_starter=after_round_ender",), ("options.gold_pass=counter_clockwise",),
                 ("options.gold_share=cards_per_player",), ("rounds=1",))
     players = (5, 8)
     example = ("saboteur_digger.py:Digger", None)
