@@ -35,8 +35,7 @@ class RuleKey:
 
 def rule_keys(game_name: str) -> list[RuleKey]:
     """Gives every rule key of a game, in the order of its configs file."""
-    name = rule_files.config_name(game_name)
-    path = rule_files.CONFIGS / f"{name}.toml"
+    path = rule_files.config_path(game_name)
     return list(_entries(rule_files.defaults(game_name), (), _meanings(path.read_text()),
                          rule_files.ceilings(game_name)))
 
