@@ -152,7 +152,7 @@ def hidden_information(game, players=None, games: int = GAMES) -> None:
                 seat = m.to_move(state)
                 seen = m.view(state, seat)
                 before = repr(m.view(state, (seat + 1) % n))
-                world = m.redeal(state, seat, random.Random(index))
+                world = m.redeal(state, seat, random.Random(-1 - index))
                 assert world is not state, "redeal must give a new state"
                 assert m.view(world, seat) == seen, "redeal changed what the seat sees"
                 assert repr(m.view(state, (seat + 1) % n)) == before, "redeal changed the state"

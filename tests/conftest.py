@@ -44,7 +44,7 @@ def engines_compiled_once(request, worker_id, tmp_path_factory):
         return
     shared = tmp_path_factory.getbasetemp().parent  # the run's folder, shared by its workers
     waiting = ["saboteur", "deep-space", "sequence-stacks", "spit", "speed"]
-    assert sorted(waiting) == games.names()
+    assert set(waiting) <= set(games.names())  # plugin games (examples/games/) have no engine
     for wait in (False, True):  # first the games no other worker has taken, then the rest
         for name in list(waiting):
             with open(shared / f"{name}.lock", "w") as lock:
