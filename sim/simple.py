@@ -288,7 +288,7 @@ class Search:
     """The generic determinized search of a simple-level game: at each decision, `determinizations`
     times, re-deal what the seat cannot know (`redeal`), and play every legal move out
     `rollouts` times with the default bot at every seat; play the move with the most wins (a
-    shared win counts its share), drawing among the moves that tie."""
+    shared win counts its share), then the best score margin, drawing among exact ties."""
 
     def __init__(self, game: SimpleGame, rules: dict, params: dict[str, float]):
         self.game, self.rules = game, rules
@@ -301,27 +301,40 @@ class Search:
         if len(moves) == 1:
             return moves[0]
         m = self.game.rules_module
-        wins = [0.0] * len(moves)
+        values = [[0.0, 0.0] for _ in moves]  # per move: wins, then score margins
         for _ in range(self.worlds):
             world = m.redeal(state, seat, rng)
-            for i, move in enumerate(moves):
+            for value, move in zip(values, moves):
                 for _ in range(self.rollouts):
-                    wins[i] += self._rollout(m.apply(copy.deepcopy(world), move), seat, rng)
-        best = [i for i, w in enumerate(wins) if w == max(wins)]
-        return moves[best[rng.randrange(len(best))] if len(best) > 1 else best[0]]
+                    won, margin = self._rollout(m.apply(copy.deepcopy(world), move), seat, rng)
+                    value[0] += won
+                    value[1] += margin
+        best = max(values)
+        tied = [i for i, value in enumerate(values) if value == best]
+        return moves[tied[rng.randrange(len(tied))] if len(tied) > 1 else tied[0]]
 
-    def _rollout(self, state, seat: int, rng: random.Random) -> float:
+    def _rollout(self, state, seat: int, rng: random.Random) -> tuple[float, float]:
         """Plays `state` out with the default bot at every seat; gives `seat`'s share of the
-        win."""
+        win and its score's margin over the mean, signed so that more is better (where the
+        winners scored the most; less, where they scored the least)."""
         m = self.game.rules_module
         bots = {}
         for _ in range(self.game.max_moves):
             if m.is_over(state):
-                winners = m.result(state).winners
-                return 1 / len(winners) if seat in winners else 0.0
+                return _outcome(m.result(state), seat)
             mover = m.to_move(state)
             if mover not in bots:
                 bots[mover] = self.policy(**self.policy_params)
             move = bots[mover].choose(m.view(state, mover), m.legal_moves(state), rng)
             state = m.apply(state, move)
-        return 0.0
+        return 0.0, 0.0
+
+
+def _outcome(result: Result, seat: int) -> tuple[float, float]:
+    """Gives a seat's share of the win and its margin over the mean score (see _rollout)."""
+    winners, scores = result.winners, result.scores
+    won = 1 / len(winners) if seat in winners else 0.0
+    if not winners or min(scores) == max(scores):
+        return won, 0.0
+    sign = 1.0 if scores[winners[0]] == max(scores) else -1.0
+    return won, sign * (scores[seat] - sum(scores) / len(scores))
