@@ -144,9 +144,13 @@ class SimpleGame:
             "seats": (Column("score", "the seat's score at the end"),
                       *(Column(k, v) for k, v in own.get("seats", {}).items())),
         }
-        # A symmetric game's balance question is the first player's edge: seat 0's win rate
-        # (a shared win counts for every winner), read against the fair share 1/players.
-        self.headline = Headline("first player's win rate", pl.col("first_won"), pl.lit(1))
+        # A symmetric game's balance question is the first player's edge: seat 0's share of
+        # the wins (a shared win split among its winners), read against the fair share
+        # 1/players, which the shares of all seats add up to.
+        share = pl.col("first_won").cast(pl.Float64) / pl.col("winners").cast(pl.Float64)
+        self.headline = Headline("first player's win share",
+                                 pl.when(pl.col("winners") > 0).then(share).otherwise(0.0),
+                                 pl.lit(1))
         self.summary = (("fair share", (1 / pl.col("players").cast(pl.Float64)).mean()),
                         ("avg turns", pl.col("turns").mean()),
                         ("shared wins", (pl.col("winners") > 1).cast(pl.Float64).mean()))
