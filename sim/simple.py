@@ -45,7 +45,6 @@ import numpy as np
 import polars as pl
 
 from sim import rng as streams
-from sim.errors import UserError
 from sim.game import Column, Headline, Setup
 from strategies import python_bots
 from strategies.presets import Family, Parameter, user_presets
