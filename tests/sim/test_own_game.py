@@ -119,3 +119,21 @@ def test_the_conformance_checks_catch_a_deal_not_from_its_stream(written, monkey
         players, r, random.Random()))
     with pytest.raises(AssertionError):
         testing.determinism(package.GAME, players=[2])
+
+
+def test_the_search_plays_on_where_the_default_bot_stops_and_loses(written):
+    """Card Race at 2 players: the other player stopped at 18, seat 0 has 15 and the deck
+    holds only 5s. The default bot (stop_at 6) stops and loses; the search re-deals the deck,
+    plays both moves out, and draws to 20 (and stops at 18 against 15, where a draw busts)."""
+    from sim.simple import Search
+
+    _, package = written
+    rules, game = package.rules, package.GAME
+    state = rules.State(0, [5] * 6, [15, 18], [False, True], 21)
+    moves = rules.legal_moves(state)
+    assert rules.Default().choose(rules.view(state, 0), moves, random.Random(0)) == rules.STOP
+    search = Search(game, game.load_rules(None, []), {"determinizations": 2, "rollouts": 1})
+    assert search.choose(state, 0, moves, random.Random(0)) == rules.DRAW
+    assert state.scores == [15, 18] and len(state.deck) == 6  # the real state is left alone
+    ahead = rules.State(0, [5] * 6, [18, 15], [False, True], 21)  # drawing busts: it stops
+    assert search.choose(ahead, 0, moves, random.Random(0)) == rules.STOP
