@@ -182,7 +182,11 @@ def _fail(message: str, code: int) -> None:
 def list_games() -> None:
     """List the games and their player counts."""
     for name in registry.names():
-        game = registry.get(name)
+        try:
+            game = registry.get(name)
+        except UserError as e:  # a broken plugin is one line; the other games are listed
+            print(f"error: {e}", file=sys.stderr)
+            continue
         counts = (f"{game.min_players}" if game.min_players == game.max_players
                   else f"{game.min_players}–{game.max_players}")
         print(f"{name:<16} {game.title:<20} {counts} players")
@@ -817,6 +821,44 @@ def list_rules(
     from sim.rule_keys import describe
 
     print(describe(game_name, registry.get(game_name).title))
+
+
+def _plugin_commands(name: str) -> None:
+    """Adds the run, trace and bench commands of an installed game that has none of its own
+    here (a plugin, e.g. a simple-level game: sim/simple.py), taking no flags of its own."""
+    @app.command(name, help=f"Play {name} games and summarise them.")
+    @_with(_run_flags)
+    def run_plugin(players: Players, **run) -> None:
+        _run_game(name, players=players, options={}, **run)
+
+    @trace_app.command(name, help=f"Print one {name} game move by move.")
+    @_with(_trace_flags)
+    def trace_plugin(players: PlayerCount, **trace) -> None:
+        _trace_game(name, players=players, options={}, **trace)
+
+    @bench_app.command(name, help=f"Measure {name}'s speed per core and worker scaling.")
+    @_with(_bench_flags)
+    def bench_plugin(players: Annotated[str | None, typer.Option(help="Player counts.")] = None,
+                     scaling_games: _scaling(20_000) = 20_000, **bench) -> None:
+        _bench_game(name, players=players, scaling_games=scaling_games, **bench)
+
+
+for _name in sorted(set(registry.names()) - {c.name or c.callback.__name__.replace("_", "-")
+                                             for c in app.registered_commands}):
+    _plugin_commands(_name)
+
+
+@app.command("new-game")
+def new_game(
+    name: Annotated[str, typer.Argument(help="The game's name, e.g. my-game (lower case, '-').")],
+    folder: Annotated[Path | None, typer.Option(
+        help="Where to write the package (default: ./NAME).")] = None,
+) -> None:
+    """Write a working package skeleton of a simple-level game: pyproject with the entry point,
+    rules module, rules TOML, a bot family and tests. Install it with pip install -e FOLDER."""
+    from sim.new_game import write
+
+    print(write(name, folder))
 
 
 def _print_summary(run, output_format: str = "table") -> None:

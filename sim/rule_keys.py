@@ -35,18 +35,18 @@ class RuleKey:
 
 def rule_keys(game_name: str) -> list[RuleKey]:
     """Gives every rule key of a game, in the order of its configs file."""
-    name = rule_files.config_name(game_name)
-    path = rule_files.CONFIGS / f"{name}.toml"
+    path = rule_files.config_path(game_name)
     return list(_entries(rule_files.defaults(game_name), (), _meanings(path.read_text()),
                          rule_files.ceilings(game_name)))
 
 
 def describe(game_name: str, title: str) -> str:
     """Gives the listing `simulate rules GAME` prints."""
-    name = rule_files.config_name(game_name)
+    path = rule_files.config_path(game_name)
+    name = f"configs/{path.name}" if path == rule_files.CONFIGS / path.name else str(path)
     entries = rule_keys(game_name)
     per_count = " N is a player count." if any(len(e.keys) > 1 for e in entries) else ""
-    lines = [f"{title} rules (configs/{name}.toml): the keys --set KEY=VALUE and --config FILE "
+    lines = [f"{title} rules ({name}): the keys --set KEY=VALUE and --config FILE "
              "take.",
              "--set KEY=V1,V2,... or KEY=LO-HI (integers) sweeps a rule: one configuration per "
              f"value.{per_count}", ""]

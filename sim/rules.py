@@ -21,7 +21,7 @@ CONFIGS = configs()
 
 def load_rules(game_name: str, config_file: str | None, overrides: list[str]) -> dict:
     """Gives a game's rules: its defaults, merged with the user's file, then the overrides."""
-    rules = read_toml(CONFIGS / f"{game_name}.toml")
+    rules = read_toml(config_path(game_name))
     # The most some keys take (dotted key -> ceiling), where work or memory grows with them
     # faster than GROWTH allows for; not a rule itself.
     ceilings = rules.pop(LIMITS, {})
@@ -31,6 +31,26 @@ def load_rules(game_name: str, config_file: str | None, overrides: list[str]) ->
         key, value = _parse_override(override)
         _merge(rules, _nest(key, value), (), "in --set", ceilings)
     return rules
+
+
+_PLUGIN_FILES: dict[str, object] = {}
+
+
+def register_file(game_name: str, path) -> None:
+    """Records where a plugin game keeps its rules file (sim/simple.py: its RULES_FILE)."""
+    _PLUGIN_FILES[config_name(game_name)] = path
+
+
+def config_path(game_name: str):
+    """Gives a game's rules file: a built-in game's in the package's configs folder, a plugin
+    game's where it says (loading the game, if it is not loaded yet)."""
+    name = config_name(game_name)
+    path = CONFIGS / f"{name}.toml"
+    if name not in _PLUGIN_FILES and not path.is_file():
+        from sim import games
+        if game_name in games.GAMES:
+            games.get(game_name)
+    return _PLUGIN_FILES.get(name, path)
 
 
 def read_toml(path, what: str = "", shown=None) -> dict:
@@ -157,14 +177,14 @@ def config_name(game_name: str) -> str:
 
 def defaults(game_name: str) -> dict:
     """Gives a game's rules as its configs file holds them, without its [limits] table."""
-    rules = read_toml(CONFIGS / f"{config_name(game_name)}.toml")
+    rules = read_toml(config_path(game_name))
     rules.pop(LIMITS, None)
     return rules
 
 
 def ceilings(game_name: str) -> dict[str, int]:
     """Gives the game's [limits] table: the most some dotted keys take (see GROWTH)."""
-    return read_toml(CONFIGS / f"{config_name(game_name)}.toml").get(LIMITS, {})
+    return read_toml(config_path(game_name)).get(LIMITS, {})
 
 
 def split_sweeps(game_name: str, overrides: list[str]) -> tuple[list[str], list[list[str]]]:

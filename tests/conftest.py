@@ -11,6 +11,13 @@ from sim import games
 from sim.game import Setup
 
 
+# The suite tests the games the project ships: a game installed from elsewhere (such as
+# examples/games/no_thanks) runs its own tests with sim/testing.py, and the conformance
+# adapters (tests/conformance/game_adapters/) know only the built-in games.
+for _name in [name for name, target in games.GAMES.items() if not target.startswith("sim.games.")]:
+    del games.GAMES[_name]
+
+
 @pytest.fixture
 def simulate(monkeypatch, capsys, tmp_path):
     """Gives a function running `simulate ARGS...` in-process from an empty folder, and giving

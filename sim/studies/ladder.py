@@ -96,7 +96,7 @@ def tune(game: Game, rules: dict, players: list[int], trials: int, games: int, s
         where = folder / f"{count}p"
         tuning.run(settings, where, command, workers, quiet)
         (spec,) = load(game, where / "tuned.toml").values()
-        names[count] = f"tuned-{game.name}-{count}p"
+        names[count] = f"{tuning.tuned_name(game.name)}-{count}p"
         found[names[count]] = spec
     return names, with_presets(rules, {**user_presets(rules), **found})
 

@@ -592,7 +592,7 @@ def run(settings: Settings, out: Path, command: str, workers: int, quiet: bool,
             searched = search(settings, side, out, f"step-{number}", players, quiet)
             gain = measure(settings, side, dict(side.start), searched.values,
                            held_out_seed(settings.seed), players)
-            name = f"tuned-{settings.game}" + (f"-step-{number}" if settings.alternate else "")
+            name = tuned_name(settings.game) + (f"-step-{number}" if settings.alternate else "")
             step = Step(number, side, searched, gain, name)
             steps.append(step)
             if settings.alternate:
@@ -600,7 +600,7 @@ def run(settings: Settings, out: Path, command: str, workers: int, quiet: bool,
                 say(step_line(settings, step))
                 say(usage_table(step.gain.usage, indent="  ") + "\n")
     last = steps[-1]
-    final = replace(last, preset=f"tuned-{settings.game}")
+    final = replace(last, preset=tuned_name(settings.game))
     write_presets(out / "tuned.toml", settings, final, command)
     (out / "gain.json").write_text(json.dumps(
         {"command": command, "steps": [step_json(settings, s) for s in steps]}, indent=2) + "\n")
@@ -618,6 +618,13 @@ def next_side(settings: Settings, side: Side, tuned: dict[str, float]) -> Side:
     # the tuned bot becomes the opponent; the other side starts where it was last
     start = side.field if not isinstance(side.field, str) else vector
     return Side(side.names, start, vector, None, None, not side.field_tuned)
+
+
+def tuned_name(game: str) -> str:
+    """Gives the name of a game's tuned preset, e.g. 'tuned-saboteur'; a '-no-' in the game's
+    name (no-thanks) becomes '-no_', which a preset name may not hold (it marks a restriction:
+    strategies/seats.py)."""
+    return f"tuned-{game}".replace("-no-", "-no_")
 
 
 def write_presets(path: Path, settings: Settings, step: Step, command: str) -> None:
@@ -687,7 +694,7 @@ def report(settings: Settings, steps: list[Step], out: Path) -> str:
               f"  {game.headline.title} (tuned): {_pct(g.headline)}", "",
               usage_table(g.usage), "",
               (f"presets: {out / 'tuned.toml'} (--strategies-file; strategy "
-               f"tuned-{settings.game}); gain: {out / 'gain.json'}")]
+               f"{tuned_name(settings.game)}); gain: {out / 'gain.json'}")]
     return "\n".join(lines)
 
 

@@ -209,3 +209,11 @@ def test_an_unreachable_scheduler_is_one_line_and_writes_nothing(simulate, tmp_p
                             "--backend", "dask", "--scheduler", "tcp://127.0.0.1:9", "--out", "t")
     assert code == 2 and "cannot reach the Dask scheduler" in err
     assert len(err.strip().splitlines()) == 1 and not (tmp_path / "t").exists()
+
+
+def test_the_tuned_preset_of_a_game_named_with_no_is_not_read_as_a_restriction():
+    from sim.studies.tune import tuned_name
+    from strategies.seats import parse
+
+    assert tuned_name("saboteur") == "tuned-saboteur"
+    assert parse(tuned_name("no-thanks")) == (tuned_name("no-thanks"), ())

@@ -1,0 +1,343 @@
+"""The simple level of the game interface: a game written as plain Python functions, which
+`SimpleGame` turns into a `sim.game.Game`, so that every study (runs, reports, compare,
+sweeps, balance, tune, ladder, trace, bench, the Python API) plays it.
+
+A designer's rules module gives (see docs/own-game.md; `simulate new-game` writes one):
+
+    NAME, TITLE, MIN_PLAYERS, MAX_PLAYERS   e.g. "no-thanks", "No Thanks!", 3, 7
+    RULES_FILE                   the rules TOML: defaults, an optional [limits] table, and a
+                                 comment per key (what `simulate rules GAME` shows)
+    deal(players, rules, rng)    a new game's state; rng is the game's deal stream (a
+                                 random.Random seeded from the run seed and the game index)
+    to_move(state)               the seat to decide
+    legal_moves(state)           a non-empty list of moves (tuples, ints or strings)
+    apply(state, move)           the state after the move (it may change `state` and give it)
+    is_over(state)               whether the game has ended
+    result(state)                a Result: the winning seats (ties share) and each seat's score
+    view(state, seat)            what the seat may know (bots see only this)
+    redeal(state, seat, rng)     a new state in which what `seat` cannot know is dealt afresh:
+                                 the information-set sampler the search plays on
+    BOTS                         bot classes, one per family, the first named "default": each
+                                 has `name`, `meaning`, `parameters` (strategies.presets
+                                 Parameter), is made as Bot(**parameters) once per seat and game,
+                                 and plays `choose(view, legal_moves, rng) -> move`
+
+and, optionally: `validate(rules)` (raise sim.errors.UserError for rules no game can be
+played with), `PRESETS` ({name: (family, {parameter: value})}), `check(rules, players)`
+(raise sim.errors.UserError for rules that cannot be played), `COLUMNS` ({"games": {column:
+meaning}, "seats": {...}}) with `stats(state)` and `seat_stats(state, seat)` giving them,
+`describe(state)` (a line for traces), and `MAX_MOVES` (a game that long stalls).
+
+Every game gets a `random` family and a `search` family (a determinized search: it re-deals
+with `redeal`, plays each legal move out with the default bot, and picks the best).
+"""
+
+from __future__ import annotations
+
+import copy
+import random
+from collections.abc import Sequence
+from pathlib import Path
+from types import ModuleType
+from typing import NamedTuple, TextIO
+
+import numpy as np
+import polars as pl
+
+from sim import rng as streams
+from sim.game import Column, Headline, Setup
+from strategies import python_bots
+from strategies.presets import Family, Parameter, user_presets
+from strategies.seats import parse
+
+DEAL_STREAM = 1  # the game's deal stream (python_bots.PYTHON_BOT_STREAM + seat: the seats')
+MAX_MOVES = 100_000
+
+
+class Result(NamedTuple):
+    """How a game ended: the winning seats (several: a shared win; none: nobody won) and each
+    seat's score."""
+
+    winners: tuple[int, ...]
+    scores: tuple[float, ...]
+
+
+def deal_rng(seed: int, game: int) -> random.Random:
+    """Gives the deal stream of one game: seeded from (run seed, game index) alone, so a change
+    of bots never changes the deals."""
+    stream = np.zeros(1, np.uint64)
+    streams.start(stream, np.uint64(seed), np.uint64(game), np.uint64(DEAL_STREAM))
+    return random.Random(int(streams.next_u64(stream)))
+
+
+class RandomBot:
+    name = "random"
+    meaning = "uniform over the legal moves"
+    parameters = ()
+
+    def choose(self, view, legal_moves, rng):
+        return legal_moves[rng.randrange(len(legal_moves))]
+
+
+SEARCH_PARAMETERS = (
+    Parameter("determinizations", 8, 1, 256, "worlds re-dealt (redeal) per decision"),
+    Parameter("rollouts", 1, 1, 64, "games played out per world and legal move, by the "
+                                    "default bot at every seat"),
+)
+
+
+class SimpleBots:
+    """A simple-level game's plug-in for user-chosen play (sim.game.Bots)."""
+
+    def __init__(self, module: ModuleType):
+        own = tuple(module.BOTS)
+        if not own or own[0].name != "default":
+            raise TypeError(f"{module.__name__}.BOTS must start with a bot named 'default'")
+        self.classes = {cls.name: cls for cls in (RandomBot, *own)}
+        self.families = (*(Family(c.name, c.meaning, tuple(c.parameters))
+                           for c in self.classes.values()),
+                         Family("search", "determinized search: re-deals what the seat cannot "
+                                          "know, plays each legal move out with the default bot "
+                                          "at every seat, and plays the one that wins most",
+                                SEARCH_PARAMETERS))
+        self.presets = {"random": ("random", {}),
+                        **{name: (name, {}) for name in self.classes if name != "random"},
+                        "search": ("search", {}),
+                        **getattr(module, "PRESETS", {})}
+
+    def forbiddable(self, rules: dict) -> dict[str, str]:
+        return {}
+
+    def resolve(self, name: str, rules: dict) -> tuple[str, dict[str, float]]:
+        """Gives (family, parameters) of a strategy name: a preset of the game's or of
+        --strategies-file."""
+        spec = user_presets(rules).get(name)
+        if spec is None:
+            family, changed = self.presets[name]
+        else:
+            family, changed = spec["family"], {k: v for k, v in spec.items() if k != "family"}
+        found = next(f for f in self.families if f.name == family)
+        params = {p.name: p.default for p in found.parameters}
+        params.update(changed)
+        return family, params
+
+
+class SimpleGame:
+    """A `sim.game.Game` playing a simple-level rules module (see the module's docstring)."""
+
+    tables = ("games", "seats")
+
+    def __init__(self, module: ModuleType):
+        self.rules_module = m = module
+        self.name, self.title = m.NAME, m.TITLE
+        self.min_players, self.max_players = m.MIN_PLAYERS, m.MAX_PLAYERS
+        self.rules_file = Path(m.RULES_FILE)
+        self.bots = SimpleBots(m)
+        self.max_moves = getattr(m, "MAX_MOVES", MAX_MOVES)
+        own = getattr(m, "COLUMNS", {})
+        self.columns = {
+            "games": (Column("winner", "the winning seat (null: a shared win or none)"),
+                      Column("winners", "how many seats won (several: a shared win)"),
+                      Column("first_won", "whether seat 0 is among the winners"),
+                      *(Column(k, v) for k, v in own.get("games", {}).items())),
+            "seats": (Column("score", "the seat's score at the end"),
+                      *(Column(k, v) for k, v in own.get("seats", {}).items())),
+        }
+        # A symmetric game's balance question is the first player's edge: seat 0's share of
+        # the wins (a shared win split among its winners), read against the fair share
+        # 1/players, which the shares of all seats add up to.
+        share = pl.col("first_won").cast(pl.Float64) / pl.col("winners").cast(pl.Float64)
+        self.headline = Headline("first player's win share",
+                                 pl.when(pl.col("winners") > 0).then(share).otherwise(0.0),
+                                 pl.lit(1))
+        self.summary = (("fair share", (1 / pl.col("players").cast(pl.Float64)).mean()),
+                        ("avg turns", pl.col("turns").mean()),
+                        ("shared wins", (pl.col("winners") > 1).cast(pl.Float64).mean()))
+        from sim import rules as rule_files
+        rule_files.register_file(self.name, self.rules_file)
+
+    # --- rules -------------------------------------------------------------------------
+
+    def strategy_names(self) -> list[str]:
+        return list(self.bots.presets)
+
+    def load_rules(self, config_file, overrides) -> dict:
+        from sim.rules import load_rules
+        rules = load_rules(self.name, config_file, overrides)
+        validate = getattr(self.rules_module, "validate", None)
+        if validate is not None:
+            validate(rules)
+        return rules
+
+    def check(self, rules: dict, setup: Setup) -> None:
+        check = getattr(self.rules_module, "check", None)
+        if check is not None:
+            check(rules, setup.players)
+
+    def compile(self, rules: dict, setups=()) -> None:
+        """Nothing to compile: the rules are plain Python."""
+
+    # --- playing -------------------------------------------------------------------------
+
+    def _seat_bots(self, rules: dict, setup: Setup):
+        """Gives per seat a maker of its bot for one game: (kind, make) with kind "bot" (make()
+        gives an object with choose(view, moves, rng)), "search" (make() gives a Search) or
+        "python" (make(seed, game) gives a strategies.python_bots.PythonSeat)."""
+        classes = python_bots.python_classes(setup.seats)
+        made = []
+        for seat, text in enumerate(setup.seats):
+            base = parse(text).base
+            if seat in classes:
+                label, cls = classes[seat]
+                made.append(("python", lambda seed, game, s=seat, l=label, c=cls:
+                             python_bots.PythonSeat(l, c, seed, game, s)))
+                continue
+            family, params = self.bots.resolve(base, rules)
+            if family == "search":
+                made.append(("search", lambda p=params: Search(self, rules, p)))
+            else:
+                cls = self.bots.classes[family]
+                made.append(("bot", lambda c=cls, p=params: c(**p)))
+        return made
+
+    def _play_one(self, rules, setup, seed, game, makers, watch=None):
+        """Plays game `game`; gives its final state, the moves played and whether it stalled."""
+        m = self.rules_module
+        state = m.deal(setup.players, rules, deal_rng(seed, game))
+        seats = []
+        for seat, (kind, make) in enumerate(makers):
+            if kind == "python":
+                seats.append((kind, make(seed, game), None))
+            else:
+                seats.append((kind, make(), python_bots.bot_rng(seed, game, seat)))
+        to_move, legal_moves, apply, is_over, view = (m.to_move, m.legal_moves, m.apply,
+                                                      m.is_over, m.view)
+        turns = 0
+        while not is_over(state):
+            if turns == self.max_moves:
+                return state, turns, True
+            seat = to_move(state)
+            moves = legal_moves(state)
+            kind, bot, rng = seats[seat]
+            if kind == "bot":
+                move = bot.choose(view(state, seat), moves, rng)
+            elif kind == "search":
+                move = bot.choose(state, seat, moves, rng)
+            else:
+                move = moves[bot.pick(view(state, seat), moves)]
+            if watch is not None:
+                watch(state, seat, move)
+            state = apply(state, move)
+            turns += 1
+        return state, turns, False
+
+    def play(self, rules, setup, seed, start, stop, id_offset):
+        makers = self._seat_bots(rules, setup)
+        finals = [self._play_one(rules, setup, seed, game, makers) for game in range(start, stop)]
+        return self._tables(finals, np.arange(start, stop, dtype=np.int64) + id_offset, setup)
+
+    def trace(self, rules, setup, seed, index, out: TextIO):
+        m = self.rules_module
+        labels = setup.strategies()
+        describe = getattr(m, "describe", None)
+        print(f"{self.title}, {setup.players} players, seed {seed}, game {index}; seats: "
+              + ", ".join(f"{i}:{name}" for i, name in enumerate(labels)), file=out)
+
+        def watch(state, seat, move):
+            where = f"  [{describe(state)}]" if describe else ""
+            print(f"seat {seat} ({labels[seat]}): {move!r}{where}", file=out)
+
+        final = self._play_one(rules, setup, seed, index, self._seat_bots(rules, setup), watch)
+        state, turns, stalled = final
+        if stalled:
+            print(f"stalled after {turns} moves", file=out)
+        else:
+            result = m.result(state)
+            print(f"over after {turns} moves: winners {list(result.winners)}, scores "
+                  f"{list(result.scores)}", file=out)
+        return self._tables([final], np.array([index], np.int64), setup)
+
+    def _tables(self, finals: Sequence, ids: np.ndarray, setup: Setup) -> dict[str, pl.DataFrame]:
+        """Gives the games and seats tables of finished games (final state, moves, stalled)."""
+        m, players = self.rules_module, setup.players
+        stats = getattr(m, "stats", None)
+        seat_stats = getattr(m, "seat_stats", None)
+        strategies = setup.strategies()
+        games, seats = [], []
+        for game_id, (state, turns, stalled) in zip(ids.tolist(), finals):
+            result = Result((), (0.0,) * players) if stalled else m.result(state)
+            winners = set(result.winners)
+            games.append({"game_id": game_id, "players": players, "stalled": stalled,
+                          "turns": turns,
+                          "winner": result.winners[0] if len(winners) == 1 else None,
+                          "winners": len(winners), "first_won": 0 in winners,
+                          **(stats(state) if stats else {})})
+            for seat in range(players):
+                seats.append({"game_id": game_id, "players": players, "seat": seat,
+                              "strategy": strategies[seat], "won": seat in winners,
+                              "score": float(result.scores[seat]),
+                              **(seat_stats(state, seat) if seat_stats else {})})
+        small = {"players": pl.Int8, "turns": pl.Int32, "winner": pl.Int8, "winners": pl.Int8,
+                 "seat": pl.Int8}
+        games_table = pl.DataFrame(games, infer_schema_length=None)
+        seats_table = pl.DataFrame(seats, infer_schema_length=None)
+        return {"games": games_table.cast({k: v for k, v in small.items()
+                                           if k in games_table.columns}),
+                "seats": seats_table.cast({k: v for k, v in small.items()
+                                           if k in seats_table.columns})}
+
+
+class Search:
+    """The generic determinized search of a simple-level game: at each decision, `determinizations`
+    times, re-deal what the seat cannot know (`redeal`), and play every legal move out
+    `rollouts` times with the default bot at every seat; play the move with the most wins (a
+    shared win counts its share), then the best score margin, drawing among exact ties."""
+
+    def __init__(self, game: SimpleGame, rules: dict, params: dict[str, float]):
+        self.game, self.rules = game, rules
+        self.worlds = int(params["determinizations"])
+        self.rollouts = int(params["rollouts"])
+        self.policy = game.bots.classes["default"]
+        self.policy_params = game.bots.resolve("default", rules)[1]
+
+    def choose(self, state, seat: int, moves: list, rng: random.Random):
+        if len(moves) == 1:
+            return moves[0]
+        m = self.game.rules_module
+        values = [[0.0, 0.0] for _ in moves]  # per move: wins, then score margins
+        for _ in range(self.worlds):
+            world = m.redeal(state, seat, rng)
+            for value, move in zip(values, moves):
+                for _ in range(self.rollouts):
+                    won, margin = self._rollout(m.apply(copy.deepcopy(world), move), seat, rng)
+                    value[0] += won
+                    value[1] += margin
+        best = max(values)
+        tied = [i for i, value in enumerate(values) if value == best]
+        return moves[tied[rng.randrange(len(tied))] if len(tied) > 1 else tied[0]]
+
+    def _rollout(self, state, seat: int, rng: random.Random) -> tuple[float, float]:
+        """Plays `state` out with the default bot at every seat; gives `seat`'s share of the
+        win and its score's margin over the mean, signed so that more is better (where the
+        winners scored the most; less, where they scored the least)."""
+        m = self.game.rules_module
+        bots = {}
+        for _ in range(self.game.max_moves):
+            if m.is_over(state):
+                return _outcome(m.result(state), seat)
+            mover = m.to_move(state)
+            if mover not in bots:
+                bots[mover] = self.policy(**self.policy_params)
+            move = bots[mover].choose(m.view(state, mover), m.legal_moves(state), rng)
+            state = m.apply(state, move)
+        return 0.0, 0.0
+
+
+def _outcome(result: Result, seat: int) -> tuple[float, float]:
+    """Gives a seat's share of the win and its margin over the mean score (see _rollout)."""
+    winners, scores = result.winners, result.scores
+    won = 1 / len(winners) if seat in winners else 0.0
+    if not winners or min(scores) == max(scores):
+        return won, 0.0
+    sign = 1.0 if scores[winners[0]] == max(scores) else -1.0
+    return won, sign * (scores[seat] - sum(scores) / len(scores))
