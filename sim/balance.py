@@ -10,9 +10,9 @@ full: every candidate plays the same games (the same seed and game indices) in w
 size, each wave on a new seed, until the best candidate's interval is separated from every
 other's or is at most ± precision. A larger problem is searched with Optuna's TPE sampler, each
 trial an adaptive run (--until-ci at the precision) of a setting not tried before, on the one
-search seed, so that trials too play the same games. Among the settings whose distance to the
-target is within the precision of the nearest's (their intervals overlap), the answer is the one
-that changes the fewest rules from their defaults. Every evaluation is an ordinary run folder
+search seed, so that trials too play the same games. Among the settings as near the target as
+the nearest within one standard error of its rate, the answer is the one that changes the
+fewest rules from their defaults. Every evaluation is an ordinary run folder
 under OUT/search; the answer is played again into OUT/fresh on a seed the search never used.
 """
 
@@ -413,18 +413,18 @@ def _nearest(problem: Problem, measures: dict[tuple, dict[int, Measure]],
 def choose(problem: Problem, measures: dict[tuple, dict[int, Measure]],
            targets: dict[int, float], keep: Keep | None) -> tuple:
     """Gives the answer: among the candidates that keep the --keep bound (all when none does)
-    and whose distance to the target is within the precision of the nearest's (the 95%
-    intervals of their distances overlap at every player count), the one that changes the
-    fewest rules from their defaults, the nearest of those that change as few."""
+    and are as near the target as the nearest within its precision (at every player count,
+    their distance exceeds the nearest's by at most one standard error of the nearest's
+    rate), the one that changes the fewest rules from their defaults, the nearest of those
+    that change as few."""
+    from reports.stats import Z95
+
     nearest = _nearest(problem, measures, targets, keep)
+    slack = {n: measures[nearest][n].half_width() / Z95 for n in problem.counts}
+    far = {n: abs(measures[nearest][n].rate - targets[n]) + slack[n] for n in problem.counts}
 
     def tied(c):
-        for n in problem.counts:
-            near, far = _distance_bounds(measures[c][n], targets[n])
-            best_near, best_far = _distance_bounds(measures[nearest][n], targets[n])
-            if near > best_far or best_near > far:
-                return False
-        return True
+        return all(abs(measures[c][n].rate - targets[n]) <= far[n] for n in problem.counts)
 
     return min((c for c in _kept(problem, measures, keep) if tied(c)),
                key=lambda c: (problem.changes(c), distance(problem, targets, measures[c])))

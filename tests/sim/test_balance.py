@@ -157,14 +157,15 @@ def _measure(rate: float, games: int = 400) -> balance.Measure:
     return m
 
 
-@pytest.mark.parametrize("rate_of_default, chosen", [(0.63, 5), (0.50, 4)])
+@pytest.mark.parametrize("rate_of_default, chosen", [(0.645, 5), (0.62, 4), (0.50, 4)])
 def test_of_settings_within_the_precision_the_one_changing_fewest_rules_is_chosen(
         rate_of_default, chosen):
     problem = balance.Problem((2,), {"flips": (4, 5)}, {"flips": "flips"}, {"flips": None},
                               {"flips": 5})
     measures = {(("flips", 4),): {2: _measure(0.66)},
                 (("flips", 5),): {2: _measure(rate_of_default)}}
-    # flips=4 is measured nearer 70%, but 63% ± 4.7 is as near within the precision
+    # flips=4 is measured nearer 70%; 64.5% is as near within one standard error of its 66%
+    # (2.4 points at 400 games), 62% is not
     assert balance.choose(problem, measures, {2: 0.7}, None) == (("flips", chosen),)
 
 
