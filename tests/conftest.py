@@ -11,6 +11,27 @@ from sim import games
 from sim.game import Setup
 
 
+# Test files whose tests are independent and long: under --dist loadfile each of their tests goes
+# to whichever worker is free, where every other file stays on one worker.
+SPREAD = ("conformance/test_hidden_information.py",)
+
+
+def pytest_xdist_make_scheduler(config, log):
+    """Under --dist loadfile (pyproject's addopts), keeps each test file on one worker, so that
+    its module fixtures (a shared run) are played once, but spreads the tests of the SPREAD
+    files over the workers."""
+    if config.getvalue("dist") != "loadfile":
+        return None
+    from xdist.scheduler import LoadFileScheduling
+
+    class SpreadScheduling(LoadFileScheduling):
+        def _split_scope(self, nodeid: str) -> str:
+            file = nodeid.split("::", 1)[0]
+            return nodeid if file.endswith(SPREAD) else file
+
+    return SpreadScheduling(config, log)
+
+
 @pytest.fixture
 def simulate(monkeypatch, capsys, tmp_path):
     """Gives a function running `simulate ARGS...` in-process from an empty folder, and giving

@@ -16,10 +16,14 @@ import pytest
 from sim import games
 from sim.game import Setup
 
+from .builtin_seats import SEARCH_PLAYED
 from .hidden_positions import ADAPTERS, Checker
 
 SEED = 3
 SAMPLES = 3  # re-deals per decision
+# The search presets but SEARCH_PLAYED (which every game plays) play the same code with a larger
+# budget, slowly: each is played in the game where it is quickest, one game of it.
+LONGER_SEARCHES = {"search": "sequence-stacks", "search-strong": "sequence-stacks"}
 
 
 SAMPLER_CASES = [(name, options) for name in sorted(ADAPTERS)
@@ -63,10 +67,21 @@ def test_every_registered_game_has_a_sampler_and_an_adapter():
         assert callable(games.get(name).sampler.resample), name
 
 
-@pytest.mark.parametrize("name, strategy", [(name, strategy) for name in sorted(ADAPTERS)
-                                            for strategy in ADAPTERS[name].strategies()])
-def test_no_built_in_bot_reads_hidden_information(rules, name, strategy):
-    checker = checked_games(name, rules, strategy, games=2)
+def test_every_search_preset_is_played_in_some_game():
+    presets = {preset for name in games.names()
+               for preset, (family, _) in games.get(name).bots.presets.items()
+               if family == "search"}
+    assert presets == {SEARCH_PLAYED, *LONGER_SEARCHES}
+    for preset, name in LONGER_SEARCHES.items():
+        assert games.get(name).bots.presets[preset][0] == "search", (name, preset)
+
+
+@pytest.mark.parametrize("name, strategy, played", [
+    *[(name, strategy, 2) for name in sorted(ADAPTERS)
+      for strategy in ADAPTERS[name].strategies()],
+    *[(name, preset, 1) for preset, name in LONGER_SEARCHES.items()]])
+def test_no_built_in_bot_reads_hidden_information(rules, name, strategy, played):
+    checker = checked_games(name, rules, strategy, games=played)
     assert checker.decisions >= 20
     assert checker.differing == [], (f"{len(checker.differing)} of {checker.decisions} decisions "
                                      f"changed with what the seat cannot know; the first "
