@@ -445,9 +445,9 @@ def optimise(search: Search, problem: Problem, targets: dict[int, float], precis
     """Gives the Measure per player count of the `trials` settings Optuna's TPE sampler tried,
     each an adaptive run (to ± precision) on the one search seed, the defaults first (when the
     ranges hold them). No setting is played twice: when the sampler proposes one it has tried,
-    it is told that setting's value again and its next trial is the untried setting nearest
-    it (fewest keys changed, then fewest steps). A key of ordered numbers is an integer to
-    the sampler (the index of its value), any other a category."""
+    it is told that setting's value again and its next trial is an untried setting near it
+    (`_untried_near`). A key of ordered numbers is an integer to the sampler (the index of
+    its value), any other a category."""
     import optuna
 
     from sim.rules import with_values
@@ -466,7 +466,7 @@ def optimise(search: Search, problem: Problem, targets: dict[int, float], precis
     def enqueue(index: tuple) -> None:
         study.enqueue_trial({k: i if ordered[k] else labels[k][i] for k, i in zip(keys, index)})
 
-    untried = set(itertools.product(*(range(len(labels[k])) for k in keys)))
+    sizes = [len(labels[k]) for k in keys]
     if all(problem.defaults.get(k) in problem.values[k] for k in keys):
         enqueue(tuple(problem.values[k].index(problem.defaults[k]) for k in keys))
     found: dict[tuple, dict[int, Measure]] = {}
@@ -474,7 +474,7 @@ def optimise(search: Search, problem: Problem, targets: dict[int, float], precis
     search_seed = derived_seed(seed, SEARCH, 0)
     search.say(f"Optuna TPE {_counts_text(problem.counts)}: {trials} of {problem.size:,} "
                f"settings, seed {search_seed}")
-    while len(found) < trials and untried:
+    while len(found) < trials and len(told) < problem.size:
         trial = study.ask()
         index = tuple(suggest(trial, k) for k in keys)
         if index in told:
@@ -482,9 +482,8 @@ def optimise(search: Search, problem: Problem, targets: dict[int, float], precis
                 study.tell(trial, state=optuna.trial.TrialState.PRUNED)
             else:
                 study.tell(trial, told[index])
-            enqueue(min(untried, key=lambda u: _steps(u, index)))
+            enqueue(_untried_near(index, sizes, told))
             continue
-        untried.discard(index)
         candidate = tuple((k, problem.values[k][i]) for k, i in zip(keys, index))
         try:
             for n in problem.counts:
@@ -516,10 +515,15 @@ def _ordered(values: tuple) -> bool:
     return all(d > 0 for d in steps) or all(d < 0 for d in steps)
 
 
-def _steps(index: tuple, other: tuple) -> tuple:
-    """Gives how far apart two settings (value indices) are: keys that differ, then steps."""
-    return (sum(a != b for a, b in zip(index, other)),
-            sum(abs(a - b) for a, b in zip(index, other)), index)
+def _untried_near(index: tuple, sizes: list[int], tried) -> tuple:
+    """Gives the untried setting (value indices) nearest `index` with one key changed, by the
+    fewest steps; when every such one is tried, the first untried setting."""
+    near = [index[:k] + (i,) + index[k + 1:] for k, size in enumerate(sizes)
+            for i in range(size) if i != index[k]]
+    near = [u for u in near if u not in tried]
+    if near:
+        return min(near, key=lambda u: (sum(abs(a - b) for a, b in zip(u, index)), u))
+    return next(u for u in itertools.product(*map(range, sizes)) if u not in tried)
 
 
 def _first_guess(precision: float) -> int:
