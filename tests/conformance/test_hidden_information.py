@@ -95,9 +95,10 @@ def test_a_bot_that_peeks_is_caught(rules, name, peek):
                               "decisions"
 
 
-def test_the_same_control_reading_only_its_own_hand_passes(rules):
+@pytest.mark.parametrize("name", ["saboteur"])  # with Saboteur's tests (tests/conftest.py)
+def test_the_same_control_reading_only_its_own_hand_passes(rules, name):
     # What makes a control fail is what it reads, not the copying or the re-dealing itself.
-    checker = checked_games("saboteur", rules, "random",
+    checker = checked_games(name, rules, "random",
                             peek=lambda parts, seat: int(parts[0].hand[seat, 0]))
     assert checker.decisions >= 20 and checker.differing == []
 
