@@ -466,7 +466,8 @@ def balance_rules(
         help="Stop measuring a setting once its rate's 95% interval is at most ± this.")] = 0.01,
     games: Annotated[int, typer.Option(help="The most games a setting plays.")] = 20_000,
     trials: Annotated[int, typer.Option(
-        help="Settings Optuna tries per problem, where there are too many to scan.")] = 30,
+        help="Settings Optuna tries per problem, each a new one, where there are too many to "
+             "scan (a problem of no more settings than this is scanned in full).")] = 30,
     strategy: Strategy = "default",
     seed: Seed = None,
     workers: Workers = os.cpu_count() or 1,

@@ -18,6 +18,34 @@ for _name in [name for name, target in games.GAMES.items() if not target.startsw
     del games.GAMES[_name]
 
 
+# Test files whose tests are independent and long (the first test of a game compiles what the
+# others call): under --dist loadfile their tests go to the workers by game, where every other
+# file stays on one worker.
+SPREAD = ("conformance/test_hidden_information.py",)
+
+
+def pytest_xdist_make_scheduler(config, log):
+    """Under --dist loadfile (pyproject's addopts), keeps each test file on one worker, so that
+    its module fixtures (a shared run) are played once, but spreads the tests of the SPREAD
+    files over the workers, a game's tests together (its compiles done once, on one worker);
+    their tests of no game stay together too."""
+    if config.getvalue("dist") != "loadfile":
+        return None
+    from xdist.scheduler import LoadFileScheduling
+
+    names = sorted(games.names(), key=len, reverse=True)  # the longest of two prefixes first
+
+    class SpreadScheduling(LoadFileScheduling):
+        def _split_scope(self, nodeid: str) -> str:
+            file, _, test = nodeid.partition("::")
+            if not file.endswith(SPREAD):
+                return file
+            parameters = test.partition("[")[2]
+            return f"{file}::{next((n for n in names if parameters.startswith(n)), '')}"
+
+    return SpreadScheduling(config, log)
+
+
 @pytest.fixture
 def simulate(monkeypatch, capsys, tmp_path):
     """Gives a function running `simulate ARGS...` in-process from an empty folder, and giving

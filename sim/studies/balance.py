@@ -5,13 +5,15 @@ The player counts are independent problems when every varied key belongs to one 
 a per-count table, `saboteur_cards.{n}`); a key every count plays (`rounds`) joins them into
 one problem, whose objective is the root mean square of the counts' distances to their targets.
 
-A problem of at most SCAN_MAX candidate settings is scanned in full: every candidate plays the
-same games (the same seed and game indices) in waves of doubling size, each wave on a new seed,
-until the best candidate's interval is separated from every other's or is at most ± precision.
-A larger problem is searched with Optuna's TPE sampler, each trial an adaptive run (--until-ci
-at the precision) on the search seed, so that trials too play the same games. Every evaluation is
-an ordinary run folder under OUT/search; the answer is played again into OUT/fresh on a seed the
-search never used.
+A problem of at most SCAN_MAX candidate settings, or of no more than the trials, is scanned in
+full: every candidate plays the same games (the same seed and game indices) in waves of doubling
+size, each wave on a new seed, until the best candidate's interval is separated from every
+other's or is at most ± precision. A larger problem is searched with Optuna's TPE sampler, each
+trial an adaptive run (--until-ci at the precision) of a setting not tried before, on the one
+search seed, so that trials too play the same games. Among the settings as near the target as
+the nearest within one standard error of its rate, the answer is the one that changes the
+fewest rules from their defaults. Every evaluation is an ordinary run folder
+under OUT/search; the answer is played again into OUT/fresh on a seed the search never used.
 """
 
 from __future__ import annotations
@@ -32,7 +34,7 @@ from sim.errors import UserError
 from sim.game import Game, Setup
 from sim.run.setups import count_of
 
-SCAN_MAX = 16  # candidates a problem scans in full; beyond, Optuna searches
+SCAN_MAX = 16  # candidates a problem scans in full (or up to --trials); beyond, Optuna searches
 TOLERANCE = 0.02  # the verdict's "balanced within ±2 points"
 _KEEP = re.compile(r"\s*([A-Za-z_][A-Za-z0-9_.]*)\s*(<=|>=)\s*(-?\d+(?:\.\d*)?(?:[eE]-?\d+)?)\s*")
 # What a rate above (or below) its target favours, by game; a seat's rate otherwise.
@@ -61,6 +63,7 @@ class Problem:
     values: dict[str, tuple]  # dotted key -> its candidate values
     templates: dict[str, str]  # dotted key -> the --vary template it comes from
     owners: dict[str, int | None]  # dotted key -> the player count it belongs to (None: all)
+    defaults: dict[str, object] = field(default_factory=dict)  # dotted key -> its default value
 
     def keys_at(self, candidate: tuple, players: int) -> tuple:
         """Gives the (key, value) pairs of a candidate that a player count plays."""
@@ -74,6 +77,10 @@ class Problem:
         keys = sorted(self.values)
         return [tuple(zip(keys, combo)) for combo in
                 itertools.product(*(self.values[k] for k in keys))]
+
+    def changes(self, candidate: tuple) -> int:
+        """Gives how many of a candidate's keys differ from their default values."""
+        return sum(value != self.defaults.get(key) for key, value in candidate)
 
 
 @dataclass
@@ -194,8 +201,10 @@ def problems(game: Game, counts: list[int], varies: list[str], seat: str,
     found = []
     for group in groups:
         keys = [k for k in values if owner[k] is None or owner[k] in group]
+        defaults = rule_files.defaults(game.name)
         problem = Problem(group, {k: values[k] for k in sorted(keys)},
-                          {k: templates[k] for k in keys}, {k: owner[k] for k in keys})
+                          {k: templates[k] for k in keys}, {k: owner[k] for k in keys},
+                          {k: rule_files.frozen(rule_files.value_at(defaults, k)) for k in keys})
         found.append(_playable(game, problem, seat, say))
     return found
 
@@ -294,7 +303,8 @@ class Search:
         self.runs += 1
         if folder is None:
             folder = self.out / "search" / f"run-{self.runs:03d}"
-            self.seeds.append(seed)
+            if seed not in self.seeds:
+                self.seeds.append(seed)
         run = runner.run(self.game, self.rules, setups, games, seed, folder, self.workers,
                          progress=False, until_ci=until_ci)
         measures = [Measure() for _ in setups]
@@ -369,34 +379,75 @@ def scan(search: Search, searched: list[Problem], targets: dict[int, float], pre
 
 def _scan_state(problem: Problem, measures: dict[tuple, dict[int, Measure]],
                 targets: dict[int, float], precision: float, keep: Keep | None):
-    """Gives (the best candidate, whether the problem's scan may stop)."""
+    """Gives (the answer so far, whether the problem's scan may stop): it stops when the nearest
+    candidate is measured to ± precision, or (one player count) separated from every other."""
     best = choose(problem, measures, targets, keep)
-    if max(measures[best][n].half_width() for n in problem.counts) <= precision:
+    nearest = _nearest(problem, measures, targets, keep)
+    if max(measures[nearest][n].half_width() for n in problem.counts) <= precision:
         return best, True
     if len(problem.counts) > 1:  # several counts: only the precision stops a joint scan
         return best, False
     n = problem.counts[0]
-    _, worst = _distance_bounds(measures[best][n], targets[n])
+    _, worst = _distance_bounds(measures[nearest][n], targets[n])
     separated = all(_distance_bounds(m[n], targets[n])[0] > worst
-                    for c, m in measures.items() if c != best)
+                    for c, m in measures.items() if c != nearest)
     return best, separated
+
+
+def _kept(problem: Problem, measures: dict[tuple, dict[int, Measure]],
+          keep: Keep | None) -> list[tuple]:
+    """Gives the candidates that keep the --keep bound (all when none does)."""
+    def kept(c):
+        return keep is None or all(keep.holds(measures[c][n].keep_mean) for n in problem.counts)
+
+    return [c for c in measures if kept(c)] or list(measures)
+
+
+def _nearest(problem: Problem, measures: dict[tuple, dict[int, Measure]],
+             targets: dict[int, float], keep: Keep | None) -> tuple:
+    """Gives the candidate measured nearest its targets among those _kept."""
+    return min(_kept(problem, measures, keep),
+               key=lambda c: distance(problem, targets, measures[c]))
 
 
 def choose(problem: Problem, measures: dict[tuple, dict[int, Measure]],
            targets: dict[int, float], keep: Keep | None) -> tuple:
-    """Gives the candidate nearest its targets among those that keep the --keep bound (among
-    all when none does)."""
-    def kept(c):
-        return keep is None or all(keep.holds(measures[c][n].keep_mean) for n in problem.counts)
+    """Gives the answer: among the candidates that keep the --keep bound (all when none does)
+    and are as near the target as the nearest within its precision (at every player count,
+    their distance exceeds the nearest's by at most one standard error of the nearest's
+    rate), the one that changes the fewest rules from their defaults, the nearest of those
+    that change as few."""
+    from reports.stats import Z95
 
-    pool = [c for c in measures if kept(c)] or list(measures)
-    return min(pool, key=lambda c: distance(problem, targets, measures[c]))
+    nearest = _nearest(problem, measures, targets, keep)
+    slack = {n: measures[nearest][n].half_width() / Z95 for n in problem.counts}
+    far = {n: abs(measures[nearest][n].rate - targets[n]) + slack[n] for n in problem.counts}
+
+    def tied(c):
+        return all(abs(measures[c][n].rate - targets[n]) <= far[n] for n in problem.counts)
+
+    return min((c for c in _kept(problem, measures, keep) if tied(c)),
+               key=lambda c: (problem.changes(c), distance(problem, targets, measures[c])))
+
+
+def _objective(search: Search, problem: Problem, targets: dict[int, float],
+               by_count: dict[int, Measure]) -> float:
+    """Gives what Optuna minimises: the distance, plus 1 outside the --keep bound (any setting
+    within the bound beats every one outside it)."""
+    value = distance(problem, targets, by_count)
+    if search.keep and not all(search.keep.holds(by_count[n].keep_mean) for n in problem.counts):
+        value += 1.0
+    return value
 
 
 def optimise(search: Search, problem: Problem, targets: dict[int, float], precision: float,
              most_games: int, seed: int, trials: int) -> dict[tuple, dict[int, Measure]]:
-    """Gives the Measure per player count of every candidate Optuna's TPE sampler tried, each
-    an adaptive run (to ± precision) on the same search seed."""
+    """Gives the Measure per player count of the `trials` settings Optuna's TPE sampler tried,
+    each an adaptive run (to ± precision) on the one search seed, the defaults first (when the
+    ranges hold them). No setting is played twice: when the sampler proposes one it has tried,
+    it is told that setting's value again and its next trial is an untried setting near it
+    (`_untried_near`). A key of ordered numbers is an integer to the sampler (the index of
+    its value), any other a category."""
     import optuna
 
     from sim.rules import with_values
@@ -404,37 +455,75 @@ def optimise(search: Search, problem: Problem, targets: dict[int, float], precis
     optuna.logging.set_verbosity(optuna.logging.WARNING)
     study = optuna.create_study(sampler=optuna.samplers.TPESampler(seed=seed % 2**32))
     keys = sorted(problem.values)
+    ordered = {k: _ordered(problem.values[k]) for k in keys}
     labels = {k: [_text(v) for v in problem.values[k]] for k in keys}
+
+    def suggest(trial, key: str) -> int:  # gives the index of the key's value
+        if ordered[key]:
+            return trial.suggest_int(key, 0, len(labels[key]) - 1)
+        return labels[key].index(trial.suggest_categorical(key, labels[key]))
+
+    def enqueue(index: tuple) -> None:
+        study.enqueue_trial({k: i if ordered[k] else labels[k][i] for k, i in zip(keys, index)})
+
+    sizes = [len(labels[k]) for k in keys]
+    if all(problem.defaults.get(k) in problem.values[k] for k in keys):
+        enqueue(tuple(problem.values[k].index(problem.defaults[k]) for k in keys))
     found: dict[tuple, dict[int, Measure]] = {}
+    told: dict[tuple, float | None] = {}  # a tried setting's index -> its value (None: unplayable)
     search_seed = derived_seed(seed, SEARCH, 0)
-    for number in range(trials):
+    search.say(f"Optuna TPE {_counts_text(problem.counts)}: {trials} of {problem.size:,} "
+               f"settings, seed {search_seed}")
+    while len(found) < trials and len(told) < problem.size:
         trial = study.ask()
-        candidate = tuple((k, problem.values[k][labels[k].index(
-            trial.suggest_categorical(k, labels[k]))]) for k in keys)
-        if candidate not in found:
-            try:
-                for n in problem.counts:
-                    search.game.check(with_values(search.rules, problem.keys_at(candidate, n)),
-                                      Setup(n, (search.seat,) * n))
-            except UserError:
+        index = tuple(suggest(trial, k) for k in keys)
+        if index in told:
+            if told[index] is None:
                 study.tell(trial, state=optuna.trial.TrialState.PRUNED)
-                continue
-            measures = search.play([(n, problem.keys_at(candidate, n)) for n in problem.counts],
-                                   most_games, search_seed, precision)
-            found[candidate] = dict(zip(problem.counts, measures))
-        by_count = found[candidate]
-        value = distance(problem, targets, by_count)
-        if search.keep and not all(search.keep.holds(by_count[n].keep_mean)
-                                   for n in problem.counts):
-            value += 1.0  # any setting within the bound beats every one outside it
-        study.tell(trial, value)
+            else:
+                study.tell(trial, told[index])
+            enqueue(_untried_near(index, sizes, told))
+            continue
+        candidate = tuple((k, problem.values[k][i]) for k, i in zip(keys, index))
+        try:
+            for n in problem.counts:
+                search.game.check(with_values(search.rules, problem.keys_at(candidate, n)),
+                                  Setup(n, (search.seat,) * n))
+        except UserError:
+            told[index] = None
+            study.tell(trial, state=optuna.trial.TrialState.PRUNED)
+            continue
+        measures = search.play([(n, problem.keys_at(candidate, n)) for n in problem.counts],
+                               most_games, search_seed, precision)
+        found[candidate] = dict(zip(problem.counts, measures))
+        told[index] = _objective(search, problem, targets, found[candidate])
+        study.tell(trial, told[index])
         best = choose(problem, found, targets, search.keep)
-        search.say(f"trial {number + 1}/{trials} {_counts_text(problem.counts)}: "
-                   f"{_values_text(candidate)} {_rates_text(by_count, problem.counts)}; "
-                   f"best {_values_text(best)}")
+        search.say(f"trial {len(found)}/{trials} {_counts_text(problem.counts)}: "
+                   f"{_values_text(candidate)} {_rates_text(found[candidate], problem.counts)}"
+                   f"; best {_values_text(best)}")
     if not found:
         raise UserError("no setting the search tried can be played")
     return found
+
+
+def _ordered(values: tuple) -> bool:
+    """Gives whether a key's values are numbers in increasing or decreasing order."""
+    if not all(isinstance(v, int | float) and not isinstance(v, bool) for v in values):
+        return False
+    steps = [b - a for a, b in itertools.pairwise(values)]
+    return all(d > 0 for d in steps) or all(d < 0 for d in steps)
+
+
+def _untried_near(index: tuple, sizes: list[int], tried) -> tuple:
+    """Gives the untried setting (value indices) nearest `index` with one key changed, by the
+    fewest steps; when every such one is tried, the first untried setting."""
+    near = [index[:k] + (i,) + index[k + 1:] for k, size in enumerate(sizes)
+            for i in range(size) if i != index[k]]
+    near = [u for u in near if u not in tried]
+    if near:
+        return min(near, key=lambda u: (sum(abs(a - b) for a, b in zip(u, index)), u))
+    return next(u for u in itertools.product(*map(range, sizes)) if u not in tried)
 
 
 def _first_guess(precision: float) -> int:
@@ -468,7 +557,8 @@ def balance(game: Game, counts: list[int], varies: list[str], *, target: float |
     check_keep_column(game, keep, rules, seat, counts[0])
     targets = {n: default_target(game, n) if target is None else target for n in counts}
     search = Search(game, rules, seat, out, workers, keep, say)
-    small = [p for p in searched if p.size <= SCAN_MAX]
+    scans = max(SCAN_MAX, trials)  # a problem no larger is scanned in full
+    small = [p for p in searched if p.size <= scans]
     evaluations = []
     methods = {}
     if small:
@@ -477,10 +567,10 @@ def balance(game: Game, counts: list[int], varies: list[str], *, target: float |
             evaluations.append((p, found[id(p)], choose(p, found[id(p)], targets, keep)))
             methods[p.counts] = "full scan"
     for p in searched:
-        if p.size > SCAN_MAX:
+        if p.size > scans:
             found = optimise(search, p, targets, precision, most_games, seed, trials)
             evaluations.append((p, found, choose(p, found, targets, keep)))
-            methods[p.counts] = f"Optuna TPE, {trials} trials"
+            methods[p.counts] = f"Optuna TPE, {len(found)} trials of {p.size:,} settings"
     evaluations.sort(key=lambda e: e[0].counts)
     fresh_seed = derived_seed(seed, FRESH)
     configurations = [(n, p.keys_at(best, n)) for p, _, best in evaluations for n in p.counts]
@@ -531,6 +621,29 @@ def crossings(result: Result) -> list[str]:
     return lines
 
 
+def unreached(result: Result) -> list[str]:
+    """Gives a line for each player count whose answer misses its target (on fresh seeds) when
+    no setting the search measured reached it (its interval covering the target) and no line of
+    `crossings` says why: the search could not come nearer."""
+    jumps = crossings(result)
+    lines = []
+    for problem, found, best in result.evaluations:
+        for n in problem.counts:
+            answer = next(a for a in result.answers if a.players == n)
+            low, high = answer.fresh.interval()
+            if (low <= answer.target <= high or any(line.startswith(f"{n}p:") for line in jumps)
+                    or any(m[n].interval()[0] <= answer.target <= m[n].interval()[1]
+                           for m in found.values())):
+                continue
+            settings = (f"of the {problem.size:,} settings" if len(found) == problem.size else
+                        f"of the {len(found):,} settings tried (of {problem.size:,})")
+            chosen = ", the defaults" if problem.changes(best) == 0 else ""
+            lines.append(f"{n}p: no setting {settings} reaches the target {answer.target:.1%}; "
+                         f"none comes nearer, within the precision, than the one recommended "
+                         f"({_values_text(answer.values)}{chosen})")
+    return lines
+
+
 def report(game: Game, result: Result, out: Path) -> str:
     """Writes the answer's files into `out` (balanced.toml, response.png, evaluations.csv) and
     gives what the command prints: how each problem was searched, the table, the files."""
@@ -547,8 +660,8 @@ def report(game: Game, result: Result, out: Path) -> str:
              (f"Search seeds {', '.join(map(str, result.search_seeds))}; the answer measured "
               f"again on seed {result.fresh_seed} (never used by the search)."), "",
              table(game, result, result.keep), ""]
-    jumps = crossings(result)
-    lines += [*jumps, ""] if jumps else []
+    notes = crossings(result) + unreached(result)
+    lines += [*notes, ""] if notes else []
     lines += [f"wrote {path}" for path in files]
     return "\n".join(lines)
 

@@ -16,10 +16,14 @@ import pytest
 from sim import games
 from sim.game import Setup
 
+from .builtin_seats import SEARCH_PLAYED
 from .hidden_positions import ADAPTERS, Checker
 
 SEED = 3
 SAMPLES = 3  # re-deals per decision
+# The search presets but SEARCH_PLAYED (which every game plays) play the same code with a larger
+# budget: each in one game, Sequence Stacks, whose short rollouts keep it under a second of CPU.
+LONGER_SEARCHES = {"search": "sequence-stacks", "search-strong": "sequence-stacks"}
 
 
 SAMPLER_CASES = [(name, options) for name in sorted(ADAPTERS)
@@ -63,8 +67,18 @@ def test_every_registered_game_has_a_sampler_and_an_adapter():
         assert callable(games.get(name).sampler.resample), name
 
 
-@pytest.mark.parametrize("name, strategy", [(name, strategy) for name in sorted(ADAPTERS)
-                                            for strategy in ADAPTERS[name].strategies()])
+def test_every_search_preset_is_played_in_some_game():
+    presets = {preset for name in games.names()
+               for preset, (family, _) in games.get(name).bots.presets.items()
+               if family == "search"}
+    assert presets == {SEARCH_PLAYED, *LONGER_SEARCHES}
+    for preset, name in LONGER_SEARCHES.items():
+        assert games.get(name).bots.presets[preset][0] == "search", (name, preset)
+
+
+@pytest.mark.parametrize("name, strategy", [
+    *[(name, strategy) for name in sorted(ADAPTERS) for strategy in ADAPTERS[name].strategies()],
+    *[(name, preset) for preset, name in LONGER_SEARCHES.items()]])
 def test_no_built_in_bot_reads_hidden_information(rules, name, strategy):
     checker = checked_games(name, rules, strategy, games=2)
     assert checker.decisions >= 20
@@ -81,9 +95,10 @@ def test_a_bot_that_peeks_is_caught(rules, name, peek):
                               "decisions"
 
 
-def test_the_same_control_reading_only_its_own_hand_passes(rules):
+@pytest.mark.parametrize("name", ["saboteur"])  # with Saboteur's tests (tests/conftest.py)
+def test_the_same_control_reading_only_its_own_hand_passes(rules, name):
     # What makes a control fail is what it reads, not the copying or the re-dealing itself.
-    checker = checked_games("saboteur", rules, "random",
+    checker = checked_games(name, rules, "random",
                             peek=lambda parts, seat: int(parts[0].hand[seat, 0]))
     assert checker.decisions >= 20 and checker.differing == []
 

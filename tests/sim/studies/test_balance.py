@@ -118,3 +118,67 @@ def test_an_out_folder_holding_other_files_is_refused(simulate, tmp_path):
                             "--workers", "1", "--out", "b")
     assert code == 2 and len(err.strip().splitlines()) == 1 and "--out b" in err
     assert [p.name for p in (tmp_path / "b").iterdir()] == ["notes.txt"]
+
+
+def test_a_space_no_larger_than_the_trials_is_scanned_in_full(simulate, tmp_path):
+    code, out, err = simulate("balance", "saboteur", "--players", "2", "--vary", "flips=1-20",
+                              "--target", "0.7", "--trials", "20", "--precision", "0.1",
+                              "--games", "100", "--seed", "3", "--workers", "1", "--out", "b")
+    assert code == 0, err
+    assert "2p full scan" in out and "wave 1: 20 configuration(s)" in err
+    assert len((tmp_path / "b" / "evaluations.csv").read_text().splitlines()) == 1 + 20
+
+
+def test_optuna_plays_each_setting_once_and_every_trial_a_new_one(simulate, tmp_path,
+                                                                  monkeypatch):
+    played = []
+    play = balance.Search.play
+
+    def counted(self, configurations, *args, **kwargs):
+        played.extend(configurations)
+        return play(self, configurations, *args, **kwargs)
+
+    monkeypatch.setattr(balance.Search, "play", counted)
+    code, out, err = simulate("balance", "saboteur", "--players", "2", "--vary", "flips=1-20",
+                              "--target", "0.7", "--trials", "12", "--precision", "0.1",
+                              "--games", "100", "--seed", "3", "--workers", "1", "--out", "b")
+    assert code == 0, err
+    searched = played[:-1]  # the last play is the fresh measure of the answer
+    assert len(searched) == len(set(searched)) == 12
+    assert searched[0] == (2, (("flips", 5),))  # the defaults first
+    assert "2p Optuna TPE, 12 trials of 20 settings" in out and "trial 12/12" in err
+    seeds = next(line for line in out.splitlines() if line.startswith("Search seeds"))
+    assert seeds.count(",") == 0  # the one search seed, said once
+
+
+def _measure(rate: float, games: int = 400) -> balance.Measure:
+    """Gives the Measure of `games` one-trial games won at `rate`."""
+    m = balance.Measure()
+    wins = round(rate * games)
+    m.add(games, wins, games, (wins, games, wins), 0.0)
+    return m
+
+
+@pytest.mark.parametrize("rate_of_default, chosen", [(0.645, 5), (0.62, 4), (0.50, 4)])
+def test_of_settings_within_the_precision_the_one_changing_fewest_rules_is_chosen(
+        rate_of_default, chosen):
+    problem = balance.Problem((2,), {"flips": (4, 5)}, {"flips": "flips"}, {"flips": None},
+                              {"flips": 5})
+    measures = {(("flips", 4),): {2: _measure(0.66)},
+                (("flips", 5),): {2: _measure(rate_of_default)}}
+    # flips=4 is measured nearer 70%; 64.5% is as near within one standard error of its 66%
+    # (2.4 points at 400 games), 62% is not
+    assert balance.choose(problem, measures, {2: 0.7}, None) == (("flips", chosen),)
+
+
+@pytest.mark.parametrize("args, note", [
+    (["--vary", "flips=1,2"], "2p: no setting of the 2 settings reaches the target 99.0%"),
+    (["--vary", "flips=1-20", "--trials", "3"],
+     "2p: no setting of the 3 settings tried (of 20) reaches the target 99.0%"),
+])
+def test_a_target_no_setting_reaches_is_said(simulate, tmp_path, args, note):
+    code, out, err = simulate("balance", "saboteur", "--players", "2", *args, "--target", "0.99",
+                              "--precision", "0.1", "--games", "100", "--seed", "3",
+                              "--workers", "1", "--out", "b")
+    assert code == 0, err
+    assert note in out and "none comes nearer" in out
