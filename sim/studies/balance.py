@@ -452,7 +452,9 @@ def optimise(search: Search, problem: Problem, targets: dict[int, float], precis
 
     from sim.rules import with_values
 
-    optuna.logging.set_verbosity(optuna.logging.WARNING)
+    # a failed trial (a bot's error, an interruption) is the command's one line, not Optuna's
+    # warning with its traceback first (as in tune)
+    optuna.logging.set_verbosity(optuna.logging.ERROR)
     study = optuna.create_study(sampler=optuna.samplers.TPESampler(seed=seed % 2**32))
     keys = sorted(problem.values)
     ordered = {k: _ordered(problem.values[k]) for k in keys}
