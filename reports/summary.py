@@ -12,7 +12,7 @@ from reports import runs as runs_mod
 from reports.sections import Table as SectionTable
 from reports.stats import design_effect, wilson_arrays
 from sim.errors import UserError
-from sim.run.setups import idle_sweeps
+from sim.rule_keys import idle_sweeps
 
 
 def summary_frame(run) -> pl.DataFrame:

@@ -23,6 +23,7 @@ from reports.sections import ReportContext, Section, Table, cluster_sums, with_w
 from reports.stats import ALPHA, holm
 from reports.verdicts import TOLERANCE, verdicts
 from sim.errors import UserError
+from sim.rule_keys import idle_sweeps
 
 
 @dataclass(frozen=True)
@@ -253,6 +254,9 @@ def section(ctx: ReportContext) -> Section | None:
             "No comparison is paired (the runs' seeds differ), so every interval is unpaired. ")
     gain += "".join(f"{v} against {b}: {pairing}. "
                     for v, b, pairing in same.select("variant", "baseline", "pairing").iter_rows())
+    # a swept key of one player count's table plays once at the run's other counts
+    gain += "".join(f"{line}. " for run in ctx.runs
+                    for line in idle_sweeps(run.game, run.setups))
     path = charts.forest(
         ctx.chart("whatif_forest"), labels, drawn["vs baseline"].fill_null(0.0),
         drawn["vs baseline low"].fill_null(np.nan), drawn["vs baseline high"].fill_null(np.nan),

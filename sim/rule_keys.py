@@ -12,8 +12,12 @@ from __future__ import annotations
 import re
 import textwrap
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from sim import rules as rule_files
+
+if TYPE_CHECKING:
+    from sim.game import Setup
 
 _HEADER = re.compile(r"\[\s*([^\]]+?)\s*\]")
 _KEY = re.compile(r"([A-Za-z0-9_\-]+)\s*=")
@@ -170,3 +174,33 @@ def _text(value) -> str:
         return "[" + ", ".join(_text(v) if not isinstance(v, str) else f'"{v}"'
                                for v in value) + "]"
     return str(value)
+
+
+def count_of(game_name: str, key: str) -> int | None:
+    """Gives the player count a dotted rule key belongs to (7 for `hand_size.7`, a key of a
+    table of one value per player count), else None (a key every player count plays)."""
+    table, _, last = key.rpartition(".")
+    values = rule_files.value_at(rule_files.defaults(game_name), table) if table else None
+    if last.isdigit() and isinstance(values, dict) and all(k.isdigit() for k in values):
+        return int(last)
+    return None
+
+
+def idle_sweeps(game_name: str, setups: list[Setup]) -> list[str]:
+    """Gives a line for each swept key of one player count's table saying at which of the run's
+    other player counts it changes nothing (their configurations play once, not per value)."""
+    counts = sorted({setup.players for setup in setups})
+    lines = []
+    for key in dict.fromkeys(key for setup in setups for key, _ in setup.rules):
+        owner = count_of(game_name, key)
+        others = [n for n in counts if n != owner]
+        if owner is not None and others:
+            lines.append(f"{key} applies to {owner} players only: it changes nothing at "
+                         f"{in_words(others)} players (one configuration there)")
+    return lines
+
+
+def in_words(counts: list[int]) -> str:
+    """Gives '7', '5 and 7', '3, 5 and 7'."""
+    words = [str(n) for n in counts]
+    return ", ".join(words[:-1]) + " and " + words[-1] if len(words) > 1 else words[0]

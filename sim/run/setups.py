@@ -12,6 +12,7 @@ from typing import Callable
 
 from sim import rules as rule_files
 from sim.errors import UserError
+from sim.rule_keys import count_of, in_words
 from sim.run.limits import MAX_SETUPS, check_setups
 from sim.game import Game, Setup
 
@@ -141,16 +142,6 @@ def build_setups(game: Game, players: list[int], options: dict[str, list], strat
     ]
 
 
-def count_of(game_name: str, key: str) -> int | None:
-    """Gives the player count a dotted rule key belongs to (7 for `hand_size.7`, a key of a
-    table of one value per player count), else None (a key every player count plays)."""
-    table, _, last = key.rpartition(".")
-    values = rule_files.value_at(rule_files.defaults(game_name), table) if table else None
-    if last.isdigit() and isinstance(values, dict) and all(k.isdigit() for k in values):
-        return int(last)
-    return None
-
-
 def check_counts_of_sets(game_name: str, sets: list[str], counts: list[int]) -> None:
     """Raises UserError for a --set key of one player count's table (`hand_size.5`) when the
     run plays no such count: its values would change nothing, the run being played as if it
@@ -160,27 +151,7 @@ def check_counts_of_sets(game_name: str, sets: list[str], counts: list[int]) -> 
         owner = count_of(game_name, key)
         if owner is not None and owner not in counts:
             raise UserError(f"--set {key} applies to {owner} players; this run plays "
-                            f"{_in_words(counts)}")
-
-
-def idle_sweeps(game_name: str, setups: list[Setup]) -> list[str]:
-    """Gives a line for each swept key of one player count's table saying at which of the run's
-    other player counts it changes nothing (their configurations play once, not per value)."""
-    counts = sorted({setup.players for setup in setups})
-    lines = []
-    for key in dict.fromkeys(key for setup in setups for key, _ in setup.rules):
-        owner = count_of(game_name, key)
-        others = [n for n in counts if n != owner]
-        if owner is not None and others:
-            lines.append(f"{key} applies to {owner} players only: it changes nothing at "
-                         f"{_in_words(others)} players (one configuration there)")
-    return lines
-
-
-def _in_words(counts: list[int]) -> str:
-    """Gives '7', '5 and 7', '3, 5 and 7'."""
-    words = [str(n) for n in counts]
-    return ", ".join(words[:-1]) + " and " + words[-1] if len(words) > 1 else words[0]
+                            f"{in_words(counts)}")
 
 
 def _variants_at(game_name: str, players: int, variants: list[Variant]) -> list[Variant]:

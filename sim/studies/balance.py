@@ -32,7 +32,7 @@ from reports.stats import design_effect, wilson
 from sim import rules as rule_files
 from sim.errors import UserError
 from sim.game import Game, Setup
-from sim.run.setups import count_of
+from sim.rule_keys import count_of
 
 SCAN_MAX = 16  # candidates a problem scans in full (or up to --trials); beyond, Optuna searches
 TOLERANCE = 0.02  # the verdict's "balanced within ±2 points"

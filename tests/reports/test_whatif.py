@@ -220,3 +220,14 @@ def test_a_run_reported_against_its_copy_has_no_difference_on_any_deal(simulate,
     assert "default rules (b) against default rules (a): no difference on any of the 50 paired " \
            "deals." in markdown
     assert "| 1 | no difference on any of the 50 paired deals | – |" in markdown
+
+
+def test_a_sweep_of_one_player_counts_key_says_it_changes_nothing_at_the_others(tmp_path, runkit):
+    five = ("default",) * 5
+    setups = [Setup(5, five, rules=(("hand_size.5", 4),)), Setup(5, five, rules=(("hand_size.5", 5),)),
+              Setup(7, SEVEN)]
+    run = runkit.write(tmp_path / "partial", setups, runkit.tables(setups, 40))
+    whatif = next(s for s in build_sections([open_run(run)], tmp_path / "charts")
+                  if s.title.startswith("What-if"))
+    assert ("hand_size.5 applies to 5 players only: it changes nothing at 7 players "
+            "(one configuration there)") in whatif.text
