@@ -4,7 +4,7 @@ a cold compile, a report of 200,000 games."""
 import tempfile
 from pathlib import Path
 
-from benchmarks.common import SEED, children_cpu, configured, simulate
+from benchmarks.common import COMPILE_TIMEOUT, SEED, children_cpu, configured, simulate
 
 REPORT_GAMES = 200_000
 
@@ -30,11 +30,12 @@ class WarmStart(_Command):
     """`simulate saboteur --players 7 --games 10`, its engine in numba's cache: start-up."""
 
     repeat = (3, 10, 30.0)
-    setup_cache_timeout = 1800  # a cold numba cache compiles the engine first
 
     def setup_cache(self):
         game, rules, setup = configured("saboteur", ("default",) * 7)
         game.play(rules, setup, SEED, 0, 1, 0)
+
+    setup_cache.timeout = COMPILE_TIMEOUT
 
     def time_saboteur_10_games(self):
         simulate("saboteur", "--players", "7", "--games", "10", "--seed", str(SEED),
@@ -49,7 +50,7 @@ class ColdCompile(_Command):
     rounds = 1
     min_run_count = 1
     warmup_time = 0
-    timeout = 1200
+    timeout = COMPILE_TIMEOUT
 
     def time_first_saboteur_run(self):
         simulate("saboteur", "--players", "7", "--games", "2000", "--seed", str(SEED),
@@ -65,13 +66,14 @@ class Report(_Command):
     rounds = 1
     warmup_time = 0
     timeout = 600
-    setup_cache_timeout = 1800
 
     def setup_cache(self):
         run = Path("report-run").resolve()  # asv keeps its working folder for the benchmark
         simulate("saboteur", "--players", "7", "--games", str(REPORT_GAMES), "--strategy",
                  "random", "--seed", str(SEED), "--quiet", "--out", str(run))
         return str(run)
+
+    setup_cache.timeout = COMPILE_TIMEOUT
 
     def time_report_200000_games(self, run):
         simulate("report", run, "--out", self.folder("report"))

@@ -7,6 +7,7 @@ import sys
 import time
 from pathlib import Path
 
+import sim
 from sim import games
 from sim.game import Setup
 
@@ -18,6 +19,10 @@ PYTHON_BOT = f"{FIRST_MOVE}:FirstMove"
 """The simplest Python strategy: what times a game's Python driver."""
 
 SEED = 1
+
+COMPILE_TIMEOUT = 1800
+"""Seconds a step that may compile engines into a cold numba cache may take (minutes of CPU
+each; on a loaded machine several times that in wall-clock time)."""
 
 process_cpu = time.process_time
 """The timer of a benchmark playing in its own process: that process's CPU seconds."""
@@ -39,6 +44,9 @@ def configured(game_name: str, seats: tuple[str, ...]):
 
 
 def simulate(*args: str, env: dict | None = None) -> None:
-    """Runs `simulate ARGS` in a new process (the project this interpreter imports)."""
+    """Runs `simulate ARGS` in a new process, from the copy of the project that this process
+    imports (asv drops PYTHONPATH: see docs/development.md#benchmark-history)."""
+    root = str(Path(sim.__file__).resolve().parents[1])
+    path = os.pathsep.join(filter(None, [root, os.environ.get("PYTHONPATH")]))
     subprocess.run([sys.executable, "-m", "sim.cli", *args], check=True,
-                   stdout=subprocess.DEVNULL, env={**os.environ, **(env or {})})
+                   stdout=subprocess.DEVNULL, env={**os.environ, "PYTHONPATH": path, **(env or {})})

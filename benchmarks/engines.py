@@ -3,7 +3,8 @@ games of one configuration, so games/s per core = that number / the time."""
 
 import itertools
 
-from benchmarks.common import PLAYERS, PYTHON_BOT, SEED, configured, process_cpu
+from benchmarks.common import (COMPILE_TIMEOUT, PLAYERS, PYTHON_BOT, SEED, configured,
+                               process_cpu)
 from sim import games
 
 
@@ -11,7 +12,6 @@ class _Playing:
     """Times `games` games of the configuration `table(*params)`."""
 
     timer = staticmethod(process_cpu)
-    setup_cache_timeout = 1800  # a cold numba cache compiles every engine timed
     games: int
 
     def setup_cache(self):
@@ -20,6 +20,8 @@ class _Playing:
         for args in itertools.product(*self.params):
             game, rules, setup = configured(args[0], self.table(*args))
             game.play(rules, setup, SEED, 0, 1, 0)
+
+    setup_cache.timeout = COMPILE_TIMEOUT
 
     def setup(self, *args):
         self.game, self.rules, self.config = configured(args[0], self.table(*args))

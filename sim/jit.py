@@ -95,8 +95,12 @@ def first_compile(game_name: str, title: str, show: bool = True) -> Iterator[Cal
     if show and sys.stderr.isatty():
         from rich.console import Console
         from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
+        from rich.table import Column
 
-        status = Progress(SpinnerColumn(), TextColumn("{task.description}"), TimeElapsedColumn(),
+        # the time first, whole: a narrow terminal cuts the end of the text instead
+        status = Progress(SpinnerColumn(), TimeElapsedColumn(table_column=Column(min_width=7)),
+                          TextColumn("{task.description}",
+                                     table_column=Column(no_wrap=True, overflow="ellipsis")),
                           console=Console(stderr=True), transient=True)
         task = status.add_task(_compiling(title, ""), total=None)
         status.start()
@@ -117,4 +121,4 @@ def first_compile(game_name: str, title: str, show: bool = True) -> Iterator[Cal
 
 
 def _compiling(title: str, what: str) -> str:
-    return f"compiling the {title} engine{f' for {what}' if what else ''} (once per install)"
+    return f"compiling {title}{f' for {what}' if what else ''} (once per install)"

@@ -37,7 +37,7 @@ def test_a_cold_cache_shows_the_compile_on_a_terminal_then_is_marked_warm(cold):
     assert not sim.jit.is_compiled("saboteur")
     with sim.jit.first_compile("saboteur", "Saboteur"):
         pass
-    assert "compiling the Saboteur engine (once per install) 0:00:00" in plain(cold.getvalue())
+    assert "0:00:00 compiling Saboteur (once per install)" in plain(cold.getvalue())
     assert sim.jit.is_compiled("saboteur") and not sim.jit.is_compiled("spit")
     cold.truncate(0)
     with sim.jit.first_compile("saboteur", "Saboteur"):
@@ -68,6 +68,6 @@ def test_the_spinner_says_what_compiles_and_the_time_elapsed_never_an_estimate(c
     with sim.jit.first_compile("spit", "Spit") as say:
         say("random bots")
     shown = plain(stderr.getvalue())
-    assert "compiling the Spit engine (once per install) 0:00:00" in shown
-    assert "compiling the Spit engine for random bots (once per install) 0:00:00" in shown
+    assert "0:00:00 compiling Spit (once per install)" in shown
+    assert "0:00:00 compiling Spit for random bots (once per install)" in shown
     assert "about" not in shown
