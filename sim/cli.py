@@ -192,6 +192,26 @@ def list_games() -> None:
         print(f"{name:<16} {game.title:<20} {counts} players")
 
 
+@app.command("compile")
+def compile_games(
+    names: Annotated[list[str] | None, typer.Argument(
+        metavar="GAME", help="The games to compile (default: all).")] = None,
+    quiet: Annotated[bool, typer.Option(help="No spinner while compiling.")] = False,
+) -> None:
+    """Compile games' engines into numba's cache ahead of their first run (for images, clusters
+    and CI): the built-in bots, a search seat and the Python driver."""
+    import time
+
+    from sim.jit import first_compile
+    from sim.run.warm import everything, warm
+
+    for game in [registry.get(name) for name in names or registry.names()]:  # all known first
+        started = time.process_time()
+        with first_compile(game.name, game.title, not quiet) as say:
+            warm(game, game.load_rules(None, []), everything(game), say)
+        print(f"{game.name}: {time.process_time() - started:.1f} CPU-s")
+
+
 def _with(shared: Callable) -> Callable:
     """Gives a decorator adding the flags `shared` declares (those every game's command of a kind
     takes) to a command's own flags: typer sees one signature, and the command receives the

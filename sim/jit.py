@@ -9,12 +9,10 @@ arrays they are given, and are compiled with `_nrt=False`.
 
 import contextlib
 import hashlib
-import json
 import os
 import sys
-import time
 from pathlib import Path
-from typing import Iterator
+from typing import Callable, Iterator
 
 from numba import config, njit, typeof
 from numpy import ndarray
@@ -75,57 +73,45 @@ def direct(function, *args):
 _direct: dict = {}
 
 
-COMPILE_SECONDS = {"saboteur": 35, "sequence-stacks": 60, "spit": 10, "speed": 10,
-                   "deep-space": 60}
-"""About how long each game's engine takes to compile into a cold cache on 2 quiet cores, until
-this machine has measured its own (`_measured`)."""
-
-
 def is_compiled(game_name: str) -> bool:
     """Tells whether a game's engine was compiled into the current cache folder."""
     return (Path(config.CACHE_DIR) / f"{game_name}.compiled").exists()
 
 
-def _timings() -> Path:
-    # beside the cache folders, so that it outlives each change of the engines' source
-    return Path(config.CACHE_DIR).parent / "compile-seconds.json"
-
-
-def _measured() -> dict[str, float]:
-    """Gives the seconds the last cold compile of each game took on this machine."""
-    try:
-        return json.loads(_timings().read_text())
-    except (OSError, ValueError):
-        return {}
-
-
 @contextlib.contextmanager
-def first_compile(game_name: str, title: str, show: bool = True) -> Iterator[None]:
+def first_compile(game_name: str, title: str, show: bool = True) -> Iterator[Callable[[str], None]]:
     """Shows a spinner on stderr while a game's engine compiles into a cold cache (when `show`
-    and stderr is a terminal), then marks the cache folder as holding it and keeps how long
-    it took, for the next cold compile's estimate.
+    and stderr is a terminal), then marks the cache folder as holding it. Gives a function
+    saying what is compiling now (e.g. "default bots, 7 players"), which the spinner shows
+    beside the time elapsed.
 
-    A cold compile takes half a minute or more; silence that long reads as a hang. The mark,
-    not numba's own index files, tells cold from warm: their names are numba's business."""
+    A cold compile takes half a minute or more; silence that long reads as a hang. No estimate
+    of how long: it depends on the machine's load, so the time elapsed is all that is true.
+    The mark, not numba's own index files, tells cold from warm: their names are numba's."""
     if is_compiled(game_name):
-        yield
+        yield lambda what: None
         return
     status = None
+    say: Callable[[str], None] = lambda what: None
     if show and sys.stderr.isatty():
         from rich.console import Console
         from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
+        from rich.table import Column
 
-        seconds = _measured().get(game_name, COMPILE_SECONDS.get(game_name))
-        about = f", about {seconds:.0f} s" if seconds is not None else ""
-        # the time elapsed shows it moving: on a busy machine it takes longer than said
-        status = Progress(SpinnerColumn(), TextColumn("{task.description}"), TimeElapsedColumn(),
+        # the time first, whole: a narrow terminal cuts the end of the text instead
+        status = Progress(SpinnerColumn(), TimeElapsedColumn(table_column=Column(min_width=7)),
+                          TextColumn("{task.description}",
+                                     table_column=Column(no_wrap=True, overflow="ellipsis")),
                           console=Console(stderr=True), transient=True)
-        status.add_task(f"compiling the {title} engine (once per install{about})", total=None)
+        task = status.add_task(_compiling(title, ""), total=None)
         status.start()
         status.refresh()  # at once, not at the first tick
-    started = time.monotonic()
+
+        def say(what: str) -> None:
+            status.update(task, description=_compiling(title, what))
+            status.refresh()
     try:
-        yield
+        yield say
     finally:
         if status is not None:
             status.stop()
@@ -133,5 +119,7 @@ def first_compile(game_name: str, title: str, show: bool = True) -> Iterator[Non
         mark = Path(config.CACHE_DIR) / f"{game_name}.compiled"
         mark.parent.mkdir(parents=True, exist_ok=True)
         mark.touch()
-        _timings().write_text(json.dumps(
-            {**_measured(), game_name: round(time.monotonic() - started, 1)}))
+
+
+def _compiling(title: str, what: str) -> str:
+    return f"compiling {title}{f' for {what}' if what else ''} (once per install)"

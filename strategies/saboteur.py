@@ -113,17 +113,18 @@ def builtin_choose(s, rs, seat, family, params, out):
 def random_move(s, rs, seat, out):
     """Writes a move drawn uniformly from the legal moves (passes included) into out."""
     moves, bot_rng = s.moves, s.bot_rng[seat]
-    total = 0
-    for slot in range(s.hand_n[seat]):
-        total += slot_move_count(s, rs, seat, slot)
-    k = rng.below(bot_rng, total)
-    slot = 0
-    while True:
-        c = slot_move_count(s, rs, seat, slot)
-        if k < c:
-            break
-        k -= c
-        slot += 1
+    total, k, slot = 0, 0, 0
+    for counting in (True, False):  # once summing, once finding move k: one inlined count
+        for slot in range(s.hand_n[seat]):
+            c = slot_move_count(s, rs, seat, slot)
+            if counting:
+                total += c
+            elif k < c:
+                break
+            else:
+                k -= c
+        if counting:
+            k = rng.below(bot_rng, total)
     slot_moves(s, rs, seat, slot, moves, 0)
     for f in range(out.shape[0]):
         out[f] = moves[k, f]

@@ -27,6 +27,7 @@ from sim.run.executors import Processes, Serial
 from sim.game import Game, Setup
 from sim.jit import first_compile
 from sim.run.store import Run, new_manifest
+from sim.run.warm import warm
 
 BACKENDS = ("local", "dask")
 _SAVE_INTERVAL = 1.0  # seconds: the manifest tracks progress without costing a write per chunk
@@ -78,9 +79,9 @@ def run(game: Game, rules: dict, setups: list[Setup], games_per_setup: int, seed
 
     try:
         record("running")
-        # before any worker starts, so that workers load numba's cache
-        with first_compile(game.name, game.title, progress):
-            game.compile(rules, setups)
+        # what the run plays, before any worker starts, so that workers load numba's cache
+        with first_compile(game.name, game.title, progress) as say:
+            warm(game, rules, setups, say)
         last_save = time.monotonic()
         wave = stopper.next_wave() if stopper else _missing(store, chunks)
         with _progress_bar(game.title, store.manifest["games_requested"],

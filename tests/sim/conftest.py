@@ -19,6 +19,7 @@ def fake_game(monkeypatch):
     monkeypatch.setattr(games, "GAMES", {"fake": "fake_game", "saboteur": "fake_game"})
     monkeypatch.setattr(rules, "CONFIGS", HERE / "configs")
     fake_game.GAME.compiled.clear()
+    fake_game.GAME.played.clear()
     return fake_game.GAME
 
 

@@ -39,6 +39,7 @@ class CoinGame:
 
     def __init__(self):
         self.compiled = []
+        self.played = []  # (seats, start, stop) of each play in this process
 
     def strategy_names(self) -> list[str]:
         return STRATEGIES
@@ -54,6 +55,7 @@ class CoinGame:
         self.compiled.append(rules)
 
     def play(self, rules, setup, seed, start, stop, id_offset):
+        self.played.append((setup.seats, start, stop))
         time.sleep(float(os.environ.get("FAKE_GAME_PAUSE", 0)))
         marker = os.environ.get("FAKE_GAME_DIE_ONCE")
         if marker and start > 0 and not Path(marker).exists():

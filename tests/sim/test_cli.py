@@ -1,6 +1,7 @@
 """The `simulate` command line: what it runs, and one line with exit code 2 for bad input."""
 
 import json
+import re
 import subprocess
 import sys
 
@@ -302,3 +303,21 @@ def test_compare_seats_every_strategy_everywhere_on_the_same_games(simulate, tmp
 def test_compare_refuses_a_single_strategy(simulate):
     code, _, err = simulate("compare", "saboteur", "--strategies", "default", "--players", "3")
     assert code == 2 and err.startswith("error: compare needs at least two strategies")
+
+
+def test_compile_plays_one_game_of_each_kind_of_play_and_says_its_cpu_time(
+        simulate, fake_game, tmp_path, monkeypatch):
+    from sim import jit, warm
+
+    monkeypatch.setattr(jit.config, "CACHE_DIR", str(tmp_path / "numba"))
+    code, out, err = simulate("compile", "fake", "--quiet")
+    assert code == 0 and re.fullmatch(r"fake: \d+\.\d CPU-s\n", out)
+    assert [(seats, stop - start) for seats, start, stop in fake_game.played] == [
+        (("default", "default"), 1), ((f"{warm.PYTHON_BOT}:FirstMove", "default"), 1)]
+    assert jit.is_compiled("fake")
+
+
+def test_compile_of_an_unknown_game_compiles_nothing(simulate, fake_game):
+    code, out, err = simulate("compile", "fake", "nope")
+    assert code == 2 and err.startswith("error: unknown game 'nope'") and err.count("\n") == 1
+    assert not fake_game.played

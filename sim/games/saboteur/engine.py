@@ -10,6 +10,8 @@ A move is a row of five integers: (action, hand slot, a, b, c) where for
 """
 
 
+import numpy as np
+
 from sim.jit import rule, small_rule
 
 from sim import rng
@@ -48,7 +50,8 @@ def start_game(s, rs, seed, game, fixed_saboteurs):
     rng.start(s.gold_rng, seed, game, GOLD_STREAM)
     for seat in range(p):
         rng.start(bot_rng[seat], seed, game, BOT_STREAM + seat)
-    start_round(s, rs, 0, 0)
+    zero = np.int64(0)  # not the literal 0: one compile of start_round, for play_games too
+    start_round(s, rs, zero, zero)
 
 
 @rule

@@ -28,16 +28,17 @@ from strategies import saboteur as bots
 def turn(s, rs, seat, move, observed):
     """Plays `seat`'s move, lets the table observe it (when a bot at the table keeps the public
     record), draws; gives True when the round is over."""
-    if not observed:
-        engine.apply_move(s, rs, seat, move)
-        return engine.end_turn(s, rs)
     card = s.hand[seat, move[1]]
-    cell, reach, stamp = s.cell, s.reach, s.g[STAMP]
-    before = bots.expected_distance(s, rs, -1) if move[0] == engine.PLACE else 0.0
-    cut_path = move[0] == ROCKFALL and cell[move[3], move[2]] == THROUGH \
-        and reach[move[3], move[2]] == stamp
+    before, cut_path = 0.0, False
+    if observed:
+        cell, reach, stamp = s.cell, s.reach, s.g[STAMP]
+        if move[0] == engine.PLACE:
+            before = bots.expected_distance(s, rs, -1)
+        cut_path = move[0] == ROCKFALL and cell[move[3], move[2]] == THROUGH \
+            and reach[move[3], move[2]] == stamp
     engine.apply_move(s, rs, seat, move)
-    bots.observe(s, rs, seat, move, card, before, cut_path)
+    if observed:
+        bots.observe(s, rs, seat, move, card, before, cut_path)
     return engine.end_turn(s, rs)
 
 

@@ -68,7 +68,21 @@ def test_a_run_stores_every_game_with_its_setup_and_a_unique_id(fake_game, tmp_p
     assert games.group_by("setup").agg(pl.col("players").unique()).sort("setup")["players"].to_list() == [[3], [5]]
     manifest = json.loads((run.path / "manifest.json").read_text())
     assert (manifest["status"], manifest["games_done"], manifest["games_requested"]) == ("complete", 1000, 1000)
-    assert fake_game.compiled, "the game is compiled before any chunk is played"
+    # compiled before any chunk, by playing one game of what the run plays (one kind here:
+    # every seat `default`, whatever the player count)
+    assert fake_game.played[0] == (("default",) * 3, 0, 1)
+    assert [stop - start for _, start, stop in fake_game.played[1:]] == [150, 150, 150, 50] * 2
+
+
+def test_a_run_compiles_each_kind_of_play_it_plays_once_and_nothing_else(fake_game, tmp_path):
+    rules = fake_game.load_rules(None, [])
+    runner.run(fake_game, rules, [Setup(3, ("default",) * 3), Setup(4, ("default",) * 4),
+                                  Setup(3, ("lucky", "default", "default"))],
+               10, 1, tmp_path / "run", 1, progress=False)
+    assert fake_game.played[:2] == [(("default",) * 3, 0, 1),
+                                    (("lucky", "default", "default"), 0, 1)]
+    assert all(stop - start == 10 for _, start, stop in fake_game.played[2:])
+    assert not fake_game.compiled, "not the game's compile(), which compiles more than it plays"
 
 
 def test_results_do_not_depend_on_workers_or_chunk_size(fake_game, tmp_path):
@@ -91,9 +105,10 @@ def interrupt_after(monkeypatch, game, chunks):
     played = []
 
     def play(rules, setup, seed, start, stop, id_offset):
-        if len(played) == chunks:
-            raise KeyboardInterrupt
-        played.append(start)
+        if stop - start > 1:  # a chunk, not the game that compiles the run's play (sim/run/warm.py)
+            if len(played) == chunks:
+                raise KeyboardInterrupt
+            played.append(start)
         return real_play(rules, setup, seed, start, stop, id_offset)
 
     monkeypatch.setattr(game, "play", play)
@@ -127,9 +142,10 @@ def test_resuming_replays_only_missing_chunks(fake_game, tmp_path, monkeypatch):
         (run.path / "games" / shard).unlink()
     replayed = []
     real_play = fake_game.play
-    monkeypatch.setattr(fake_game, "play", lambda *a: replayed.append(a[3]) or real_play(*a))
+    monkeypatch.setattr(fake_game, "play", lambda *a: replayed.append(a[3:5]) or real_play(*a))
     assert_same_tables(whole, tables(play(fake_game, run.path, resume=True)))
-    assert sorted(replayed) == [200, 400]
+    assert replayed[0] == (0, 1), "the game compiling what the run plays"
+    assert sorted(replayed[1:]) == [(200, 300), (400, 500)]
 
 
 def test_an_interrupted_run_with_nothing_finished_leaves_nothing(fake_game, tmp_path, monkeypatch):
@@ -156,7 +172,7 @@ def test_an_unwritable_out_fails_before_anything_is_played(fake_game, tmp_path):
     (tmp_path / "file").write_text("")
     with pytest.raises(UserError, match="cannot write the run folder"):
         play(fake_game, tmp_path / "file" / "run")
-    assert not fake_game.compiled
+    assert not fake_game.played
 
 
 def test_zero_games_workers_or_chunk_size_are_refused(fake_game, tmp_path):
