@@ -30,7 +30,10 @@ from reports.sections import (
     seat_fairness,
     with_wilson,
 )
+from reports.runs import with_deal
 from reports.stats import significance_level, two_sided_p
+from reports.verdicts import TOLERANCE, verdict
+from reports.whatif import difference
 from sim.usage import PREFIX, kinds_of
 
 ALPHA = 0.05
@@ -109,6 +112,78 @@ def flags(frame: pl.DataFrame) -> pl.DataFrame:
         rows.append((players, kind, "; ".join(f"{rung}: {c}" for rung, c in said)))
     return pl.DataFrame(rows, orient="row", schema={"players": pl.Int64, "flag": pl.Utf8,
                                                     "conclusion by rung": pl.Utf8})
+
+
+def _side(rate: float, low: float, high: float, goal: float) -> str:
+    """Gives which way a rung's interval reads against the target: 'balanced' (within the
+    tolerance), 'above', 'below', or 'unclear' (it straddles the tolerance's edge)."""
+    if -TOLERANCE <= low - goal and high - goal <= TOLERANCE:
+        return "balanced"
+    return "above" if low > goal else "below" if high < goal else "unclear"
+
+
+def across(sides: list[str], low: float, high: float) -> str:
+    """Gives what two rungs' verdicts (their `_side`s) and the 95% interval [low, high] of their
+    difference say: 'stable', 'depends on skill' or 'not settled'."""
+    decided = "unclear" not in sides
+    if decided and sides[0] == sides[1] and -TOLERANCE <= low and high <= TOLERANCE:
+        return "stable"
+    if (decided and sides[0] != sides[1]) or low > TOLERANCE or high < -TOLERANCE:
+        return "depends on skill"
+    return "not settled"
+
+
+def stability(ctx: ReportContext, head: pl.DataFrame) -> pl.DataFrame:
+    """Gives, per player count with two rungs or more, whether its verdict is stable across the
+    top two rungs: the same verdict at both and their difference (paired on the deals both
+    played) within ±2 points, its interval included ('stable'); a different decided verdict or
+    a difference wholly beyond ±2 points ('depends on skill'); else 'not settled' (more games
+    would tell). Columns: players, lower rung, top rung, verdicts, difference with its
+    interval (vs lower rung), paired deals, stability."""
+    games = ctx.collect(
+        with_deal(ctx.scan("games").with_columns(*ctx.game.headline.per_game()), ctx.runs)
+        .select("configuration", pl.col("deal").alias("index"), "__s", "__t"), "games")
+    target = ctx.balance
+    rows = []
+    for (players,), part in head.group_by("players", maintain_order=True):
+        if part.height < 2:  # rows in ladder order (_headline)
+            continue
+        lower, top = part.row(-2, named=True), part.row(-1, named=True)
+        goal = float(ctx.target_at([players])[0])
+        said = [verdict(r["rate"] - goal, r["low"] - goal, r["high"] - goal, target)
+                for r in (lower, top)]
+        sides = [_side(r["rate"], r["low"], r["high"], goal) for r in (lower, top)]
+        diff = difference(*(games.filter(pl.col("configuration") == r["configuration"])
+                            .select("index", "__s", "__t") for r in (top, lower)), True)
+        rows.append((players, lower["rung"], top["rung"], said[0], said[1], diff.estimate,
+                     diff.low, diff.high, diff.games, across(sides, diff.low, diff.high)))
+    return pl.DataFrame(rows, orient="row", schema={
+        "players": pl.Int64, "lower rung": pl.Utf8, "top rung": pl.Utf8,
+        "lower rung's verdict": pl.Utf8, "top rung's verdict": pl.Utf8, "vs lower rung": pl.Float64,
+        "vs lower rung low": pl.Float64, "vs lower rung high": pl.Float64, "paired deals": pl.Int64,
+        "across the top two rungs": pl.Utf8})
+
+
+def stability_text(frame: pl.DataFrame) -> str:
+    """Gives a sentence per player count saying whether its verdict is stable across the top
+    two rungs or depends on skill, with the difference and its interval."""
+    said = []
+    for r in frame.iter_rows(named=True):
+        low_says, top_says = r["lower rung's verdict"], r["top rung's verdict"]
+        gap = (f"{100 * r['vs lower rung']:+.1f} points [{100 * r['vs lower rung low']:+.1f}, "
+               f"{100 * r['vs lower rung high']:+.1f}]")
+        pair = f"{r['lower rung']} and {r['top rung']}"
+        if r["across the top two rungs"] == "stable":
+            said.append(f"At {r['players']} players the verdict is stable across the top two "
+                        f"rungs ({pair}: {top_says}; difference {gap}).")
+        elif r["across the top two rungs"] == "depends on skill":
+            said.append(f"At {r['players']} players the verdict depends on skill: "
+                        f"{r['lower rung']} says {low_says}, {r['top rung']} says {top_says} "
+                        f"(difference {gap}).")
+        else:
+            said.append(f"At {r['players']} players it is not settled whether the verdict "
+                        f"holds across {pair} (difference {gap}): more games would tell.")
+    return " ".join(said)
 
 
 def _keys(ladder: list[Rung]) -> pl.DataFrame:
@@ -209,6 +284,7 @@ def balance_across_skill(ctx: ReportContext) -> Section | None:
     order = list(dict.fromkeys(r.rung for r in sorted(ladder, key=lambda r: r.order)))
     head = _headline(ctx, keys)
     flagged = flags(head)
+    stable = stability(ctx, head)
     path = _chart(ctx, head, order)
     caption = _n_caption(int(head["games"].sum()))
     tables = [Table(
@@ -226,9 +302,19 @@ def balance_across_skill(ctx: ReportContext) -> Section | None:
         tables.append(Table("Conclusions that change between rungs", flagged,
                             note="a conclusion that holds at one rung only, or flips, rests on "
                                  "the bots: read it as a statement about that level of play"))
-    text = ("No conclusion changes between rungs." if flagged.height == 0 else
-            "Flag: " + "; ".join(f"at {p} players the conclusion {k}" for p, k, _ in
-                                 flagged.iter_rows()) + ".")
+    if stable.height:
+        tables.insert(1, Table(
+            "Is the verdict stable across the top two rungs?", stable,
+            ("vs lower rung", "vs lower rung low", "vs lower rung high"),
+            note="stable: the same verdict at both rungs and their difference within ±2 "
+                 "points, its 95% interval included; depends on skill: different verdicts, or "
+                 "a difference wholly beyond ±2 points; not settled: neither, at this number of "
+                 "games. vs lower rung: the top rung's headline minus the lower one's, a paired "
+                 "t-test over the deals both played (games as clusters)"))
+    text = stability_text(stable) + " " if stable.height else ""
+    text += ("No conclusion changes between rungs." if flagged.height == 0 else
+             "Flag: " + "; ".join(f"at {p} players the conclusion {k}" for p, k, _ in
+                                  flagged.iter_rows()) + ".")
     seats, seat = _seats(ctx, keys)
     tables.append(Table(
         f"Game-win rate by {seat.replace('_', ' ')} per rung", seats.select(

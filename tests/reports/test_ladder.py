@@ -102,3 +102,39 @@ def test_rungs_played_in_separate_runs_of_one_seed_make_one_ladder(simulate, tmp
     # in ladder order, weakest first, whatever the order of the folders
     assert section.tables[0].frame.select("players", "rung", "strategy", "games").rows() == [
         (2, "random", "random", 10), (2, "default", "default", 10)]
+
+
+def test_a_verdict_is_stable_across_two_rungs_only_when_both_agree_within_two_points():
+    from reports.ladder import across
+
+    assert across(["above", "above"], -0.01, 0.015) == "stable"
+    assert across(["balanced", "balanced"], -0.02, 0.02) == "stable"
+    # the verdicts differ, or the difference lies wholly beyond ±2 points
+    assert across(["above", "below"], -0.30, -0.20) == "depends on skill"
+    assert across(["above", "balanced"], -0.05, 0.01) == "depends on skill"
+    assert across(["above", "above"], 0.03, 0.08) == "depends on skill"
+    # an interval too wide to tell, or a verdict the interval leaves open
+    assert across(["balanced", "balanced"], -0.03, 0.01) == "not settled"
+    assert across(["above", "unclear"], -0.01, 0.01) == "not settled"
+
+
+def test_a_side_reads_the_interval_against_the_target_and_its_tolerance():
+    from reports.ladder import _side
+
+    assert _side(0.51, 0.49, 0.515, 0.5) == "balanced"
+    assert _side(0.60, 0.55, 0.65, 0.5) == "above"
+    assert _side(0.40, 0.35, 0.45, 0.5) == "below"
+    assert _side(0.52, 0.49, 0.55, 0.5) == "unclear"
+
+
+def test_a_ladder_report_leads_with_whether_each_player_counts_verdict_is_stable(simulate,
+                                                                                 tmp_path):
+    section = ladder_section(simulate, tmp_path, "--players", "2-3", "--games", "30",
+                             "--rungs", "random,default")
+    stable = next(t for t in section.tables if t.title.startswith("Is the verdict stable"))
+    assert stable.frame.select("players", "lower rung", "top rung", "paired deals").rows() == [
+        (2, "random", "default", 30), (3, "random", "default", 30)]
+    words = stable.frame["across the top two rungs"].to_list()
+    assert set(words) <= {"stable", "depends on skill", "not settled"}
+    assert section.text.startswith("At 2 players ")
+    assert section.text.count("At ") >= 2
