@@ -66,14 +66,18 @@ def rungs(ctx: ReportContext) -> list[Rung]:
     for i, run in enumerate(ctx.runs):
         for sid, setup in enumerate(run.setups):
             later += 1
-            if len(set(setup.seats)) != 1:
+            # with strategies by role: a rung of a ladder with roles fixed (--role-strategy),
+            # or a matrix's cell where every role plays one strategy (--by-role)
+            played = {name for _, name in setup.roles} if setup.roles else set(setup.seats)
+            if len(played) != 1 and setup.option(OPTION) is None:
                 continue
             rest = tuple((k, v) for k, v in setup.options if k != OPTION)
             key = (setup.players, rest, setup.rules, setup.rule_file)
-            name = setup.option(OPTION) or setup.strategies()[0]
+            strategy = setup.strategies()[0] if len(played) != 1 else next(iter(played))
+            name = setup.option(OPTION) or strategy.rpartition("/")[2]
             order = RUNGS.index(name) if name in RUNGS else later
             groups.setdefault(key, []).append(Rung(setup.players, name, labels[(i, sid)], order,
-                                                   setup.seats[0]))
+                                                   strategy))
     found = [r for members in groups.values() if len({m.rung for m in members}) > 1
              for r in members]
     return sorted(found, key=lambda r: (r.players, r.order))

@@ -64,6 +64,10 @@ Out = Annotated[Path | None, typer.Option(help="Run folder (default: runs/<game>
 Strategy = Annotated[str, typer.Option(help="Strategy of every seat.")]
 SeatStrategies = Annotated[list[str] | None, typer.Option(
     "--seat-strategy", help="SEAT=NAME: another strategy for one seat (seats count from 0).")]
+RoleStrategies = Annotated[list[str] | None, typer.Option(
+    "--role-strategy", help="ROLE=NAME (repeatable, or miner=search,saboteur=default): the "
+                            "strategy of whichever seat holds that role, round by round (games "
+                            "with roles: saboteur); a role not named plays --strategy.")]
 Config = Annotated[Path | None, typer.Option(help="TOML file of rule changes.")]
 Configs = Annotated[list[Path] | None, typer.Option(
     "--config", help="TOML file of rule changes; repeated, one rule variant per file (named by "
@@ -190,6 +194,7 @@ def _run_flags(
     out: Out = None,
     strategy: Strategy = "default",
     seat_strategy: SeatStrategies = None,
+    role_strategy: RoleStrategies = None,
     config: Configs = None,
     sets: Sets = None,
     strategies_file: StrategiesFile = None,
@@ -211,6 +216,7 @@ def _trace_flags(
     game_index: Annotated[int, typer.Option(help="Which game of the seed to show.")] = 0,
     strategy: Strategy = "default",
     seat_strategy: SeatStrategies = None,
+    role_strategy: RoleStrategies = None,
     config: Config = None,
     sets: OneValueSets = None,
     strategies_file: StrategiesFile = None,
@@ -653,6 +659,10 @@ def ladder(
              "--tune-games; the presets go into RUN/tuned).")] = None,
     tune_games: Annotated[int | None, typer.Option(
         help="Games per candidate of the on-the-fly tuning (and its held-out gain).")] = None,
+    by_role: Annotated[bool, typer.Option(
+        "--by-role", help="Play the skill matrix: each rung of one role (Saboteur's miners) "
+                          "against each rung of the other, on the same deals.")] = False,
+    role_strategy: RoleStrategies = None,
     seed: Seed = None,
     workers: Workers = os.cpu_count() or 1,
     out: Out = None,
@@ -665,7 +675,7 @@ def ladder(
     import tempfile
 
     from sim.studies import ladder as ladders
-    from sim.run.setups import check_players, parse_counts
+    from sim.run.setups import check_players, parse_counts, parse_role_strategies
 
     game = registry.get(game_name)
     counts = parse_counts("--players", players, functools.partial(check_players, game))
@@ -677,7 +687,10 @@ def ladder(
         from strategies.presets import with_presets
         rules = with_presets(rules, presets)
     strategies = ladders.rung_strategies(game, wanted, ladders.ON_THE_FLY if on_the_fly else preset)
-    setups = ladders.setups(game, counts, {}, strategies, rules)
+    roles = parse_role_strategies(role_strategy or [])
+    if by_role and roles:
+        raise UserError("--by-role plays every role at every rung: drop --role-strategy")
+    setups = ladders.setups(game, counts, {}, strategies, rules, by_role=by_role, roles=roles)
     for setup in setups:
         game.check(rules, setup)
     out = out or _default_out(f"{game_name}-ladder")
@@ -689,7 +702,7 @@ def ladder(
         if on_the_fly and "tuned" in dict(strategies):
             names, rules = ladders.tune(game, rules, counts, tune_trials, tune_games, seed,
                                         tunings, workers, quiet)
-            setups = ladders.setups(game, counts, {}, strategies, rules, names)
+            setups = ladders.setups(game, counts, {}, strategies, rules, names, by_role, roles)
         run = _play(game, rules, setups, games=games, seed=seed, workers=workers, out=out,
                     quiet=quiet, backend=backend, scheduler=scheduler)
         if tunings.exists():
@@ -699,7 +712,7 @@ def ladder(
 
 def _run_game(name: str, *, players: str, options: dict[str, list], games: int, seed: int | None,
               workers: int, out: Path | None, strategy: str, seat_strategy: list[str] | None,
-              config: list[Path] | None, sets: list[str] | None, quiet: bool,
+              role_strategy: list[str] | None, config: list[Path] | None, sets: list[str] | None, quiet: bool,
               chunk_size: int | None, resume: bool, backend: str, scheduler: str | None,
               until_ci: float | None, strategies_file: Path | None,
               forbid: list[str] | None, bot_timeout: float, output_format: str) -> None:
@@ -708,7 +721,7 @@ def _run_game(name: str, *, players: str, options: dict[str, list], games: int, 
 
     check_table_format(output_format)
     game, rules, setups = _configure(name, players, options, strategy, seat_strategy, config, sets,
-                                     strategies_file, forbid)
+                                     strategies_file, forbid, role_strategy)
     if resume and out is None:
         raise UserError("--resume needs --out: the run folder to continue")
     run = _play(game, rules, setups, games=games, seed=seed, workers=workers,
@@ -719,7 +732,8 @@ def _run_game(name: str, *, players: str, options: dict[str, list], games: int, 
 
 
 def _trace_game(name: str, *, players: int, options: dict, seed: int | None, game_index: int,
-                strategy: str, seat_strategy: list[str] | None, config: Path | None,
+                strategy: str, seat_strategy: list[str] | None,
+                role_strategy: list[str] | None, config: Path | None,
                 sets: list[str] | None, strategies_file: Path | None,
                 forbid: list[str] | None, bot_timeout: float) -> None:
     """Prints one game of a game's configuration move by move."""
@@ -727,7 +741,7 @@ def _trace_game(name: str, *, players: int, options: dict, seed: int | None, gam
     bot_limit.check(bot_timeout)
     game, rules, setups = _configure(name, str(players), {k: [v] for k, v in options.items()},
                                      strategy, seat_strategy, [config] if config else [], sets,
-                                     strategies_file, forbid)
+                                     strategies_file, forbid, role_strategy)
     if len(setups) > 1:
         raise UserError("a trace shows one game: give each --set one value")
     drawn = seed is None
