@@ -280,10 +280,13 @@ def compare(game: str, strategies: Sequence[str], *, players: int | str | Sequen
             strategies_file: str | Path | None = None, workers: int | None = None,
             out: str | Path | None = None, backend: str = "local",
             scheduler: str | None = None, bot_timeout: float = bot_limit.DEFAULT,
-            progress: bool = False) -> Comparison:
+            progress: bool = False, role_strategies: Mapping[str, str] | None = None
+            ) -> Comparison:
     """Plays `strategies` against each other on the same deals, each in every seat, at each
     player count of `players`; gives the comparison (head-to-head, ranking) and writes its
-    report into RUN/compare/. forbid: "rockfall" (every strategy) or "STRATEGY=rockfall"."""
+    report into RUN/compare/. forbid: "rockfall" (every strategy) or "STRATEGY=rockfall".
+    role_strategies: {role: strategy} played whichever seat holds the role; the strategies
+    compared play the roles left open."""
     from reports.compare import print_comparison
     from sim.studies.compare import plan
     from sim.run.setups import check_players, parse_counts
@@ -299,7 +302,8 @@ def compare(game: str, strategies: Sequence[str], *, players: int | str | Sequen
     ruled = with_presets(found, found.load_rules(str(config) if config else None, _sets(rules)),
                          strategies_file)
     named = forbid_strategies(list(strategies), list(forbid))
-    setups = [setup for n in counts for setup in plan(found, named, n, {}, ruled)]
+    setups = [setup for n in counts for setup in plan(found, named, n, {}, ruled,
+                                                      dict(role_strategies or {}))]
     for setup in setups:
         found.check(ruled, setup)
     played = Run(play(found, ruled, setups, games=games, seed=seed,

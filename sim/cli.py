@@ -522,6 +522,10 @@ def compare(
         "--forbid", help="NAME (every strategy) or STRATEGY=NAME (one of --strategies), "
                          "repeatable: never play that card or action. Or compare "
                          "default,default-no-rockfall directly.")] = None,
+    role_strategy: Annotated[list[str] | None, typer.Option(
+        "--role-strategy", help="ROLE=NAME (repeatable, or comma-separated): that role plays "
+                                "NAME whichever seat holds it; the strategies compared play "
+                                "the roles left open.")] = None,
     bot_timeout: BotTimeout = bot_limit.DEFAULT,
     output_format: OutputFormat = "table",
 ) -> None:
@@ -530,7 +534,7 @@ def compare(
     from reports.render import check_table_format
     from sim.studies.compare import plan
     from sim.rules import split_sweeps
-    from sim.run.setups import check_players, parse_counts
+    from sim.run.setups import check_players, parse_counts, parse_role_strategies
     from strategies.seats import forbid_strategies
 
     check_table_format(output_format)
@@ -541,7 +545,8 @@ def compare(
     rules = _with_presets(game, game.load_rules(str(config) if config else None, sets or []),
                           strategies_file)
     named = forbid_strategies(strategies.split(","), forbid or [])
-    setups = [setup for n in counts for setup in plan(game, named, n, {}, rules)]
+    roles = parse_role_strategies(role_strategy or [])
+    setups = [setup for n in counts for setup in plan(game, named, n, {}, rules, roles)]
     for setup in setups:
         game.check(rules, setup)
     run = _play(game, rules, setups, games=games, seed=seed, workers=workers,

@@ -33,8 +33,9 @@ class Setup:
     rule_file: str | None = None
     file_rules: tuple[tuple[str, object], ...] = ()
     # Strategies by role (--role-strategy): (role, strategy) for every role of the game, in the
-    # game's order; a seat then plays the strategy of the role it holds, round by round, and
-    # `seats` are not played. Empty: every seat plays its own strategy.
+    # game's order; a seat plays the strategy of the role it holds, round by round, or its own
+    # (`seats`) where the role's is "" (compare's strategies in the roles left open). Empty:
+    # every seat plays its own strategy.
     roles: tuple[tuple[str, str], ...] = ()
 
     def option(self, name: str, default=None):
@@ -63,8 +64,13 @@ class Setup:
         if self.rules or self.rule_file:
             parts.append(self.variant())
         if self.roles:  # '7p miner=search saboteur=default'
-            return " ".join(parts + [self.strategies()[0]])
-        seats = [parse(s) for s in self.strategies()]
+            fixed = [f"{role}={name}" for role, name in self.roles if name]
+            open_roles = [role for role, name in self.roles if not name]
+            if not open_roles:
+                return " ".join(parts + fixed)
+            # '7p saboteur=default, miner by seat: default, 1=search'
+            parts.append(" ".join(fixed) + ", " + "/".join(open_roles) + " by seat:")
+        seats = [parse(s.rpartition("/")[2]) for s in self.seats]
         shared = [name for name in seats[0].forbidden if all(name in s.forbidden for s in seats)]
         if shared:
             parts.append("forbid=" + ",".join(shared))
@@ -78,13 +84,15 @@ class Setup:
         """Gives each seat's strategy as tables and reports show it: the seat string, with a
         Python strategy's file named without its folder ("mybots.py:Cautious"); with strategies
         by role, every seat's is the roles' ("miner=search saboteur=default")."""
+        own = tuple(seat.rpartition("/")[2] for seat in self.seats)
         if self.roles:
-            return (" ".join(f"{role}={name}" for role, name in self.roles),) * self.players
-        return tuple(seat.rpartition("/")[2] for seat in self.seats)
+            return tuple(" ".join(f"{role}={name or own[seat]}" for role, name in self.roles)
+                         for seat in range(self.players))
+        return own
 
     def played(self, role: str, seat: int) -> str:
         """Gives the strategy string `seat` plays while it holds `role`."""
-        return dict(self.roles).get(role, self.seats[seat])
+        return dict(self.roles).get(role) or self.seats[seat]
 
     def to_json(self) -> dict:
         # A setup without rule values writes what it did before rule variants existed, so that

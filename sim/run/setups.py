@@ -78,10 +78,11 @@ def parse_role_strategies(values: list[str]) -> dict[str, str]:
     return roles
 
 
-def role_setup(game: Game, roles: dict[str, str], strategy: str,
+def role_setup(game: Game, roles: dict[str, str], strategy: str | None,
                rules: dict | None = None) -> tuple[tuple[str, str], ...]:
     """Gives Setup.roles for strategies by role: (role, strategy) for every role of the game,
-    in its order, a role not named playing `strategy`; () when no role is named.
+    in its order, a role not named playing `strategy` (None: "", each seat's own, as compare
+    seats them); () when no role is named.
 
     Raises UserError for a game without roles, a role it lacks, an unknown strategy, a Python
     bot (which plays by seat), or a restriction of the other role's (`miner=default-no-
@@ -99,9 +100,12 @@ def role_setup(game: Game, roles: dict[str, str], strategy: str,
             raise UserError(f"{game.name} has no role {role!r}; its roles: {', '.join(known)}")
     found = []
     for role in known:
+        if role not in roles and strategy is None:
+            found.append((role, ""))
+            continue
         name = canonical(game, roles.get(role, strategy), rules)
         seat = parse(name)
-        if is_python(seat.base) or is_python(parse(strategy).base):
+        if is_python(seat.base) or is_python(parse(strategy or name).base):
             raise UserError(f"--role-strategy {role}: a Python bot plays by seat, not by role; "
                             "give a built-in strategy or a preset")
         for restriction in seat.forbidden:
