@@ -17,7 +17,6 @@ from reports.sections import (
     ReportContext,
     Section,
     Table,
-    _n_caption,
     common_section,
     headline_totals,
     with_wilson,
@@ -92,19 +91,20 @@ def skill_matrix(ctx: ReportContext) -> Section | None:
         values, text = charts.grid(part, rows, cols, "row", "col",
                                    lambda r: f"{100 * r['rate']:.1f}%")
         title = ctx.game.headline.title
+        caption = (f"n = {int(part['games'].min()):,} games per cell, the same deals in every "
+                   f"cell; colours diverge from the target, {100 * goal:g}%")
         path = charts.heatmap(
             ctx.chart(f"skill_matrix_{players}p"), values, rows, cols,
-            title=f"{ctx.game.title}, {players} players: {title} by each role's bots",
+            title=f"{ctx.game.title}, {players} players: {title}",
             xlabel=f"{second}s' strategy", ylabel=f"{first}s' strategy",
-            caption=_n_caption(int(part["games"].sum())), cell_text=text,
-            colour_label=f"{title} (target {100 * goal:g}% at the centre)", centre=goal)
+            caption=caption, cell_text=text, colour_label=title, centre=goal)
         tables.append(Table(
             f"{players} players: {title} by {first}s' and {second}s' strategy", part.select(
                 "players", pl.col("row").alias(f"{first}s"), pl.col("col").alias(f"{second}s"),
                 "games", "n", "rate", "low", "high", "vs default", "vs default low",
                 "vs default high", "p"),
             ("rate", "low", "high", "vs default", "vs default low", "vs default high"),
-            chart=path, chart_caption=_n_caption(int(part["games"].sum())),
+            chart=path, chart_caption=caption,
             note=f"every cell plays the same deals (seed and game indices); vs default: the "
                  f"difference from both roles at default, paired game by game (t-test on "
                  f"per-game rates), p its two-sided p-value; {INTERVAL_NOTE}"))

@@ -124,3 +124,26 @@ def test_the_api_takes_role_strategies(tmp_path):
     assert Run.open(tmp_path / "r").setups[0].roles == (("miner", "random"),
                                                         ("saboteur", "default"))
     assert run is not None
+
+
+def test_compare_plays_the_strategies_in_the_roles_left_open(simulate, tmp_path):
+    code, out, err = simulate("compare", "saboteur", "--strategies", "random,default",
+                              "--role-strategy", "saboteur=default", "--players", "4",
+                              "--games", "6", "--seed", "1", "--workers", "1", "--out", "cmp",
+                              "--quiet")
+    assert code == 0, err
+    setups = Run.open(tmp_path / "cmp").setups
+    assert {s.roles for s in setups} == {(("miner", ""), ("saboteur", "default"))}
+    rounds = pl.read_parquet(tmp_path / "cmp" / "rounds" / "*.parquet")
+    assert set(rounds.filter(pl.col("role") == "saboteur")["strategy"]) == {"default"}
+    miners = rounds.filter(pl.col("role") == "miner")
+    seat_of = pl.DataFrame([(sid, seat, name) for sid, s in enumerate(setups)
+                            for seat, name in enumerate(s.seats)], orient="row",
+                           schema={"setup": pl.Int16, "seat": pl.Int8, "own": pl.String})
+    joined = miners.with_columns(pl.col("setup").cast(pl.Int16)).join(seat_of, on=["setup", "seat"])
+    assert (joined["strategy"] == joined["own"]).all()
+    assert "miner=random saboteur=default" in out
+    code, _, err = simulate("compare", "saboteur", "--strategies", "random,default",
+                            "--role-strategy", "saboteur=default,miner=default",
+                            "--players", "4", "--games", "2", "--out", "c2")
+    assert code == 2 and "leave a role open" in err
