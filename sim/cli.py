@@ -576,6 +576,9 @@ def tune(
     alternate: Annotated[int, typer.Option(
         help="Steps of iterated best response: the other role (or the field) against the bot "
              "tuned before, and back.")] = 0,
+    role_strategy: Annotated[list[str] | None, typer.Option(
+        "--role-strategy", help="ROLE=NAME, with --role: a role not tuned plays NAME "
+                                "(e.g. saboteur=search) instead of --against.")] = None,
     sampler: Annotated[str, typer.Option(help="Optuna sampler: tpe or cmaes.")] = "tpe",
     pruner: Annotated[str, typer.Option(help="Optuna pruner: halving, median or none.")] = "halving",
     seed: Seed = None,
@@ -616,7 +619,12 @@ def tune(
     check_players(game, players)
     rules = _with_presets(game, game.load_rules(str(config) if config else None, sets or []),
                           strategies_file)
-    side = tuning.make_side(game, rules, players, family, params, role, seat, against)
+    if role_strategy and alternate:
+        raise UserError("--role-strategy fixes the roles not tuned: it takes no --alternate")
+    from sim.run.setups import parse_role_strategies
+
+    side = tuning.make_side(game, rules, players, family, params, role, seat, against,
+                            parse_role_strategies(role_strategy or []))
     for setup in tuning.setups(side, players):
         game.check(tuning.rules_with(rules, family, side, dict(side.start)), setup)
     out = out or Path("tuned") / f"{game_name}-{datetime.now():%Y%m%d-%H%M%S}"

@@ -124,9 +124,10 @@ class Saboteur:
         ruleset, names, families, params, state, fixed = self.prepare(rules, setup)
         results = play.new_results(1, setup.players, int(ruleset.numbers[cards.ROUNDS]))
         labels = setup.strategies()
-        tracer = Tracer(state, ruleset, names, labels, out)
-        print(f"Saboteur, {setup.players} players, seed {seed}, game {index}; seats: "
-              + ", ".join(f"{i}:{name}" for i, name in enumerate(labels)), file=out)
+        tracer = Tracer(state, ruleset, names, labels, out, _by_role(setup))
+        bots = (f"bots by role: {labels[0]}" if setup.roles else
+                "seats: " + ", ".join(f"{i}:{name}" for i, name in enumerate(labels)))
+        print(f"Saboteur, {setup.players} players, seed {seed}, game {index}; {bots}", file=out)
         classes = python_bots.python_classes(setup.seats)
         players = self._python_players(state, ruleset, names, deck_cards(ruleset, names),
                                        classes, rules)

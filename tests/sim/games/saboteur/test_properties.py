@@ -50,7 +50,7 @@ def play_checked(rules, strategies, seed, game=0, fixed=-1):
     invariants at every move; gives its result arrays."""
     players = len(strategies)
     rs, names, families, params, s, _ = GAME.prepare(rules, Setup(players, tuple(strategies)))
-    observed = bots.keeps_record(families)
+    observed = bots.keeps_record(families.ravel())
     rounds = int(rs.numbers[ROUNDS])
     out = play.new_results(1, players, rounds)
     move = s.move

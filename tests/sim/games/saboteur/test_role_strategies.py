@@ -142,8 +142,35 @@ def test_compare_plays_the_strategies_in_the_roles_left_open(simulate, tmp_path)
                            schema={"setup": pl.Int16, "seat": pl.Int8, "own": pl.String})
     joined = miners.with_columns(pl.col("setup").cast(pl.Int16)).join(seat_of, on=["setup", "seat"])
     assert (joined["strategy"] == joined["own"]).all()
-    assert "miner=random saboteur=default" in out
+    assert "miner=random saboteur=default" in (tmp_path / "cmp" / "compare" / "compare.md").read_text()
     code, _, err = simulate("compare", "saboteur", "--strategies", "random,default",
                             "--role-strategy", "saboteur=default,miner=default",
                             "--players", "4", "--games", "2", "--out", "c2")
     assert code == 2 and "leave a role open" in err
+
+
+def test_tune_a_role_against_another_roles_bot(simulate, tmp_path):
+    import json
+
+    code, _, err = simulate("tune", "saboteur", "--players", "4", "--role", "miner",
+                            "--role-strategy", "saboteur=random", "--trials", "2", "--games",
+                            "4", "--gain-games", "4", "--seed", "1", "--workers", "1",
+                            "--out", "t", "--quiet")
+    assert code == 0, err
+    side = json.loads((tmp_path / "t" / "tune.json").read_text())["settings"]["side"]
+    assert side["roles"] == [["miner", ""], ["saboteur", "random"]]
+    for args, says in ((("--role-strategy", "saboteur=random"), "goes with --role"),
+                       (("--role", "miner", "--role-strategy", "miner=random"),
+                        "names the role tuned")):
+        code, _, err = simulate("tune", "saboteur", "--players", "4", *args, "--out", "t2")
+        assert code == 2 and says in err
+
+
+def test_a_trace_names_each_moves_bot_by_the_role_of_its_seat(simulate):
+    code, out, err = simulate("trace", "saboteur", "--players", "4", "--seed", "1",
+                              "--role-strategy", "miner=random")
+    assert code == 0, err
+    assert "bots by role: miner=random saboteur=default" in out
+    moves = [line for line in out.splitlines() if line.startswith("[")]
+    assert any("(miner, random)" in m for m in moves)
+    assert all("(miner, random)" in m or "(saboteur, default)" in m for m in moves)
