@@ -52,6 +52,7 @@ class Rung:
     configuration: str
     order: int  # the rung's place on the ladder: the ladder's order, else the runs' order
     strategy: str
+    variant: str = "default rules"  # the rule variant the ladder plays (--set, --config)
 
 
 def rungs(ctx: ReportContext) -> list[Rung]:
@@ -77,10 +78,11 @@ def rungs(ctx: ReportContext) -> list[Rung]:
             name = setup.option(OPTION) or strategy.rpartition("/")[2]
             order = RUNGS.index(name) if name in RUNGS else later
             groups.setdefault(key, []).append(Rung(setup.players, name, labels[(i, sid)], order,
-                                                   strategy))
+                                                   strategy, setup.variant()))
     found = [r for members in groups.values() if len({m.rung for m in members}) > 1
              for r in members]
-    return sorted(found, key=lambda r: (r.players, r.order))
+    variants = list(dict.fromkeys(r.variant for r in found))
+    return sorted(found, key=lambda r: (r.players, variants.index(r.variant), r.order))
 
 
 def target(game_name: str, players: int) -> float:
@@ -99,29 +101,34 @@ def conclusion(rate: float, target_rate: float, p: float, words: tuple[str, str]
 
 
 def flags(frame: pl.DataFrame) -> pl.DataFrame:
-    """Gives, per player count of a headline frame (players, rung, conclusion), a flag where
-    the conclusion changes between rungs: in sign (one side favoured, then the other) or in
-    significance (favoured at one rung, not clearly at another)."""
+    """Gives, per player count (and rule variant, where the frame has a `variant` column) of a
+    headline frame (players, rung, conclusion), a flag where the conclusion changes between
+    rungs: in sign (one side favoured, then the other) or in significance (favoured at one
+    rung, not clearly at another)."""
     rows = []
-    for (players,), part in frame.group_by("players", maintain_order=True):
+    by = ["players", "variant"] if "variant" in frame.columns else ["players"]
+    for key, part in frame.group_by(by, maintain_order=True):
         said = list(zip(part["rung"].to_list(), part["conclusion"].to_list()))
         seen = {c for _, c in said if c != "n/a"}
         if len(seen) < 2:
             continue
         sides = seen - {"no clear advantage"}
         kind = "changes sign" if len(sides) > 1 else "changes significance"
-        rows.append((players, kind, "; ".join(f"{rung}: {c}" for rung, c in said)))
-    return pl.DataFrame(rows, orient="row", schema={"players": pl.Int64, "flag": pl.Utf8,
-                                                    "conclusion by rung": pl.Utf8})
+        rows.append((*key, kind, "; ".join(f"{rung}: {c}" for rung, c in said)))
+    return pl.DataFrame(rows, orient="row", schema={
+        "players": pl.Int64, **({"variant": pl.Utf8} if len(by) > 1 else {}), "flag": pl.Utf8,
+        "conclusion by rung": pl.Utf8})
 
 
 def _keys(ladder: list[Rung]) -> pl.DataFrame:
-    """Gives each rung's configuration with its player count, rung, strategy and place on the
-    ladder."""
-    return pl.DataFrame([(r.configuration, r.players, r.rung, r.strategy, r.order)
-                         for r in ladder], orient="row",
-                        schema={"configuration": pl.Utf8, "players": pl.Int64, "rung": pl.Utf8,
-                                "strategy": pl.Utf8, "__order": pl.Int64})
+    """Gives each rung's configuration with its player count, rule variant, rung, strategy and
+    place on the ladder (`__variant`: the variant's, in the ladder's order)."""
+    variants = list(dict.fromkeys(r.variant for r in ladder))
+    return pl.DataFrame([(r.configuration, r.players, r.variant, r.rung, r.strategy, r.order,
+                          variants.index(r.variant)) for r in ladder], orient="row",
+                        schema={"configuration": pl.Utf8, "players": pl.Int64,
+                                "variant": pl.Utf8, "rung": pl.Utf8, "strategy": pl.Utf8,
+                                "__order": pl.Int64, "__variant": pl.Int64})
 
 
 def _headline(ctx: ReportContext, keys: pl.DataFrame) -> pl.DataFrame:
@@ -140,7 +147,7 @@ def _headline(ctx: ReportContext, keys: pl.DataFrame) -> pl.DataFrame:
         pl.Series("p", p), pl.Series("significance", [significance_level(x) for x in p]),
         pl.Series("conclusion", [conclusion(r, t, x, words)
                                  for r, t, x in zip(frame["rate"], goal, p)]),
-    ).sort("players", "__order")
+    ).sort("players", "__variant", "__order")
 
 
 def _seat_column(ctx: ReportContext) -> str:
@@ -154,7 +161,7 @@ def _seats(ctx: ReportContext, keys: pl.DataFrame) -> tuple[pl.DataFrame, str]:
     """Gives each seat's game-win rate per rung (seat_fairness), and the seat column used."""
     seat = _seat_column(ctx)
     frame, _ = seat_fairness(ctx, "configuration", seat)
-    return frame.join(keys, on="configuration").sort("players", "__order", seat), seat
+    return frame.join(keys, on="configuration").sort("players", "__variant", "__order", seat), seat
 
 
 def _roles(ctx: ReportContext, keys: pl.DataFrame) -> pl.DataFrame | None:
@@ -167,7 +174,7 @@ def _roles(ctx: ReportContext, keys: pl.DataFrame) -> pl.DataFrame | None:
         return None
     won = (pl.col("role") + "s") == pl.col("winner_team")
     frame = with_wilson(clustered_totals(ctx, "rounds", ["configuration", "role"], won))
-    return frame.join(keys, on="configuration").sort("players", "__order", "role")
+    return frame.join(keys, on="configuration").sort("players", "__variant", "__order", "role")
 
 
 def _uses(ctx: ReportContext, keys: pl.DataFrame) -> pl.DataFrame | None:
@@ -181,16 +188,18 @@ def _uses(ctx: ReportContext, keys: pl.DataFrame) -> pl.DataFrame | None:
         "configuration", "run", "game_id").agg(pl.col(PREFIX + k).sum() for k in kinds)
     frame = ctx.collect(per_game.group_by("configuration").agg(
         pl.len().alias("games"), *[pl.col(PREFIX + k).mean().alias(k) for k in kinds]), "seats")
-    return frame.join(keys, on="configuration").sort("players", "__order")
+    return frame.join(keys, on="configuration").sort("players", "__variant", "__order")
 
 
 def _chart(ctx: ReportContext, frame: pl.DataFrame, ladder_order: list[str]) -> Path:
     """Draws the headline against the rung, one line per player count, with the targets; the
     legend lists the counts by their rate at the top rung, highest first, as the lines end."""
     series, targets, top = {}, {}, {}
-    for (players,), part in frame.group_by("players", maintain_order=True):
+    several = frame["variant"].n_unique() > 1
+    for (players, variant), part in frame.group_by("players", "variant", maintain_order=True):
         x = [ladder_order.index(r) for r in part["rung"]]
-        label = f"{players} players ({100 * part['rate'][-1]:.0f}%)"
+        label = (f"{players} players{f', {variant}' if several else ''} "
+                 f"({100 * part['rate'][-1]:.0f}%)")
         series[label] = (x, part["rate"], part["low"], part["high"])
         targets[label] = float(part["target"][0])
         top[label] = (-x[-1], -part["rate"][-1])
@@ -212,12 +221,14 @@ def balance_across_skill(ctx: ReportContext) -> Section | None:
     keys = _keys(ladder)
     order = list(dict.fromkeys(r.rung for r in sorted(ladder, key=lambda r: r.order)))
     head = _headline(ctx, keys)
-    flagged = flags(head)
+    # a ladder of rule variants (--set, --config): each variant's rungs, read apart
+    apart = ["players", "variant"] if keys["variant"].n_unique() > 1 else ["players"]
+    flagged = flags(head if len(apart) > 1 else head.drop("variant"))
     path = _chart(ctx, head, order)
     caption = _n_caption(int(head["games"].sum()))
     tables = [Table(
         f"{ctx.game.headline.title} by rung", head.select(
-            "players", "rung", "strategy", "games", "n", "rate", "low", "high", "target",
+            *apart, "rung", "strategy", "games", "n", "rate", "low", "high", "target",
             "vs target", "p", "significance", "conclusion"),
         ("rate", "low", "high", "target", "vs target"),
         chart=path, chart_caption=caption,
@@ -231,29 +242,32 @@ def balance_across_skill(ctx: ReportContext) -> Section | None:
                             note="a conclusion that holds at one rung only, or flips, rests on "
                                  "the bots: read it as a statement about that level of play"))
     text = ("No conclusion changes between rungs." if flagged.height == 0 else
-            "Flag: " + "; ".join(f"at {p} players the conclusion {k}" for p, k, _ in
-                                 flagged.iter_rows()) + ".")
+            "Flag: " + "; ".join(f"at {r['players']} players"
+                                 + (f" ({r['variant']})" if "variant" in r else "")
+                                 + f" the conclusion {r['flag']}"
+                                 for r in flagged.iter_rows(named=True)) + ".")
     seats, seat = _seats(ctx, keys)
     tables.append(Table(
         f"Game-win rate by {seat.replace('_', ' ')} per rung", seats.select(
-            "players", "rung", seat, "n", "rate", "low", "high", "even", "vs even", "p",
+            *apart, "rung", seat, "n", "rate", "low", "high", "even", "vs even", "p",
             "significance"), ("rate", "low", "high", "even", "vs even"),
         note="n = games; " + SEAT_TEST_NOTE))
     roles = _roles(ctx, keys)
     if roles is not None:
         tables.append(Table(
             "Round-win rate by role per rung", roles.select(
-                "players", "rung", "role", "n", "wins", "rate", "low", "high"),
+                *apart, "rung", "role", "n", "wins", "rate", "low", "high"),
             ("rate", "low", "high"),
             note=f"n = seat-rounds in that role; a seat wins a round when its team does; "
                  f"{INTERVAL_NOTE}"))
     uses = _uses(ctx, keys)
     if uses is not None:
-        kinds = [c for c in uses.columns if c not in ("configuration", "players", "rung",
-                                                      "strategy", "__order", "games")]
+        kinds = [c for c in uses.columns if c not in ("configuration", "players", "variant",
+                                                      "rung", "strategy", "__order",
+                                                      "__variant", "games")]
         tables.append(Table(
             "What the bots exercise: mean uses per game", uses.select(
-                "players", "rung", "games", *kinds),
+                *apart, "rung", "games", *kinds),
             note="all seats together; a kind is a name --forbid takes (the seats table's "
                  "uses_<kind>): a rule no rung uses cannot have shaped the results above"))
     return Section("Balance across skill levels", tables, text=text)

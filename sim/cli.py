@@ -676,6 +676,8 @@ def ladder(
         "--by-role", help="Play the skill matrix: each rung of one role (Saboteur's miners) "
                           "against each rung of the other, on the same deals.")] = False,
     role_strategy: RoleStrategies = None,
+    config: Configs = None,
+    sets: Sets = None,
     seed: Seed = None,
     workers: Workers = os.cpu_count() or 1,
     out: Out = None,
@@ -687,15 +689,18 @@ def ladder(
     run: 'simulate report' then shows balance across skill levels."""
     import tempfile
 
+    from sim.rules import with_values
     from sim.studies import ladder as ladders
-    from sim.run.setups import check_players, parse_counts, parse_role_strategies
+    from sim.run.setups import check_players, parse_counts, parse_role_strategies, rule_variants
 
     game = registry.get(game_name)
     counts = parse_counts("--players", players, functools.partial(check_players, game))
     wanted = ladders.parse_rungs(rungs)
     on_the_fly = ladders.check_tuning(tune_trials, tune_games, tuned)
     preset, presets = ladders.tuned_preset(game, tuned) if tuned else (None, {})
-    rules = game.load_rules(None, [])
+    # a rule sweep (--set KEY=V1,V2, several --config): every rung of every variant, same deals
+    rules, variants = rule_variants(game, [str(c) for c in config or []], sets or [],
+                                    len(counts) * len(wanted or ladders.RUNGS) ** (2 if by_role else 1))
     if presets:
         from strategies.presets import with_presets
         rules = with_presets(rules, presets)
@@ -703,9 +708,10 @@ def ladder(
     roles = parse_role_strategies(role_strategy or [])
     if by_role and roles:
         raise UserError("--by-role plays every role at every rung: drop --role-strategy")
-    setups = ladders.setups(game, counts, {}, strategies, rules, by_role=by_role, roles=roles)
+    setups = ladders.setups(game, counts, {}, strategies, rules, by_role=by_role, roles=roles,
+                            variants=variants)
     for setup in setups:
-        game.check(rules, setup)
+        game.check(with_values(rules, setup.rule_values()), setup)
     out = out or _default_out(f"{game_name}-ladder")
     limits.check_games(games)
     _check_new_out(out)
@@ -715,7 +721,8 @@ def ladder(
         if on_the_fly and "tuned" in dict(strategies):
             names, rules = ladders.tune(game, rules, counts, tune_trials, tune_games, seed,
                                         tunings, workers, quiet)
-            setups = ladders.setups(game, counts, {}, strategies, rules, names, by_role, roles)
+            setups = ladders.setups(game, counts, {}, strategies, rules, names, by_role, roles,
+                                    variants)
         run = _play(game, rules, setups, games=games, seed=seed, workers=workers, out=out,
                     quiet=quiet, backend=backend, scheduler=scheduler)
         if tunings.exists():

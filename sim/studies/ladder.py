@@ -137,14 +137,16 @@ def rung_strategies(game: Game, rungs: list[str] | None, tuned: str | None) -> l
 
 def setups(game: Game, players: list[int], options: dict[str, list], rungs: list[tuple[str, str]],
            rules: dict, tuned: dict[int, str] | None = None, by_role: bool = False,
-           roles: dict[str, str] | None = None) -> list[Setup]:
+           roles: dict[str, str] | None = None, variants: list | None = None) -> list[Setup]:
     """Gives the ladder's configurations: each player count (and game option) at each rung, in
     that order, every seat playing the rung's strategy (the tuned rung: `tuned`'s preset for
     that count, where it was tuned on the fly; before that, `default` stands in), except the
     roles `roles` fixes ({role: strategy}, --role-strategy).
 
     by_role: the skill matrix instead, each pair of rungs (first role's rung, second role's
-    rung; Saboteur's miners and saboteurs) a configuration of strategies by role."""
+    rung; Saboteur's miners and saboteurs) a configuration of strategies by role.
+    variants: the rule variants of a sweep (sim.run.setups.rule_variants), each played at
+    every rung (by default, the run's rules alone)."""
     from sim.run.setups import build_setups
 
     found = []
@@ -154,12 +156,12 @@ def setups(game: Game, players: list[int], options: dict[str, list], rungs: list
         if by_role:
             first, second = matrix_roles(game)
             found += [setup for _, a in named for _, b in named
-                      for setup in build_setups(game, [count], options, a, {}, rules,
+                      for setup in build_setups(game, [count], options, a, {}, rules, variants,
                                                 role_strategies={first: a, second: b})]
             continue
         for rung, strategy in named:
             found += build_setups(game, [count], {**options, OPTION: [rung]}, strategy, {}, rules,
-                                  role_strategies=roles)
+                                  variants, role_strategies=roles)
     return found
 
 

@@ -141,3 +141,27 @@ def test_a_ladder_with_a_role_fixed_climbs_the_other_roles_rungs(simulate, tmp_p
     assert [(s.option("rung"), s.roles) for s in Run.open(tmp_path / "lad").setups] == [
         ("random", (("miner", "random"), ("saboteur", "default"))),
         ("default", (("miner", "default"), ("saboteur", "default")))]
+
+
+def test_a_ladder_of_a_rule_sweep_plays_every_rung_of_every_variant_and_reports_each(simulate,
+                                                                                     tmp_path):
+    from reports import runs
+    from reports.ladder import balance_across_skill
+    from reports.sections import ReportContext
+
+    code, _, err = simulate("ladder", "saboteur", "--players", "4", "--games", "6",
+                            "--rungs", "random,default", "--set", "rounds=1,2", "--seed", "2",
+                            "--workers", "1", "--out", "lad", "--quiet")
+    assert code == 0, err
+    run = Run.open(tmp_path / "lad")
+    assert sorted((s.option("rung"), s.variant()) for s in run.setups) == [
+        ("default", "rounds=1"), ("default", "rounds=2"), ("random", "rounds=1"),
+        ("random", "rounds=2")]
+    games = pl.read_parquet(tmp_path / "lad" / "games" / "*.parquet")
+    assert sorted(set(games["rounds"])) == [1, 2]
+    opened = runs.open_runs([tmp_path / "lad"])
+    section = balance_across_skill(ReportContext(opened, runs.game_named("saboteur"),
+                                                 tmp_path / "charts"))
+    assert section.tables[0].frame.select("players", "variant", "rung").rows() == [
+        (4, "rounds=1", "random"), (4, "rounds=1", "default"),
+        (4, "rounds=2", "random"), (4, "rounds=2", "default")]
