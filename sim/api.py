@@ -347,8 +347,9 @@ def configure(name: str, players: str, options: dict[str, list], strategy: str,
                                    len(counts) * math.prod(len(v) for v in options.values()))
     rules = with_presets(game, base, strategies_file)
     strategy, seats = restrict(strategy, parse_seat_strategies(seat_strategy or []), forbid or [])
-    # --forbid NAME restricts every role's strategy too (--forbid SEAT=NAME names no role's)
-    roles = {role: restrict(name, {}, [f for f in forbid or [] if "=" not in f])[0]
+    # --forbid NAME (or ROLE:NAME, that role's) restricts the roles' strategies too
+    roles = {role: restrict(name, {}, [f for f in forbid or [] if "=" not in f
+                                       and f.rpartition(":")[0] in ("", role)])[0]
              for role, name in parse_role_strategies(role_strategy or []).items()}
     setups = build_setups(game, counts, options, strategy, seats, rules, variants, roles)
     for setup in setups:

@@ -87,7 +87,7 @@ def role_setup(game: Game, roles: dict[str, str], strategy: str | None,
     Raises UserError for a game without roles, a role it lacks, an unknown strategy, a Python
     bot (which plays by seat), or a restriction of the other role's (`miner=default-no-
     saboteur:break`: a miner never plays as a saboteur)."""
-    from strategies.seats import canonical, is_python, parse
+    from strategies.seats import canonical, compose, is_python, parse
 
     if not roles:
         return ()
@@ -105,6 +105,10 @@ def role_setup(game: Game, roles: dict[str, str], strategy: str | None,
             continue
         name = canonical(game, roles.get(role, strategy), rules)
         seat = parse(name)
+        if role not in roles:  # --strategy's restrictions of another role do not apply here
+            seat = seat._replace(forbidden=tuple(
+                f for f in seat.forbidden if f.rpartition(":")[0] in ("", role)))
+            name = compose(seat.base, seat.forbidden)
         if is_python(seat.base) or is_python(parse(strategy or name).base):
             raise UserError(f"--role-strategy {role}: a Python bot plays by seat, not by role; "
                             "give a built-in strategy or a preset")

@@ -174,3 +174,16 @@ def test_a_trace_names_each_moves_bot_by_the_role_of_its_seat(simulate):
     moves = [line for line in out.splitlines() if line.startswith("[")]
     assert any("(miner, random)" in m for m in moves)
     assert all("(miner, random)" in m or "(saboteur, default)" in m for m in moves)
+
+
+def test_forbid_restricts_the_roles_bots_a_role_prefix_its_own_only(tmp_path):
+    from sim.api import configure
+
+    _, _, (setup,) = configure("saboteur", "4", {"saboteurs": [None]}, "default", [], [], [],
+                               None, ["rockfall", "miner:break"],
+                               ["miner=random,saboteur=default"])
+    assert setup.roles == (("miner", "random-no-rockfall-no-miner:break"),
+                           ("saboteur", "default-no-rockfall"))
+    _, _, (setup,) = configure("saboteur", "4", {"saboteurs": [None]}, "default", [], [], [],
+                               None, ["miner:break"], ["saboteur=random"])
+    assert setup.roles == (("miner", "default-no-miner:break"), ("saboteur", "random"))
