@@ -55,6 +55,7 @@ class Rung:
     configuration: str
     order: int  # the rung's place on the ladder: the ladder's order, else the runs' order
     strategy: str
+    variant: str = "default rules"  # the rule variant the ladder plays (--set, --config)
 
 
 def rungs(ctx: ReportContext) -> list[Rung]:
@@ -69,17 +70,22 @@ def rungs(ctx: ReportContext) -> list[Rung]:
     for i, run in enumerate(ctx.runs):
         for sid, setup in enumerate(run.setups):
             later += 1
-            if len(set(setup.seats)) != 1:
+            # with strategies by role: a rung of a ladder with roles fixed (--role-strategy),
+            # or a matrix's cell where every role plays one strategy (--by-role)
+            played = {name for _, name in setup.roles} if setup.roles else set(setup.seats)
+            if len(played) != 1 and setup.option(OPTION) is None:
                 continue
             rest = tuple((k, v) for k, v in setup.options if k != OPTION)
             key = (setup.players, rest, setup.rules, setup.rule_file)
-            name = setup.option(OPTION) or setup.strategies()[0]
+            strategy = setup.strategies()[0] if len(played) != 1 else next(iter(played))
+            name = setup.option(OPTION) or strategy.rpartition("/")[2]
             order = RUNGS.index(name) if name in RUNGS else later
             groups.setdefault(key, []).append(Rung(setup.players, name, labels[(i, sid)], order,
-                                                   setup.seats[0]))
+                                                   strategy, setup.variant()))
     found = [r for members in groups.values() if len({m.rung for m in members}) > 1
              for r in members]
-    return sorted(found, key=lambda r: (r.players, r.order))
+    variants = list(dict.fromkeys(r.variant for r in found))
+    return sorted(found, key=lambda r: (r.players, variants.index(r.variant), r.order))
 
 
 def target(game_name: str, players: int) -> float:
@@ -98,20 +104,23 @@ def conclusion(rate: float, target_rate: float, p: float, words: tuple[str, str]
 
 
 def flags(frame: pl.DataFrame) -> pl.DataFrame:
-    """Gives, per player count of a headline frame (players, rung, conclusion), a flag where
-    the conclusion changes between rungs: in sign (one side favoured, then the other) or in
-    significance (favoured at one rung, not clearly at another)."""
+    """Gives, per player count (and rule variant, where the frame has a `variant` column) of a
+    headline frame (players, rung, conclusion), a flag where the conclusion changes between
+    rungs: in sign (one side favoured, then the other) or in significance (favoured at one
+    rung, not clearly at another)."""
     rows = []
-    for (players,), part in frame.group_by("players", maintain_order=True):
+    by = ["players", "variant"] if "variant" in frame.columns else ["players"]
+    for key, part in frame.group_by(by, maintain_order=True):
         said = list(zip(part["rung"].to_list(), part["conclusion"].to_list()))
         seen = {c for _, c in said if c != "n/a"}
         if len(seen) < 2:
             continue
         sides = seen - {"no clear advantage"}
         kind = "changes sign" if len(sides) > 1 else "changes significance"
-        rows.append((players, kind, "; ".join(f"{rung}: {c}" for rung, c in said)))
-    return pl.DataFrame(rows, orient="row", schema={"players": pl.Int64, "flag": pl.Utf8,
-                                                    "conclusion by rung": pl.Utf8})
+        rows.append((*key, kind, "; ".join(f"{rung}: {c}" for rung, c in said)))
+    return pl.DataFrame(rows, orient="row", schema={
+        "players": pl.Int64, **({"variant": pl.Utf8} if len(by) > 1 else {}), "flag": pl.Utf8,
+        "conclusion by rung": pl.Utf8})
 
 
 def _side(rate: float, low: float, high: float, goal: float) -> str:
@@ -133,32 +142,32 @@ def across(sides: list[str], low: float, high: float) -> str:
     return "not settled"
 
 
-def stability(ctx: ReportContext, head: pl.DataFrame) -> pl.DataFrame:
-    """Gives, per player count with two rungs or more, whether its verdict is stable across the
+def stability(ctx: ReportContext, head: pl.DataFrame, apart: list[str]) -> pl.DataFrame:
+    """Gives, per player count (and rule variant: `apart`) with two rungs or more, whether its verdict is stable across the
     top two rungs: the same verdict at both and their difference (paired on the deals both
     played) within ±2 points, its interval included ('stable'); a different decided verdict or
     a difference wholly beyond ±2 points ('depends on skill'); else 'not settled' (more games
-    would tell). Columns: players, lower rung, top rung, verdicts, difference with its
-    interval (vs lower rung), paired deals, stability."""
+    would tell). Columns: players (, variant), lower rung, top rung, verdicts, difference with
+    its interval (vs lower rung), paired deals, stability."""
     games = ctx.collect(
         with_deal(ctx.scan("games").with_columns(*ctx.game.headline.per_game()), ctx.runs)
         .select("configuration", pl.col("deal").alias("index"), "__s", "__t"), "games")
     target = ctx.balance
     rows = []
-    for (players,), part in head.group_by("players", maintain_order=True):
+    for key, part in head.group_by(apart, maintain_order=True):
         if part.height < 2:  # rows in ladder order (_headline)
             continue
         lower, top = part.row(-2, named=True), part.row(-1, named=True)
-        goal = float(ctx.target_at([players])[0])
+        goal = float(ctx.target_at([key[0]])[0])
         said = [verdict(r["rate"] - goal, r["low"] - goal, r["high"] - goal, target)
                 for r in (lower, top)]
         sides = [_side(r["rate"], r["low"], r["high"], goal) for r in (lower, top)]
         diff = difference(*(games.filter(pl.col("configuration") == r["configuration"])
                             .select("index", "__s", "__t") for r in (top, lower)), True)
-        rows.append((players, lower["rung"], top["rung"], said[0], said[1], diff.estimate,
+        rows.append((*key, lower["rung"], top["rung"], said[0], said[1], diff.estimate,
                      diff.low, diff.high, diff.games, across(sides, diff.low, diff.high)))
     return pl.DataFrame(rows, orient="row", schema={
-        "players": pl.Int64, "lower rung": pl.Utf8, "top rung": pl.Utf8,
+        "players": pl.Int64, **({"variant": pl.Utf8} if len(apart) > 1 else {}), "lower rung": pl.Utf8, "top rung": pl.Utf8,
         "lower rung's verdict": pl.Utf8, "top rung's verdict": pl.Utf8, "vs lower rung": pl.Float64,
         "vs lower rung low": pl.Float64, "vs lower rung high": pl.Float64, "paired deals": pl.Int64,
         "across the top two rungs": pl.Utf8})
@@ -170,29 +179,32 @@ def stability_text(frame: pl.DataFrame) -> str:
     said = []
     for r in frame.iter_rows(named=True):
         low_says, top_says = r["lower rung's verdict"], r["top rung's verdict"]
+        at = f"At {r['players']} players" + (f" ({r['variant']})" if "variant" in r else "")
         gap = (f"{100 * r['vs lower rung']:+.1f} points [{100 * r['vs lower rung low']:+.1f}, "
                f"{100 * r['vs lower rung high']:+.1f}]")
         pair = f"{r['lower rung']} and {r['top rung']}"
         if r["across the top two rungs"] == "stable":
-            said.append(f"At {r['players']} players the verdict is stable across the top two "
+            said.append(f"{at} the verdict is stable across the top two "
                         f"rungs ({pair}: {top_says}; difference {gap}).")
         elif r["across the top two rungs"] == "depends on skill":
-            said.append(f"At {r['players']} players the verdict depends on skill: "
+            said.append(f"{at} the verdict depends on skill: "
                         f"{r['lower rung']} says {low_says}, {r['top rung']} says {top_says} "
                         f"(difference {gap}).")
         else:
-            said.append(f"At {r['players']} players it is not settled whether the verdict "
+            said.append(f"{at} it is not settled whether the verdict "
                         f"holds across {pair} (difference {gap}): more games would tell.")
     return " ".join(said)
 
 
 def _keys(ladder: list[Rung]) -> pl.DataFrame:
-    """Gives each rung's configuration with its player count, rung, strategy and place on the
-    ladder."""
-    return pl.DataFrame([(r.configuration, r.players, r.rung, r.strategy, r.order)
-                         for r in ladder], orient="row",
-                        schema={"configuration": pl.Utf8, "players": pl.Int64, "rung": pl.Utf8,
-                                "strategy": pl.Utf8, "__order": pl.Int64})
+    """Gives each rung's configuration with its player count, rule variant, rung, strategy and
+    place on the ladder (`__variant`: the variant's, in the ladder's order)."""
+    variants = list(dict.fromkeys(r.variant for r in ladder))
+    return pl.DataFrame([(r.configuration, r.players, r.variant, r.rung, r.strategy, r.order,
+                          variants.index(r.variant)) for r in ladder], orient="row",
+                        schema={"configuration": pl.Utf8, "players": pl.Int64,
+                                "variant": pl.Utf8, "rung": pl.Utf8, "strategy": pl.Utf8,
+                                "__order": pl.Int64, "__variant": pl.Int64})
 
 
 def _headline(ctx: ReportContext, keys: pl.DataFrame) -> pl.DataFrame:
@@ -211,7 +223,7 @@ def _headline(ctx: ReportContext, keys: pl.DataFrame) -> pl.DataFrame:
         pl.Series("p", p), pl.Series("significance", [significance_level(x) for x in p]),
         pl.Series("conclusion", [conclusion(r, t, x, words)
                                  for r, t, x in zip(frame["rate"], goal, p)]),
-    ).sort("players", "__order")
+    ).sort("players", "__variant", "__order")
 
 
 def _seat_column(ctx: ReportContext) -> str:
@@ -225,7 +237,7 @@ def _seats(ctx: ReportContext, keys: pl.DataFrame) -> tuple[pl.DataFrame, str]:
     """Gives each seat's game-win rate per rung (seat_fairness), and the seat column used."""
     seat = _seat_column(ctx)
     frame, _ = seat_fairness(ctx, "configuration", seat)
-    return frame.join(keys, on="configuration").sort("players", "__order", seat), seat
+    return frame.join(keys, on="configuration").sort("players", "__variant", "__order", seat), seat
 
 
 def _roles(ctx: ReportContext, keys: pl.DataFrame) -> pl.DataFrame | None:
@@ -238,7 +250,7 @@ def _roles(ctx: ReportContext, keys: pl.DataFrame) -> pl.DataFrame | None:
         return None
     won = (pl.col("role") + "s") == pl.col("winner_team")
     frame = with_wilson(clustered_totals(ctx, "rounds", ["configuration", "role"], won))
-    return frame.join(keys, on="configuration").sort("players", "__order", "role")
+    return frame.join(keys, on="configuration").sort("players", "__variant", "__order", "role")
 
 
 def _uses(ctx: ReportContext, keys: pl.DataFrame) -> pl.DataFrame | None:
@@ -252,16 +264,18 @@ def _uses(ctx: ReportContext, keys: pl.DataFrame) -> pl.DataFrame | None:
         "configuration", "run", "game_id").agg(pl.col(PREFIX + k).sum() for k in kinds)
     frame = ctx.collect(per_game.group_by("configuration").agg(
         pl.len().alias("games"), *[pl.col(PREFIX + k).mean().alias(k) for k in kinds]), "seats")
-    return frame.join(keys, on="configuration").sort("players", "__order")
+    return frame.join(keys, on="configuration").sort("players", "__variant", "__order")
 
 
 def _chart(ctx: ReportContext, frame: pl.DataFrame, ladder_order: list[str]) -> Path:
     """Draws the headline against the rung, one line per player count, with the targets; the
     legend lists the counts by their rate at the top rung, highest first, as the lines end."""
     series, targets, top = {}, {}, {}
-    for (players,), part in frame.group_by("players", maintain_order=True):
+    several = frame["variant"].n_unique() > 1
+    for (players, variant), part in frame.group_by("players", "variant", maintain_order=True):
         x = [ladder_order.index(r) for r in part["rung"]]
-        label = f"{players} players ({100 * part['rate'][-1]:.0f}%)"
+        label = (f"{players} players{f', {variant}' if several else ''} "
+                 f"({100 * part['rate'][-1]:.0f}%)")
         series[label] = (x, part["rate"], part["low"], part["high"])
         targets[label] = float(part["target"][0])
         top[label] = (-x[-1], -part["rate"][-1])
@@ -283,13 +297,15 @@ def balance_across_skill(ctx: ReportContext) -> Section | None:
     keys = _keys(ladder)
     order = list(dict.fromkeys(r.rung for r in sorted(ladder, key=lambda r: r.order)))
     head = _headline(ctx, keys)
-    flagged = flags(head)
-    stable = stability(ctx, head)
+    # a ladder of rule variants (--set, --config): each variant's rungs, read apart
+    apart = ["players", "variant"] if keys["variant"].n_unique() > 1 else ["players"]
+    flagged = flags(head if len(apart) > 1 else head.drop("variant"))
+    stable = stability(ctx, head, apart)
     path = _chart(ctx, head, order)
     caption = _n_caption(int(head["games"].sum()))
     tables = [Table(
         f"{ctx.game.headline.title} by rung", head.select(
-            "players", "rung", "strategy", "games", "n", "rate", "low", "high", "target",
+            *apart, "rung", "strategy", "games", "n", "rate", "low", "high", "target",
             "vs target", "p", "significance", "conclusion"),
         ("rate", "low", "high", "target", "vs target"),
         chart=path, chart_caption=caption,
@@ -313,29 +329,32 @@ def balance_across_skill(ctx: ReportContext) -> Section | None:
                  "t-test over the deals both played (games as clusters)"))
     text = stability_text(stable) + " " if stable.height else ""
     text += ("No conclusion changes between rungs." if flagged.height == 0 else
-             "Flag: " + "; ".join(f"at {p} players the conclusion {k}" for p, k, _ in
-                                  flagged.iter_rows()) + ".")
+             "Flag: " + "; ".join(f"at {r['players']} players"
+                                  + (f" ({r['variant']})" if "variant" in r else "")
+                                  + f" the conclusion {r['flag']}"
+                                  for r in flagged.iter_rows(named=True)) + ".")
     seats, seat = _seats(ctx, keys)
     tables.append(Table(
         f"Game-win rate by {seat.replace('_', ' ')} per rung", seats.select(
-            "players", "rung", seat, "n", "rate", "low", "high", "even", "vs even", "p",
+            *apart, "rung", seat, "n", "rate", "low", "high", "even", "vs even", "p",
             "significance"), ("rate", "low", "high", "even", "vs even"),
         note="n = games; " + SEAT_TEST_NOTE))
     roles = _roles(ctx, keys)
     if roles is not None:
         tables.append(Table(
             "Round-win rate by role per rung", roles.select(
-                "players", "rung", "role", "n", "wins", "rate", "low", "high"),
+                *apart, "rung", "role", "n", "wins", "rate", "low", "high"),
             ("rate", "low", "high"),
             note=f"n = seat-rounds in that role; a seat wins a round when its team does; "
                  f"{INTERVAL_NOTE}"))
     uses = _uses(ctx, keys)
     if uses is not None:
-        kinds = [c for c in uses.columns if c not in ("configuration", "players", "rung",
-                                                      "strategy", "__order", "games")]
+        kinds = [c for c in uses.columns if c not in ("configuration", "players", "variant",
+                                                      "rung", "strategy", "__order",
+                                                      "__variant", "games")]
         tables.append(Table(
             "What the bots exercise: mean uses per game", uses.select(
-                "players", "rung", "games", *kinds),
+                *apart, "rung", "games", *kinds),
             note="all seats together; a kind is a name --forbid takes (the seats table's "
                  "uses_<kind>): a rule no rung uses cannot have shaped the results above"))
     return Section("Balance across skill levels", tables, text=text)

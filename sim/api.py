@@ -197,7 +197,9 @@ def rule_keys(game: str) -> str:
 
 def run(game: str, *, players: int | str | Sequence[int], games: int = 10_000,
         seed: int | None = None, strategy: str = "default",
-        seats: Mapping[int, str] | None = None, rules: Mapping[str, Values] | None = None,
+        seats: Mapping[int, str] | None = None,
+        role_strategies: Mapping[str, str] | None = None,
+        rules: Mapping[str, Values] | None = None,
         config: str | Path | Sequence[str | Path] | None = None,
         forbid: Sequence[str] = (), strategies_file: str | Path | None = None,
         saboteurs: int | Sequence[int] | None = None, reaction: str | None = None,
@@ -212,7 +214,9 @@ def run(game: str, *, players: int | str | Sequence[int], games: int = 10_000,
     list of values sweeps the key (one rule variant per value, all on the same deals), e.g.
     {"hand_size.7": [5, 6]}. config: a rules TOML file, or several (one variant each).
     strategy: every seat's (a built-in, a preset of `strategies_file`, or
-    "path/to/file.py:Class"); seats: {seat: strategy} for some seats. forbid: "rockfall",
+    "path/to/file.py:Class"); seats: {seat: strategy} for some seats; role_strategies:
+    {role: strategy}, e.g. {"miner": "search"}: whichever seat holds the role plays it, round
+    by round (a role not named plays `strategy`). forbid: "rockfall",
     "2=rockfall" or "miner:break". Game options: saboteurs (Saboteur: fixed number in play;
     a list sweeps), reaction and reaction_profile (Spit, Speed), board and deck (Deep Space).
     workers: processes (default: every core). out: the run folder (default
@@ -224,7 +228,8 @@ def run(game: str, *, players: int | str | Sequence[int], games: int = 10_000,
     sets = _sets(rules) + _board_and_deck(found, board, deck)
     found, ruled, setups = configure(found.name, _counts(players), options, strategy,
                                      [f"{k}={v}" for k, v in (seats or {}).items()],
-                                     _paths(config), sets, strategies_file, list(forbid))
+                                     _paths(config), sets, strategies_file, list(forbid),
+                                     [f"{k}={v}" for k, v in (role_strategies or {}).items()])
     return Run(play(found, ruled, setups, games=games, seed=seed,
                     workers=workers or os.cpu_count() or 1,
                     out=Path(out) if out is not None else default_out(found.name),
@@ -281,10 +286,13 @@ def compare(game: str, strategies: Sequence[str], *, players: int | str | Sequen
             strategies_file: str | Path | None = None, workers: int | None = None,
             out: str | Path | None = None, backend: str = "local",
             scheduler: str | None = None, bot_timeout: float = bot_limit.DEFAULT,
-            progress: bool = False) -> Comparison:
+            progress: bool = False, role_strategies: Mapping[str, str] | None = None
+            ) -> Comparison:
     """Plays `strategies` against each other on the same deals, each in every seat, at each
     player count of `players`; gives the comparison (head-to-head, ranking) and writes its
-    report into RUN/compare/. forbid: "rockfall" (every strategy) or "STRATEGY=rockfall"."""
+    report into RUN/compare/. forbid: "rockfall" (every strategy) or "STRATEGY=rockfall".
+    role_strategies: {role: strategy} played whichever seat holds the role; the strategies
+    compared play the roles left open."""
     from reports.compare import print_comparison
     from sim.studies.compare import plan
     from sim.run.setups import check_counts_of_sets, check_players, parse_counts
@@ -301,7 +309,8 @@ def compare(game: str, strategies: Sequence[str], *, players: int | str | Sequen
     ruled = with_presets(found, found.load_rules(str(config) if config else None, _sets(rules)),
                          strategies_file)
     named = forbid_strategies(list(strategies), list(forbid))
-    setups = [setup for n in counts for setup in plan(found, named, n, {}, ruled)]
+    setups = [setup for n in counts for setup in plan(found, named, n, {}, ruled,
+                                                      dict(role_strategies or {}))]
     for setup in setups:
         found.check(ruled, setup)
     played = Run(play(found, ruled, setups, games=games, seed=seed,
@@ -322,7 +331,7 @@ def compare(game: str, strategies: Sequence[str], *, players: int | str | Sequen
 def configure(name: str, players: str, options: dict[str, list], strategy: str,
               seat_strategy: list[str] | None, configs: list[Path] | None,
               sets: list[str] | None, strategies_file: Path | None = None,
-              forbid: list[str] | None = None):
+              forbid: list[str] | None = None, role_strategy: list[str] | None = None):
     """Gives (game, rules, setups) for a command line, each setup checked by the game with the
     rules it plays (the run's rules updated by its rule variant's values).
 
@@ -334,6 +343,7 @@ def configure(name: str, players: str, options: dict[str, list], strategy: str,
         check_counts_of_sets,
         check_players,
         parse_counts,
+        parse_role_strategies,
         parse_seat_strategies,
         rule_variants,
     )
@@ -346,7 +356,11 @@ def configure(name: str, players: str, options: dict[str, list], strategy: str,
                                    len(counts) * math.prod(len(v) for v in options.values()))
     rules = with_presets(game, base, strategies_file)
     strategy, seats = restrict(strategy, parse_seat_strategies(seat_strategy or []), forbid or [])
-    setups = build_setups(game, counts, options, strategy, seats, rules, variants)
+    # --forbid NAME (or ROLE:NAME, that role's) restricts the roles' strategies too
+    roles = {role: restrict(name, {}, [f for f in forbid or [] if "=" not in f
+                                       and f.rpartition(":")[0] in ("", role)])[0]
+             for role, name in parse_role_strategies(role_strategy or []).items()}
+    setups = build_setups(game, counts, options, strategy, seats, rules, variants, roles)
     for setup in setups:
         game.check(with_values(rules, setup.rule_values()), setup)
     return game, rules, setups

@@ -66,6 +66,10 @@ Out = Annotated[Path | None, typer.Option(help="Run folder (default: runs/<game>
 Strategy = Annotated[str, typer.Option(help="Strategy of every seat.")]
 SeatStrategies = Annotated[list[str] | None, typer.Option(
     "--seat-strategy", help="SEAT=NAME: another strategy for one seat (seats count from 0).")]
+RoleStrategies = Annotated[list[str] | None, typer.Option(
+    "--role-strategy", help="ROLE=NAME (repeatable, or miner=search,saboteur=default): the "
+                            "strategy of whichever seat holds that role, round by round (games "
+                            "with roles: saboteur); a role not named plays --strategy.")]
 Config = Annotated[Path | None, typer.Option(help="TOML file of rule changes.")]
 Configs = Annotated[list[Path] | None, typer.Option(
     "--config", help="TOML file of rule changes; repeated, one rule variant per file (named by "
@@ -241,6 +245,7 @@ def _run_flags(
     out: Out = None,
     strategy: Strategy = "default",
     seat_strategy: SeatStrategies = None,
+    role_strategy: RoleStrategies = None,
     config: Configs = None,
     sets: Sets = None,
     strategies_file: StrategiesFile = None,
@@ -262,6 +267,7 @@ def _trace_flags(
     game_index: Annotated[int, typer.Option(help="Which game of the seed to show.")] = 0,
     strategy: Strategy = "default",
     seat_strategy: SeatStrategies = None,
+    role_strategy: RoleStrategies = None,
     config: Config = None,
     sets: OneValueSets = None,
     strategies_file: StrategiesFile = None,
@@ -568,6 +574,10 @@ def compare(
         "--forbid", help="NAME (every strategy) or STRATEGY=NAME (one of --strategies), "
                          "repeatable: never play that card or action. Or compare "
                          "default,default-no-rockfall directly.")] = None,
+    role_strategy: Annotated[list[str] | None, typer.Option(
+        "--role-strategy", help="ROLE=NAME (repeatable, or comma-separated): that role plays "
+                                "NAME whichever seat holds it; the strategies compared play "
+                                "the roles left open.")] = None,
     bot_timeout: BotTimeout = bot_limit.DEFAULT,
     output_format: OutputFormat = "table",
 ) -> None:
@@ -576,7 +586,8 @@ def compare(
     from reports.render import check_table_format
     from sim.studies.compare import plan
     from sim.rules import split_sweeps
-    from sim.run.setups import check_counts_of_sets, check_players, parse_counts
+    from sim.run.setups import (check_counts_of_sets, check_players, parse_counts,
+                                parse_role_strategies)
     from strategies.seats import forbid_strategies
 
     check_table_format(output_format)
@@ -588,7 +599,8 @@ def compare(
     rules = _with_presets(game, game.load_rules(str(config) if config else None, sets or []),
                           strategies_file)
     named = forbid_strategies(strategies.split(","), forbid or [])
-    setups = [setup for n in counts for setup in plan(game, named, n, {}, rules)]
+    roles = parse_role_strategies(role_strategy or [])
+    setups = [setup for n in counts for setup in plan(game, named, n, {}, rules, roles)]
     for setup in setups:
         game.check(rules, setup)
     run = _play(game, rules, setups, games=games, seed=seed, workers=workers,
@@ -618,6 +630,9 @@ def tune(
     alternate: Annotated[int, typer.Option(
         help="Steps of iterated best response: the other role (or the field) against the bot "
              "tuned before, and back.")] = 0,
+    role_strategy: Annotated[list[str] | None, typer.Option(
+        "--role-strategy", help="ROLE=NAME, with --role: a role not tuned plays NAME "
+                                "(e.g. saboteur=search) instead of --against.")] = None,
     sampler: Annotated[str, typer.Option(help="Optuna sampler: tpe or cmaes.")] = "tpe",
     pruner: Annotated[str, typer.Option(help="Optuna pruner: halving, median or none.")] = "halving",
     seed: Seed = None,
@@ -659,7 +674,12 @@ def tune(
     check_counts_of_sets(game.name, sets or [], [players])
     rules = _with_presets(game, game.load_rules(str(config) if config else None, sets or []),
                           strategies_file)
-    side = tuning.make_side(game, rules, players, family, params, role, seat, against)
+    if role_strategy and alternate:
+        raise UserError("--role-strategy fixes the roles not tuned: it takes no --alternate")
+    from sim.run.setups import parse_role_strategies
+
+    side = tuning.make_side(game, rules, players, family, params, role, seat, against,
+                            parse_role_strategies(role_strategy or []))
     for setup in tuning.setups(side, players):
         game.check(tuning.rules_with(rules, family, side, dict(side.start)), setup)
     out = out or Path("tuned") / f"{game_name}-{datetime.now():%Y%m%d-%H%M%S}"
@@ -707,6 +727,12 @@ def ladder(
              "--tune-games; the presets go into RUN/tuned).")] = None,
     tune_games: Annotated[int | None, typer.Option(
         help="Games per candidate of the on-the-fly tuning (and its held-out gain).")] = None,
+    by_role: Annotated[bool, typer.Option(
+        "--by-role", help="Play the skill matrix: each rung of one role (Saboteur's miners) "
+                          "against each rung of the other, on the same deals.")] = False,
+    role_strategy: RoleStrategies = None,
+    config: Configs = None,
+    sets: Sets = None,
     seed: Seed = None,
     workers: Workers = os.cpu_count() or 1,
     out: Out = None,
@@ -718,22 +744,29 @@ def ladder(
     run: 'simulate report' then shows balance across skill levels."""
     import tempfile
 
+    from sim.rules import with_values
     from sim.studies import ladder as ladders
-    from sim.run.setups import check_players, parse_counts
+    from sim.run.setups import check_players, parse_counts, parse_role_strategies, rule_variants
 
     game = registry.get(game_name)
     counts = parse_counts("--players", players, functools.partial(check_players, game))
     wanted = ladders.parse_rungs(rungs)
     on_the_fly = ladders.check_tuning(tune_trials, tune_games, tuned)
     preset, presets = ladders.tuned_preset(game, tuned) if tuned else (None, {})
-    rules = game.load_rules(None, [])
+    # a rule sweep (--set KEY=V1,V2, several --config): every rung of every variant, same deals
+    rules, variants = rule_variants(game, [str(c) for c in config or []], sets or [],
+                                    len(counts) * len(wanted or ladders.RUNGS) ** (2 if by_role else 1))
     if presets:
         from strategies.presets import with_presets
         rules = with_presets(rules, presets)
     strategies = ladders.rung_strategies(game, wanted, ladders.ON_THE_FLY if on_the_fly else preset)
-    setups = ladders.setups(game, counts, {}, strategies, rules)
+    roles = parse_role_strategies(role_strategy or [])
+    if by_role and roles:
+        raise UserError("--by-role plays every role at every rung: drop --role-strategy")
+    setups = ladders.setups(game, counts, {}, strategies, rules, by_role=by_role, roles=roles,
+                            variants=variants)
     for setup in setups:
-        game.check(rules, setup)
+        game.check(with_values(rules, setup.rule_values()), setup)
     out = out or _default_out(f"{game_name}-ladder")
     limits.check_games(games)
     _check_new_out(out)
@@ -743,7 +776,8 @@ def ladder(
         if on_the_fly and "tuned" in dict(strategies):
             names, rules = ladders.tune(game, rules, counts, tune_trials, tune_games, seed,
                                         tunings, workers, quiet)
-            setups = ladders.setups(game, counts, {}, strategies, rules, names)
+            setups = ladders.setups(game, counts, {}, strategies, rules, names, by_role, roles,
+                                    variants)
         run = _play(game, rules, setups, games=games, seed=seed, workers=workers, out=out,
                     quiet=quiet, backend=backend, scheduler=scheduler)
         if tunings.exists():
@@ -753,7 +787,7 @@ def ladder(
 
 def _run_game(name: str, *, players: str, options: dict[str, list], games: int, seed: int | None,
               workers: int, out: Path | None, strategy: str, seat_strategy: list[str] | None,
-              config: list[Path] | None, sets: list[str] | None, quiet: bool,
+              role_strategy: list[str] | None, config: list[Path] | None, sets: list[str] | None, quiet: bool,
               chunk_size: int | None, resume: bool, backend: str, scheduler: str | None,
               until_ci: float | None, strategies_file: Path | None,
               forbid: list[str] | None, bot_timeout: float, output_format: str) -> None:
@@ -762,7 +796,7 @@ def _run_game(name: str, *, players: str, options: dict[str, list], games: int, 
 
     check_table_format(output_format)
     game, rules, setups = _configure(name, players, options, strategy, seat_strategy, config, sets,
-                                     strategies_file, forbid)
+                                     strategies_file, forbid, role_strategy)
     if resume and out is None:
         raise UserError("--resume needs --out: the run folder to continue")
     run = _play(game, rules, setups, games=games, seed=seed, workers=workers,
@@ -773,7 +807,8 @@ def _run_game(name: str, *, players: str, options: dict[str, list], games: int, 
 
 
 def _trace_game(name: str, *, players: int, options: dict, seed: int | None, game_index: int,
-                strategy: str, seat_strategy: list[str] | None, config: Path | None,
+                strategy: str, seat_strategy: list[str] | None,
+                role_strategy: list[str] | None, config: Path | None,
                 sets: list[str] | None, strategies_file: Path | None,
                 forbid: list[str] | None, bot_timeout: float) -> None:
     """Prints one game of a game's configuration move by move."""
@@ -781,7 +816,7 @@ def _trace_game(name: str, *, players: int, options: dict, seed: int | None, gam
     bot_limit.check(bot_timeout)
     game, rules, setups = _configure(name, str(players), {k: [v] for k, v in options.items()},
                                      strategy, seat_strategy, [config] if config else [], sets,
-                                     strategies_file, forbid)
+                                     strategies_file, forbid, role_strategy)
     if len(setups) > 1:
         raise UserError("a trace shows one game: give each --set one value")
     drawn = seed is None

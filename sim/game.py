@@ -32,6 +32,11 @@ class Setup:
     rules: tuple[tuple[str, object], ...] = ()
     rule_file: str | None = None
     file_rules: tuple[tuple[str, object], ...] = ()
+    # Strategies by role (--role-strategy): (role, strategy) for every role of the game, in the
+    # game's order; a seat plays the strategy of the role it holds, round by round, or its own
+    # (`seats`) where the role's is "" (compare's strategies in the roles left open). Empty:
+    # every seat plays its own strategy.
+    roles: tuple[tuple[str, str], ...] = ()
 
     def option(self, name: str, default=None):
         return dict(self.options).get(name, default)
@@ -58,7 +63,14 @@ class Setup:
         parts += [f"{k}={v}" for k, v in self.options if v is not None]
         if self.rules or self.rule_file:
             parts.append(self.variant())
-        seats = [parse(s) for s in self.strategies()]
+        if self.roles:  # '7p miner=search saboteur=default'
+            fixed = [f"{role}={name}" for role, name in self.roles if name]
+            open_roles = [role for role, name in self.roles if not name]
+            if not open_roles:
+                return " ".join(parts + fixed)
+            # '7p saboteur=default, miner by seat: default, 1=search'
+            parts.append(" ".join(fixed) + ", " + "/".join(open_roles) + " by seat:")
+        seats = [parse(s.rpartition("/")[2]) for s in self.seats]
         shared = [name for name in seats[0].forbidden if all(name in s.forbidden for s in seats)]
         if shared:
             parts.append("forbid=" + ",".join(shared))
@@ -70,8 +82,17 @@ class Setup:
 
     def strategies(self) -> tuple[str, ...]:
         """Gives each seat's strategy as tables and reports show it: the seat string, with a
-        Python strategy's file named without its folder ("mybots.py:Cautious")."""
-        return tuple(seat.rpartition("/")[2] for seat in self.seats)
+        Python strategy's file named without its folder ("mybots.py:Cautious"); with strategies
+        by role, every seat's is the roles' ("miner=search saboteur=default")."""
+        own = tuple(seat.rpartition("/")[2] for seat in self.seats)
+        if self.roles:
+            return tuple(" ".join(f"{role}={name or own[seat]}" for role, name in self.roles)
+                         for seat in range(self.players))
+        return own
+
+    def played(self, role: str, seat: int) -> str:
+        """Gives the strategy string `seat` plays while it holds `role`."""
+        return dict(self.roles).get(role) or self.seats[seat]
 
     def to_json(self) -> dict:
         # A setup without rule values writes what it did before rule variants existed, so that
@@ -82,6 +103,8 @@ class Setup:
         if self.rule_file:
             d["rule_file"] = self.rule_file
             d["file_rules"] = [[key, value] for key, value in self.file_rules]
+        if self.roles:  # likewise, runs without strategies by role keep their hash
+            d["roles"] = [[role, name] for role, name in self.roles]
         return d
 
     @classmethod
@@ -92,7 +115,8 @@ class Setup:
             return tuple((key, frozen(value)) for key, value in d.get(name, ()))
 
         return cls(d["players"], tuple(d["seats"]), tuple(sorted(d["options"].items())),
-                   pairs("rules"), d.get("rule_file"), pairs("file_rules"))
+                   pairs("rules"), d.get("rule_file"), pairs("file_rules"),
+                   tuple((role, name) for role, name in d.get("roles", ())))
 
 
 def _rule_text(value) -> str:

@@ -121,7 +121,8 @@ def has_search_seat(resolve, rules: dict, setups) -> bool:
     game's strategy resolver (strategies/<game>.py)."""
     presets = user_presets(rules)
     return any(resolve(seat.base, presets)[0] == SEARCH
-               for setup in setups for seat in map(seats.parse, setup.seats)
+               for setup in setups
+               for seat in map(seats.parse, (*setup.seats, *(name for _, name in setup.roles if name)))
                if not seats.is_python(seat.base))
 
 

@@ -62,6 +62,66 @@ def parse_seat_strategies(values: list[str]) -> dict[int, str]:
     return seats
 
 
+def parse_role_strategies(values: list[str]) -> dict[str, str]:
+    """Gives {role: strategy} from `ROLE=NAME` flag values, each one or a comma-separated list
+    (`miner=search,saboteur=default`). Raises UserError for a malformed value or a role named
+    twice."""
+    roles: dict[str, str] = {}
+    for value in values:
+        for part in value.split(","):
+            role, sep, name = (text.strip() for text in part.partition("="))
+            if not sep or not role or not name:
+                raise UserError(f"--role-strategy takes ROLE=NAME (e.g. miner=search), got "
+                                f"{part.strip()!r}")
+            if role in roles:
+                raise UserError(f"--role-strategy names the role {role!r} twice")
+            roles[role] = name
+    return roles
+
+
+def role_setup(game: Game, roles: dict[str, str], strategy: str | None,
+               rules: dict | None = None) -> tuple[tuple[str, str], ...]:
+    """Gives Setup.roles for strategies by role: (role, strategy) for every role of the game,
+    in its order, a role not named playing `strategy` (None: "", each seat's own, as compare
+    seats them); () when no role is named.
+
+    Raises UserError for a game without roles, a role it lacks, an unknown strategy, a Python
+    bot (which plays by seat), or a restriction of the other role's (`miner=default-no-
+    saboteur:break`: a miner never plays as a saboteur)."""
+    from strategies.seats import canonical, compose, is_python, parse
+
+    if not roles:
+        return ()
+    known = getattr(getattr(game, "bots", None), "roles", ())
+    if not known:
+        raise UserError(f"{game.name} has no roles: --role-strategy is for games with hidden "
+                        "roles (saboteur)")
+    for role in roles:
+        if role not in known:
+            raise UserError(f"{game.name} has no role {role!r}; its roles: {', '.join(known)}")
+    found = []
+    for role in known:
+        if role not in roles and strategy is None:
+            found.append((role, ""))
+            continue
+        name = canonical(game, roles.get(role, strategy), rules)
+        seat = parse(name)
+        if role not in roles:  # --strategy's restrictions of another role do not apply here
+            seat = seat._replace(forbidden=tuple(
+                f for f in seat.forbidden if f.rpartition(":")[0] in ("", role)))
+            name = compose(seat.base, seat.forbidden)
+        if is_python(seat.base) or is_python(parse(strategy or name).base):
+            raise UserError(f"--role-strategy {role}: a Python bot plays by seat, not by role; "
+                            "give a built-in strategy or a preset")
+        for restriction in seat.forbidden:
+            own = restriction.rpartition(":")[0]
+            if own and own != role:
+                raise UserError(f"--role-strategy {role}={name}: a {role} cannot play with the "
+                                f"restriction {restriction!r} of another role")
+        found.append((role, name))
+    return tuple(found)
+
+
 @dataclass(frozen=True)
 class Variant:
     """The rules of some configurations of a sweep, as Setup holds them: the swept --set values,
@@ -113,9 +173,11 @@ def rule_variants(game: Game, configs: list[str], sets: list[str],
 
 def build_setups(game: Game, players: list[int], options: dict[str, list], strategy: str,
                  seat_strategies: dict[int, str], rules: dict | None = None,
-                 variants: list[Variant] | None = None) -> list[Setup]:
+                 variants: list[Variant] | None = None,
+                 role_strategies: dict[str, str] | None = None) -> list[Setup]:
     """Gives every configuration of the sweep: each player count with each combination of options
-    and each rule variant (rule_variants; by default, the run's rules alone).
+    and each rule variant (rule_variants; by default, the run's rules alone). With
+    `role_strategies` ({role: strategy}, role_setup), a seat plays its role's strategy.
 
     Strategy strings come out as workers need them (strategies.seats.canonical: a Python bot's
     file made absolute); `rules` carry the presets of --strategies-file, if any.
@@ -126,6 +188,10 @@ def build_setups(game: Game, players: list[int], options: dict[str, list], strat
 
     for n in players:
         check_players(game, n)
+    roles = role_setup(game, role_strategies or {}, strategy, rules)
+    if roles and seat_strategies:
+        raise UserError("--role-strategy takes no choice by seat (--seat-strategy, --forbid "
+                        "SEAT=NAME): a seat plays its role's strategy, round by round")
     strategy = canonical(game, strategy, rules)
     seat_strategies = {seat: canonical(game, name, rules) for seat, name in seat_strategies.items()}
     for seat in seat_strategies:
@@ -135,7 +201,8 @@ def build_setups(game: Game, players: list[int], options: dict[str, list], strat
     names = sorted(options)
     return [
         Setup(n, tuple(seat_strategies.get(seat, strategy) for seat in range(n)),
-              tuple(zip(names, values)), variant.rules, variant.rule_file, variant.file_rules)
+              tuple(zip(names, values)), variant.rules, variant.rule_file, variant.file_rules,
+              roles)
         for n in players
         for values in itertools.product(*(options[name] for name in names))
         for variant in _variants_at(game.name, n, variants or [Variant()])

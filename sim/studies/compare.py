@@ -7,12 +7,17 @@ from itertools import combinations
 
 from sim.errors import UserError
 from sim.game import Setup
-from strategies.seats import canonical
+from sim.run.setups import role_setup
+from strategies.seats import canonical, is_python, parse
 
 
 def plan(game, strategies: list[str], players: int, options: dict,
-         rules: dict | None = None) -> list[Setup]:
+         rules: dict | None = None, roles: dict[str, str] | None = None) -> list[Setup]:
     """Gives the seat assignments (one Setup each) of a paired comparison.
+
+    roles ({role: strategy}, --role-strategy): those roles play their strategy whichever seat
+    holds them, and the strategies compared play the roles left open (e.g. saboteur=default:
+    miners' strategies compared against default saboteurs).
 
     Pairing: the runner plays the same game indices 0..G-1 for every Setup, and a game's deal
     depends only on (seed, game index, players, options), so every assignment is played on the
@@ -38,6 +43,13 @@ def plan(game, strategies: list[str], players: int, options: dict,
     if doubles:
         raise UserError(f"strategy given twice: {', '.join(doubles)}")
     strategies = [canonical(game, s, rules) for s in strategies]
+    fixed = role_setup(game, roles or {}, None, rules)
+    if fixed and all(name for _, name in fixed):
+        raise UserError("--role-strategy names every role: leave a role open to the strategies "
+                        "compared")
+    if fixed and any(is_python(parse(s).base) for s in strategies):
+        raise UserError("with --role-strategy, compare built-in strategies or presets: a Python "
+                        "bot plays by seat, not by role")
     if not game.min_players <= players <= game.max_players:
         raise UserError(f"{game.name} plays with {game.min_players}–{game.max_players} players, "
                         f"not {players}")
@@ -47,5 +59,5 @@ def plan(game, strategies: list[str], players: int, options: dict,
     for group in combinations(strategies, m):
         for shift in range(m):
             seats = tuple(group[(i + shift) % m] for i in range(players))
-            setups.append(Setup(players, seats, opts))
+            setups.append(Setup(players, seats, opts, roles=fixed))
     return setups

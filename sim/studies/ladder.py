@@ -136,16 +136,40 @@ def rung_strategies(game: Game, rungs: list[str] | None, tuned: str | None) -> l
 
 
 def setups(game: Game, players: list[int], options: dict[str, list], rungs: list[tuple[str, str]],
-           rules: dict, tuned: dict[int, str] | None = None) -> list[Setup]:
+           rules: dict, tuned: dict[int, str] | None = None, by_role: bool = False,
+           roles: dict[str, str] | None = None, variants: list | None = None) -> list[Setup]:
     """Gives the ladder's configurations: each player count (and game option) at each rung, in
     that order, every seat playing the rung's strategy (the tuned rung: `tuned`'s preset for
-    that count, where it was tuned on the fly; before that, `default` stands in)."""
+    that count, where it was tuned on the fly; before that, `default` stands in), except the
+    roles `roles` fixes ({role: strategy}, --role-strategy).
+
+    by_role: the skill matrix instead, each pair of rungs (first role's rung, second role's
+    rung; Saboteur's miners and saboteurs) a configuration of strategies by role.
+    variants: the rule variants of a sweep (sim.run.setups.rule_variants), each played at
+    every rung (by default, the run's rules alone)."""
     from sim.run.setups import build_setups
 
     found = []
     for count in players:
-        for rung, strategy in rungs:
-            if strategy == ON_THE_FLY:
-                strategy = (tuned or {}).get(count, "default")
-            found += build_setups(game, [count], {**options, OPTION: [rung]}, strategy, {}, rules)
+        named = [(rung, (tuned or {}).get(count, "default") if strategy == ON_THE_FLY
+                  else strategy) for rung, strategy in rungs]
+        if by_role:
+            first, second = matrix_roles(game)
+            found += [setup for _, a in named for _, b in named
+                      for setup in build_setups(game, [count], options, a, {}, rules, variants,
+                                                role_strategies={first: a, second: b})]
+            continue
+        for rung, strategy in named:
+            found += build_setups(game, [count], {**options, OPTION: [rung]}, strategy, {}, rules,
+                                  variants, role_strategies=roles)
     return found
+
+
+def matrix_roles(game: Game) -> tuple[str, str]:
+    """Gives the two roles of a skill matrix (--by-role). Raises UserError for a game without
+    two roles."""
+    roles = getattr(getattr(game, "bots", None), "roles", ())
+    if len(roles) != 2:
+        raise UserError(f"{game.name} has no roles: --by-role plays one role's rung against "
+                        "another's (games with two roles: saboteur)")
+    return roles

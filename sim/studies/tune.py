@@ -71,6 +71,9 @@ class Side:
     role: str | None = None
     seat: int | None = None
     field_tuned: bool = False  # the candidate fills every seat but one
+    # with --role, the other roles' strategies (--role-strategy; Setup.roles, "" for the
+    # candidate's): they play those bots instead of --against's parameters
+    roles: tuple[tuple[str, str], ...] = ()
 
     def describe(self, game: str) -> str:
         """Gives what this side's rate measures, e.g. "saboteurs' round-win rate"."""
@@ -103,6 +106,8 @@ class Settings:
     def to_json(self) -> dict:
         d = asdict(self)
         d["side"] = asdict(self.side)
+        if not self.side.roles:  # tunings before strategies by role resume as they were
+            del d["side"]["roles"]
         return json.loads(json.dumps(d))
 
 
@@ -137,10 +142,24 @@ def vector_of(game, rules: dict, family: str, strategy: str) -> tuple[tuple[str,
 
 
 def make_side(game, rules: dict, players: int, family: str, params: str | None,
-              role: str | None, seat: int | None, against: str) -> Side:
+              role: str | None, seat: int | None, against: str,
+              role_strategies: dict[str, str] | None = None) -> Side:
     """Gives the side a command line tunes, or raises UserError (one line) for a family,
-    parameter, role or seat the game lacks, or an --against it does not know."""
+    parameter, role or seat the game lacks, or an --against it does not know.
+
+    role_strategies ({role: strategy}, with `role` only): the roles not tuned that play a bot
+    of their own rather than --against's parameters."""
+    from sim.run.setups import role_setup
     from strategies.seats import canonical
+
+    fixed = ()
+    if role_strategies:
+        if role is None:
+            raise UserError("--role-strategy in tune goes with --role: the roles not tuned "
+                            "play it")
+        if role in role_strategies:
+            raise UserError(f"--role-strategy names the role tuned ({role})")
+        fixed = role_setup(game, role_strategies, None, rules)
 
     parameters = {p.name: p for p in family_parameters(game, family)}
     against = canonical(game, against, rules)
@@ -173,7 +192,7 @@ def make_side(game, rules: dict, players: int, family: str, params: str | None,
                             f"{role} the parameters are {', '.join(allowed)}")
     if start is None:  # the field plays another family: the search starts at the defaults
         start = tuple((p.name, p.default) for p in parameters.values())
-    return Side(names, start, against, role, seat)
+    return Side(names, start, against, role, seat, roles=fixed)
 
 
 def held_out_seed(seed: int) -> int:
@@ -191,7 +210,7 @@ def setups(side: Side, players: int) -> list[Setup]:
     """Gives the configurations a candidate plays (one per seat it takes in turn)."""
     field = side.field if isinstance(side.field, str) else FIELD
     if side.role is not None:
-        return [Setup(players, (CANDIDATE,) * players)]
+        return [Setup(players, (CANDIDATE,) * players, roles=side.roles)]
     if side.seat is not None:
         return [Setup(players, tuple(CANDIDATE if i == side.seat else field
                                      for i in range(players)))]

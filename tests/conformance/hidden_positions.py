@@ -217,7 +217,8 @@ class SaboteurHidden(TurnBasedHidden):
 
     def prepare(self, rules, setup):
         rs, _, families, params, s, fixed = self.game.prepare(rules, setup)
-        return Prepared((s,), rs, families, params, (fixed,))
+        # By (role, seat); the setups here give every seat one strategy: both rows are alike.
+        return Prepared((s,), rs, families[0], params[0], (fixed,))
 
     def play(self, table, seed, game, check, decide_for):
         s = table.parts[0]
@@ -229,7 +230,8 @@ class SaboteurHidden(TurnBasedHidden):
             return listed.index(list(check(seat, decide_for(seat, "move"))))
 
         seats = {seat: player for seat in range(self.players)}
-        saboteur_play.play_python(s, table.rs, table.families, table.params, seed, game,
+        saboteur_play.play_python(s, table.rs, np.array([table.families] * 2),
+                                  np.array([table.params] * 2), seed, game,
                                   table.options[0], out, 0, seats)
 
     def choose(self, s, rs, seat, family, params):

@@ -77,18 +77,20 @@ class Saboteur:
         """Gives what playing a configuration takes: (rule arrays, card names, bot families,
         bot parameters, an empty state with the seats' restrictions, fixed saboteurs or -1).
 
-        Seats that Python strategies play get the random family here, which keeps no public
-        record; the Python driver asks their strategies instead."""
+        The families and parameters are indexed by (role, seat): the bot a seat plays while it
+        holds that role. Seats that Python strategies play get the random family here, which
+        keeps no public record; the Python driver asks their strategies instead."""
         ruleset, names = cards.build(rules)
-        strategies = [seat_strings.parse(text) for text in setup.seats]
-        resolved = [bots.resolve("random" if seat_strings.is_python(seat.base) else seat.base,
-                                 user_presets(rules)) for seat in strategies]
-        families = np.array([f for f, _ in resolved], np.int64)
-        params = np.array([p for _, p in resolved], np.float64)
+        played = [[seat_strings.parse(setup.played(role, seat)) for seat in range(setup.players)]
+                  for role in forbid.ROLES]
+        resolved = [[bots.resolve("random" if seat_strings.is_python(seat.base) else seat.base,
+                                  user_presets(rules)) for seat in row] for row in played]
+        families = np.array([[f for f, _ in row] for row in resolved], np.int64)
+        params = np.array([[p for _, p in row] for row in resolved], np.float64)
         fixed = setup.option("saboteurs")
         state = new_state(setup.players, len(names))
-        for i, seat in enumerate(strategies):
-            state.forbid[i] = forbid.mask(ruleset, names, seat.forbidden)
+        for i in range(setup.players):
+            state.forbid[i] = forbid.mask(ruleset, names, _restrictions(setup, played, i))
         return ruleset, names, families, params, state, (-1 if fixed is None else fixed)
 
     def play(self, rules, setup, seed, start, stop, id_offset):
@@ -105,7 +107,8 @@ class Saboteur:
             play.play_games(state, ruleset, families, params, seed, start, stop, fixed, out,
                             search_family.searching(families))
         ids = np.arange(start, stop, dtype=np.int64) + id_offset
-        return build_tables(out, ids, setup.players, setup.strategies(), setup.option("saboteurs"))
+        return build_tables(out, ids, setup.players, setup.strategies(), setup.option("saboteurs"),
+                            _by_role(setup))
 
     @staticmethod
     def _python_players(state, ruleset, names, known, classes, rules) -> dict:
@@ -121,21 +124,43 @@ class Saboteur:
         ruleset, names, families, params, state, fixed = self.prepare(rules, setup)
         results = play.new_results(1, setup.players, int(ruleset.numbers[cards.ROUNDS]))
         labels = setup.strategies()
-        tracer = Tracer(state, ruleset, names, labels, out)
-        print(f"Saboteur, {setup.players} players, seed {seed}, game {index}; seats: "
-              + ", ".join(f"{i}:{name}" for i, name in enumerate(labels)), file=out)
+        tracer = Tracer(state, ruleset, names, labels, out, _by_role(setup))
+        bots = (f"bots by role: {labels[0]}" if setup.roles else
+                "seats: " + ", ".join(f"{i}:{name}" for i, name in enumerate(labels)))
+        print(f"Saboteur, {setup.players} players, seed {seed}, game {index}; {bots}", file=out)
         classes = python_bots.python_classes(setup.seats)
         players = self._python_players(state, ruleset, names, deck_cards(ruleset, names),
                                        classes, rules)
         play.play_python(state, ruleset, families, params, seed, index, fixed, results, 0,
                          self._python_seats(players, classes, seed, index), tracer)
         built = build_tables(results, np.array([index], np.int64), setup.players, labels,
-                             setup.option("saboteurs"))
+                             setup.option("saboteurs"), _by_role(setup))
         seats = built["seats"]
         print("\nFinal: " + ", ".join(
             f"seat {r['seat']} {r['gold']} nuggets{' (wins)' if r['won'] else ''}"
             for r in seats.iter_rows(named=True)), file=out)
         return built
+
+
+def _restrictions(setup: Setup, played: list, seat: int) -> tuple[str, ...]:
+    """Gives what `seat` never plays: its strategy's restrictions, or with strategies by role,
+    each role's restrictions as that role's only (`miner=default-no-break`: `miner:break`)."""
+    if not setup.roles:
+        return played[0][seat].forbidden
+    found = []
+    for role, row in zip(forbid.ROLES, played):
+        for name in row[seat].forbidden:
+            own, _, bare = name.rpartition(":")
+            if own in ("", role):
+                found.append(f"{role}:{bare}")
+    return tuple(found)
+
+
+def _by_role(setup: Setup) -> list[tuple[str, ...]]:
+    """Gives, per role (forbid.ROLES' order), the strategy each seat plays in it, as the
+    rounds table shows it."""
+    return [tuple(setup.played(role, seat).rpartition("/")[2] for seat in range(setup.players))
+            for role in forbid.ROLES]
 
 
 GAME = Saboteur()

@@ -79,11 +79,14 @@ def record_game(s, out, row):
 def play_games(s, rs, families, params, seed, start, stop, fixed_saboteurs, out, searching):
     """Plays games [start, stop) with the jitted bots and fills `out` (row = game - start).
 
+    families[role, seat], params[role, seat]: the bot a seat plays while it holds that role
+    (MINER 0, SABOTEUR 1; both rows alike unless strategies go by role).
+
     searching: True when a seat searches, None when none does (sim/search.py: the loop is then
     compiled without the search)."""
     move = s.move
     rounds = rs.numbers[ROUNDS]
-    observed = bots.keeps_record(families)
+    observed = bots.keeps_record(families[0]) or bots.keeps_record(families[1])
     for game in range(start, stop):
         row = game - start
         engine.start_game(s, rs, seed, game, fixed_saboteurs)
@@ -93,10 +96,12 @@ def play_games(s, rs, families, params, seed, start, stop, fixed_saboteurs, out,
             over = False
             while not over:
                 seat = s.g[TURN_SEAT]
+                role = s.role[seat]
                 if searching is None:
-                    bots.builtin_choose(s, rs, seat, families[seat], params[seat], move)
+                    bots.builtin_choose(s, rs, seat, families[role, seat], params[role, seat],
+                                        move)
                 else:
-                    bots.choose(s, rs, seat, families[seat], params[seat], move)
+                    bots.choose(s, rs, seat, families[role, seat], params[role, seat], move)
                 usage.tally(out.uses, row, seat, use_of(s, rs, seat, move))
                 over = turn(s, rs, seat, move, observed)
             engine.end_round(s, rs)
@@ -159,9 +164,11 @@ def python_steps(s, rs, families, params, seed, game, fixed_saboteurs, out, row,
                 for k in range(move.shape[0]):  # a row's slice would need numba's allocator
                     move[k] = s.moves[picked[0], k]
             elif searching is None:
-                bots.builtin_choose(s, rs, seat, families[seat], params[seat], move)
+                bots.builtin_choose(s, rs, seat, families[s.role[seat], seat],
+                                    params[s.role[seat], seat], move)
             else:
-                bots.choose(s, rs, seat, families[seat], params[seat], move)
+                bots.choose(s, rs, seat, families[s.role[seat], seat], params[s.role[seat], seat],
+                            move)
             usage.tally(out.uses, row, seat, use_of(s, rs, seat, move))
             card = s.hand[seat, move[1]]
             over = play_turn(s, rs, seat, move, observed)
@@ -189,7 +196,7 @@ def play_python(s, rs, families, params, seed, game, fixed_saboteurs, out, row=0
     python_seats = python_seats or {}
     python = np.array([seat in python_seats for seat in range(s.hand.shape[0])], np.int64)
     # A Python seat may ask a built-in bot what it would play (View.suggest): keep the record.
-    observed = bots.keeps_record(families) or bool(python_seats)
+    observed = bots.keeps_record(families.ravel()) or bool(python_seats)
     picked = np.zeros(1, np.int64)
     for event, seat, value in python_steps(s, rs, families, params, seed, game,
                                            fixed_saboteurs, out, row, python, observed,

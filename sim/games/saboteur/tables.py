@@ -22,6 +22,8 @@ COLUMNS = {
         Column("game_id, round, players", "one row per game, round (1 to `rounds`) and seat"),
         Column("saboteurs", "saboteurs in play that round"),
         Column("seat, role", "the seat and its role: 'miner' or 'saboteur'"),
+        Column("strategy", "the bot that played the seat that round (with --role-strategy, "
+                           "its role's; else the seat's)"),
         Column("winner_team", "'miners' or 'saboteurs'"),
         Column("gold_gained", "nuggets the seat gained that round"),
         Column("turns", "moves played in the round"),
@@ -31,8 +33,9 @@ COLUMNS = {
 
 
 def build(results, ids: np.ndarray, players: int, seats: tuple[str, ...],
-          fixed_saboteurs: int | None) -> dict[str, pl.DataFrame]:
-    """Gives the games, seats and rounds tables of a chunk of games."""
+          fixed_saboteurs: int | None, by_role: list[tuple[str, ...]]) -> dict[str, pl.DataFrame]:
+    """Gives the games, seats and rounds tables of a chunk of games; by_role[role][seat]: the
+    strategy the seat plays in that role."""
     n, rounds = results.round_turns.shape
     games = pl.DataFrame({
         "game_id": ids,
@@ -73,5 +76,8 @@ def build(results, ids: np.ndarray, players: int, seats: tuple[str, ...],
         role=pl.when(pl.col("role")).then(pl.lit("saboteur")).otherwise(pl.lit("miner")),
         winner_team=pl.when(pl.col("winner_team")).then(pl.lit("miners")).otherwise(pl.lit("saboteurs")),
         finder_seat=pl.when(pl.col("winner_team")).then(pl.col("finder_seat")),
+        strategy=pl.Series([name for row in by_role for name in row], dtype=pl.String).gather(
+            pl.Series(results.round_role.ravel() * players
+                      + np.tile(np.arange(players), per_round), dtype=pl.UInt32)),
     )
     return {"games": games, "seats": seat_table, "rounds": round_table}

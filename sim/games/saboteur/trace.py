@@ -48,8 +48,11 @@ def draw_maze(s, rs) -> str:
 class Tracer:
     """Writes a game's events as text: roles each round, every move, the maze, gold paid."""
 
-    def __init__(self, s, rs, names: list[str], seats: tuple[str, ...], out: TextIO):
+    def __init__(self, s, rs, names: list[str], seats: tuple[str, ...], out: TextIO,
+                 by_role: list[tuple[str, ...]]):
+        """by_role[role][seat]: the bot the seat plays in that role, named with its moves."""
         self.s, self.rs, self.names, self.seats, self.out = s, rs, names, seats, out
+        self.by_role = by_role
 
     def __call__(self, event: str, *args) -> None:
         getattr(self, "_" + event)(*args)
@@ -64,7 +67,8 @@ class Tracer:
     def _move(self, seat: int, move, card: int) -> None:
         s = self.s
         action, a, b, c = int(move[0]), int(move[2]), int(move[3]), int(move[4])
-        who = f"seat {seat} ({ROLES[int(s.role[seat])]}, {self.seats[seat]})"
+        role = int(s.role[seat])
+        who = f"seat {seat} ({ROLES[role]}, {self.by_role[role][seat]})"
         name = self.names[card]
         if action == PLACE:
             text = f"places {name} [{sides(c)}] at ({a - ORIGIN},{b - ORIGIN})"

@@ -76,6 +76,8 @@ def test_the_tuned_rung_tuned_on_the_fly_plays_each_counts_tuning_kept_in_the_ru
      "add tuned to --rungs"),
     (("--tuned", "t.toml", "--tune-trials", "2", "--tune-games", "5"), "exclude each other"),
     (("--tune-trials", "2", "--tune-games", "5", "--games", "0"), "--games"),
+    (("--by-role",), "speed has no roles"),
+    (("--role-strategy", "miner=default"), "speed has no roles"),
 ])
 def test_bad_input_is_one_line_and_writes_nothing(simulate, tmp_path, args, says):
     code, out, err = simulate("ladder", "speed", "--players", "2", "--games", "4",
@@ -103,3 +105,63 @@ def test_the_search_rung_needs_a_game_with_that_family(simulate, tmp_path):
                               "--out", "lad")
     assert code == 2 and "has no search bot family" in err
     assert not (tmp_path / "lad").exists()
+
+
+def test_by_role_plays_the_skill_matrix_on_the_same_deals_and_the_report_draws_it(simulate,
+                                                                                 tmp_path):
+    code, _, err = simulate("ladder", "saboteur", "--players", "4", "--games", "8",
+                            "--rungs", "random,default", "--by-role", "--seed", "5",
+                            "--workers", "1", "--out", "lad", "--quiet")
+    assert code == 0, err
+    run = Run.open(tmp_path / "lad")
+    assert [dict(s.roles) for s in run.setups] == [
+        {"miner": a, "saboteur": b} for a in ("random", "default") for b in ("random", "default")]
+    rounds = pl.read_parquet(tmp_path / "lad" / "rounds" / "*.parquet").with_columns(
+        (pl.col("game_id") - pl.col("setup") * 8).alias("index")).sort("setup", "index",
+                                                                       "round", "seat")
+    # the same roles dealt in every cell; each seat played its role's rung
+    roles = [part["role"].to_list() for _, part in rounds.group_by("setup", maintain_order=True)]
+    assert all(r == roles[0] for r in roles)
+    for sid, setup in enumerate(run.setups):
+        cell = rounds.filter(pl.col("setup") == sid)
+        for role, strategy in setup.roles:
+            assert set(cell.filter(pl.col("role") == role)["strategy"]) <= {strategy}
+    code, _, err = simulate("report", "lad", "--out", "rep")
+    assert code == 0, err
+    text = (tmp_path / "rep" / "report.md").read_text()
+    assert "Skill matrix by role" in text and "Balance across skill levels" in text
+    assert (tmp_path / "rep" / "charts" / "skill_matrix_4p.png").is_file()
+
+
+def test_a_ladder_with_a_role_fixed_climbs_the_other_roles_rungs(simulate, tmp_path):
+    code, _, err = simulate("ladder", "saboteur", "--players", "4", "--games", "4",
+                            "--rungs", "random,default", "--role-strategy", "saboteur=default",
+                            "--seed", "5", "--workers", "1", "--out", "lad", "--quiet")
+    assert code == 0, err
+    assert [(s.option("rung"), s.roles) for s in Run.open(tmp_path / "lad").setups] == [
+        ("random", (("miner", "random"), ("saboteur", "default"))),
+        ("default", (("miner", "default"), ("saboteur", "default")))]
+
+
+def test_a_ladder_of_a_rule_sweep_plays_every_rung_of_every_variant_and_reports_each(simulate,
+                                                                                     tmp_path):
+    from reports import runs
+    from reports.ladder import balance_across_skill
+    from reports.sections import ReportContext
+
+    code, _, err = simulate("ladder", "saboteur", "--players", "4", "--games", "6",
+                            "--rungs", "random,default", "--set", "rounds=1,2", "--seed", "2",
+                            "--workers", "1", "--out", "lad", "--quiet")
+    assert code == 0, err
+    run = Run.open(tmp_path / "lad")
+    assert sorted((s.option("rung"), s.variant()) for s in run.setups) == [
+        ("default", "rounds=1"), ("default", "rounds=2"), ("random", "rounds=1"),
+        ("random", "rounds=2")]
+    games = pl.read_parquet(tmp_path / "lad" / "games" / "*.parquet")
+    assert sorted(set(games["rounds"])) == [1, 2]
+    opened = runs.open_runs([tmp_path / "lad"])
+    section = balance_across_skill(ReportContext(opened, runs.game_named("saboteur"),
+                                                 tmp_path / "charts"))
+    assert section.tables[0].frame.select("players", "variant", "rung").rows() == [
+        (4, "rounds=1", "random"), (4, "rounds=1", "default"),
+        (4, "rounds=2", "random"), (4, "rounds=2", "default")]

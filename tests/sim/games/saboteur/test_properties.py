@@ -50,7 +50,7 @@ def play_checked(rules, strategies, seed, game=0, fixed=-1):
     invariants at every move; gives its result arrays."""
     players = len(strategies)
     rs, names, families, params, s, _ = GAME.prepare(rules, Setup(players, tuple(strategies)))
-    observed = bots.keeps_record(families)
+    observed = bots.keeps_record(families.ravel())
     rounds = int(rs.numbers[ROUNDS])
     out = play.new_results(1, players, rounds)
     move = s.move
@@ -74,7 +74,7 @@ def play_checked(rules, strategies, seed, game=0, fixed=-1):
             listed = {tuple(row) for row in s.moves[:n].tolist()}
             assert len(listed) == n, "no move is listed twice"
             assert n == sum(engine.slot_move_count(s, rs, seat, k) for k in range(s.hand_n[seat]))
-            bots.choose(s, rs, seat, families[seat], params[seat], move)
+            bots.choose(s, rs, seat, families[s.role[seat], seat], params[s.role[seat], seat], move)
             assert tuple(move.tolist()) in listed
             assert engine.is_legal(s, rs, seat, move)
             card = int(s.hand[seat, move[1]])

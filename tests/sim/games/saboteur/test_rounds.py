@@ -147,8 +147,8 @@ def rounds_started(sets, players, seed, strategy):
     rs, names = cards.build(rules)
     s = new_state(players, len(names))
     family, params = bots.resolve(strategy)
-    families = np.full(players, family, np.int64)
-    params = np.tile(params, (players, 1))
+    families = np.full((2, players), family, np.int64)  # by (role, seat)
+    params = np.tile(params, (2, players, 1))
     seen, last = [], {"path": -1, "move": -1}
 
     def watch(event, *args):
