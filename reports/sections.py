@@ -212,11 +212,11 @@ def clustered_totals(ctx: ReportContext, table: str, keys: list[str], successes:
     """Gives, per value of `keys`, games, wins, n and the cluster sums, from a table whose rows
     several of one game may share (seats, rounds): each game's rows are summed first."""
     lf = ctx.scan(table) if lf is None else lf
-    return ctx.collect(_per_game(lf, keys, successes, trials)
+    return ctx.collect(per_game(lf, keys, successes, trials)
                        .group_by(*keys).agg(*cluster_sums(pl.col("__s"), pl.col("__t"))), table)
 
 
-def _per_game(lf: pl.LazyFrame, keys: list[str], successes: pl.Expr,
+def per_game(lf: pl.LazyFrame, keys: list[str], successes: pl.Expr,
               trials: pl.Expr) -> pl.LazyFrame:
     """Gives each game's successes `__s` and trials `__t` per value of `keys`."""
     # columns first: a literal (pl.lit(1)) aggregated alone would count once per group
@@ -273,7 +273,7 @@ def rate_covariance(ctx: ReportContext, table: str, frame: pl.DataFrame, keys: l
     index = frame.select(*keys, pl.int_range(pl.len()).alias("__row"), pl.col("rate"),
                          pl.col("n").cast(pl.Float64).alias("__n"))
     lf = ctx.scan(table) if lf is None else lf
-    residuals = (_per_game(lf, keys, successes, trials)
+    residuals = (per_game(lf, keys, successes, trials)
                  .join(index.lazy(), on=list(keys), how="inner")
                  .select(*CLUSTER, "__row",
                          ((pl.col("__s") - pl.col("rate") * pl.col("__t")) / pl.col("__n"))

@@ -21,7 +21,7 @@ from reports.sections import (
     headline_totals,
     with_wilson,
 )
-from reports.whatif import _per_game, difference
+from reports.whatif import difference, per_game
 
 BASELINE = "default"  # the cell differences are taken from: both roles at this strategy
 
@@ -53,7 +53,7 @@ def cells(ctx: ReportContext) -> pl.DataFrame:
 def _differences(ctx: ReportContext, frame: pl.DataFrame) -> pl.DataFrame:
     """Gives each cell's difference from the baseline cell of its player count (both roles at
     `default`), paired game by game where both played the same seed, with interval and p."""
-    games = _per_game(ctx)
+    games = per_game(ctx)
     found = []
     for (players,), part in frame.group_by("players", maintain_order=True):
         base = part.filter((pl.col("row") == BASELINE) & (pl.col("col") == BASELINE))

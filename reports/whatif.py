@@ -121,7 +121,7 @@ def _setting(setup) -> str:
     return replace(setup, rules=(), rule_file=None, file_rules=()).label()
 
 
-def _per_game(ctx: ReportContext) -> pl.DataFrame:
+def per_game(ctx: ReportContext) -> pl.DataFrame:
     """Gives each game's headline successes and trials with its run, setup and index (the
     position in its configuration, which pairs it with the same deal of another variant)."""
     return ctx.collect(
@@ -137,7 +137,7 @@ def comparisons(ctx: ReportContext) -> pl.DataFrame:
     verdict. Columns: setting, variant, baseline, games, rate, low, high, vs baseline,
     vs baseline low, vs baseline high, p, pairing, width vs unpaired, target, vs target,
     vs target low, vs target high, verdict."""
-    games = _per_game(ctx)
+    games = per_game(ctx)
     totals = with_wilson(games.group_by("run", "setup").agg(
         *cluster_sums(pl.col("__s"), pl.col("__t"))))
     configs = ctx.configs.join(totals, on=["run", "setup"], how="inner", maintain_order="left")
