@@ -62,7 +62,7 @@ def rungs(ctx: ReportContext) -> list[Rung]:
     """Gives the runs' configurations that are rungs of a ladder (none if there is no ladder):
     uniform-strategy configurations that share their player count and everything else but the
     strategy with at least one other, in any of the report's runs."""
-    from sim.studies.ladder import OPTION, RUNGS
+    from sim.game import RUNG, RUNGS
 
     groups: dict[tuple, list[Rung]] = {}
     labels = {(r, s): c for r, s, c in ctx.configs.select("run", "setup", "configuration").iter_rows()}
@@ -73,12 +73,12 @@ def rungs(ctx: ReportContext) -> list[Rung]:
             # with strategies by role: a rung of a ladder with roles fixed (--role-strategy),
             # or a matrix's cell where every role plays one strategy (--by-role)
             played = {name for _, name in setup.roles} if setup.roles else set(setup.seats)
-            if len(played) != 1 and setup.option(OPTION) is None:
+            if len(played) != 1 and setup.option(RUNG) is None:
                 continue
-            rest = tuple((k, v) for k, v in setup.options if k != OPTION)
+            rest = tuple((k, v) for k, v in setup.options if k != RUNG)
             key = (setup.players, rest, setup.rules, setup.rule_file)
             strategy = setup.strategies()[0] if len(played) != 1 else next(iter(played))
-            name = setup.option(OPTION) or strategy.rpartition("/")[2]
+            name = setup.option(RUNG) or strategy.rpartition("/")[2]
             order = RUNGS.index(name) if name in RUNGS else later
             groups.setdefault(key, []).append(Rung(setup.players, name, labels[(i, sid)], order,
                                                    strategy, setup.variant()))

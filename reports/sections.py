@@ -51,11 +51,11 @@ def _bots(setup) -> str:
     between player counts, the rung does not)."""
     from dataclasses import replace
 
-    from sim.studies.ladder import OPTION
+    from sim.game import RUNG
 
-    rung = setup.option(OPTION)
+    rung = setup.option(RUNG)
     if rung is not None:
-        return f"{OPTION}={rung}"
+        return f"{RUNG}={rung}"
     bare = replace(setup, options=(), rules=(), rule_file=None, file_rules=())
     return bare.label().split(" ", 1)[1]
 

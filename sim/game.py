@@ -15,6 +15,12 @@ from typing import Protocol, TextIO
 import polars as pl
 
 
+# The skill ladder's rungs, weakest first (sim/studies/ladder.py plays them), and the option of
+# a configuration naming its rung: the reports read both.
+RUNGS = ("random", "default", "tuned", "search")
+RUNG = "rung"
+
+
 @dataclass(frozen=True)
 class Setup:
     """One configuration of a run: a player count, a strategy per seat, game-specific options.

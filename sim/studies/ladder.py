@@ -15,10 +15,8 @@ import sys
 from pathlib import Path
 
 from sim.errors import UserError
-from sim.game import Game, Setup
+from sim.game import RUNG, RUNGS, Game, Setup
 
-RUNGS = ("random", "default", "tuned", "search")
-OPTION = "rung"  # the setup option naming a configuration's rung
 ON_THE_FLY = "tuned on the fly"  # the tuned rung's strategy until each count's tuning gives it
 TUNINGS = "tuned"  # the run folder's subfolder keeping each player count's tuning
 
@@ -160,7 +158,7 @@ def setups(game: Game, players: list[int], options: dict[str, list], rungs: list
                                                 role_strategies={first: a, second: b})]
             continue
         for rung, strategy in named:
-            found += build_setups(game, [count], {**options, OPTION: [rung]}, strategy, {}, rules,
+            found += build_setups(game, [count], {**options, RUNG: [rung]}, strategy, {}, rules,
                                   variants, role_strategies=roles)
     return found
 
