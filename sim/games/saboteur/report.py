@@ -148,7 +148,8 @@ SLAB = 250_000
 @game_section("saboteur")
 def win_by_role_mix(ctx: ReportContext) -> Section:
     """Gives the final game-win rate by how many of its game's rounds a seat was a saboteur."""
-    keys = ctx.apart("rounds", "saboteur rounds")
+    # player counts apart: a seat's fair share (1 / players) differs between them
+    keys = ctx.apart("players", "rounds", "saboteur rounds")
     # one Int64 key per (run, game, seat) joins much faster than three columns
     key = ((pl.col("run").cast(pl.Int64) * (1 << 40) + pl.col("game_id")) * 16
            + pl.col("seat").cast(pl.Int64)).alias("key")
@@ -165,8 +166,8 @@ def win_by_role_mix(ctx: ReportContext) -> Section:
                                         .alias("saboteur rounds")))
             # per game and role mix: its seats' wins and seats (seats of a game are dependent)
             parts.append(ctx.collect(
-                ctx.scan("seats", ["game_id", "seat", "won"]).filter(in_slab)
-                .select(key, *CLUSTER, *ctx.apart(), "won")
+                ctx.scan("seats", ["game_id", "seat", "players", "won"]).filter(in_slab)
+                .select(key, *CLUSTER, *ctx.apart(), "players", "won")
                 .join(roles, on="key", how="inner")
                 .group_by(*keys, *CLUSTER)
                 .agg(pl.col("won").cast(pl.Float64).sum().alias("__s"),
@@ -178,8 +179,8 @@ def win_by_role_mix(ctx: ReportContext) -> Section:
         gap_tests(part, cov=rate_covariance(ctx, "rounds", part, keys, pl.col("__s"),
                                             pl.col("__t"), lf=per_game.lazy()))
         for _, part in frame.sort(*keys).group_by(keys[:-1], maintain_order=True)])
-    labels = [" · ".join([*map(str, rest), f"{k} of {r}"])
-              for *rest, r, k in frame.select(*keys).iter_rows()]
+    labels = [" · ".join([*map(str, rest), f"{n}p", f"{k} of {r}"])
+              for *rest, n, r, k in frame.select(*keys).iter_rows()]
     n = int(frame["n"].sum())
     path = charts.rate_bars(ctx.chart("win_by_role_mix"), labels, frame["rate"], frame["low"],
                             frame["high"], title="Saboteur: game-win rate by role mix",
@@ -192,7 +193,7 @@ def win_by_role_mix(ctx: ReportContext) -> Section:
         ("rate", "low", "high", "vs first"), chart=path,
         chart_caption=_n_caption(n, "seat-games"),
         note="n = seat-games; rounds: rounds per game; vs first: difference to seats of games "
-             "as long that were never a saboteur; p: z-test with games as clusters (a game's "
+             "as long, at the same player count, that were never a saboteur; p: z-test with games as clusters (a game's "
              f"seats fall in several rows), {ADJUSTED}; {INTERVAL_NOTE}" + _apart_note(ctx))])
 
 
