@@ -8,21 +8,33 @@ workers then load it from the cache."""
 
 from __future__ import annotations
 
-from pathlib import Path
+import dataclasses
+from importlib import resources
 from typing import Callable, Sequence
 
 from sim.game import Game, Setup
 from sim.rules import with_values
+from strategies.seats import compose, is_python, parse
 
-PYTHON_BOT = Path(__file__).resolve().parents[1] / "strategies/examples/first_move.py"
-"""The Python strategy `simulate compile` plays to compile a game's Python driver."""
+PYTHON_BOT = f"{resources.files('strategies') / 'examples' / 'first_move.py'}:FirstMove"
+"""The Python strategy that plays a Python seat's warm-up game (`simulate compile` too): it
+compiles the game's Python driver without running a user's bot before the run does."""
+
+
+def stand_in(seat: str) -> str:
+    """Gives the strategy a seat plays in its warm-up game: its own, but for a Python bot,
+    whose place PYTHON_BOT takes (with the seat's restrictions)."""
+    strategy = parse(seat)
+    return compose(PYTHON_BOT, strategy.forbidden) if is_python(strategy.base) else seat
 
 
 def kinds(setups: Sequence[Setup]) -> list[Setup]:
-    """Gives the first configuration of `setups` of each distinct set of strategies."""
+    """Gives a configuration of each distinct set of strategies of `setups` (the first), its
+    Python bots stood in for by PYTHON_BOT."""
     first: dict[frozenset, Setup] = {}
     for setup in setups:
-        first.setdefault(frozenset(setup.seats), setup)
+        seats = tuple(stand_in(seat) for seat in setup.seats)
+        first.setdefault(frozenset(seats), dataclasses.replace(setup, seats=seats))
     return list(first.values())
 
 
@@ -48,4 +60,4 @@ def everything(game: Game) -> list[Setup]:
     n = game.min_players
     others = ("default",) * (n - 1)
     searching = [Setup(n, ("search", *others))] if "search" in game.strategy_names() else []
-    return [Setup(n, ("default",) * n), *searching, Setup(n, (f"{PYTHON_BOT}:FirstMove", *others))]
+    return [Setup(n, ("default",) * n), *searching, Setup(n, (PYTHON_BOT, *others))]

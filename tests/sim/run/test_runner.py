@@ -303,3 +303,15 @@ def test_a_script_without_a_main_guard_runs_on_worker_processes(tmp_path):
                           timeout=120)
     assert done.returncode == 0, done.stderr[-500:]
     assert done.stdout.split() == ["games", "200"]
+
+
+def test_a_python_seat_is_stood_in_for_in_the_warm_up_game():
+    """The game a run plays to compile before its workers start never runs a user's bot: its
+    Python seats play the example FirstMove, which compiles the same Python driver."""
+    from sim.run import warm
+
+    setup = Setup(3, ("/home/me/bots.py:Mine", "default", "/home/me/bots.py:Mine-no-rockfall"))
+    (played,) = warm.kinds([setup])
+    assert played.seats == (warm.PYTHON_BOT, "default", f"{warm.PYTHON_BOT}-no-rockfall")
+    assert warm.PYTHON_BOT.endswith("first_move.py:FirstMove")
+    assert Path(warm.PYTHON_BOT.rpartition(":")[0]).is_file()
