@@ -15,6 +15,7 @@ from typing import Iterator
 import matplotlib
 
 matplotlib.use("Agg")
+import matplotlib.patches  # noqa: E402
 import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 
@@ -267,7 +268,8 @@ def heatmap(path: Path, values, rows: list[str], cols: list[str], *, title: str,
             ylabel: str, caption: str, cell_text=None, colour_label: str = "rate",
             percent: bool = True, vmin: float | None = None, vmax: float | None = None,
             centre: float | None = None) -> Path:
-    """Gives a heatmap with each cell's number written in it (blank cells = no data).
+    """Gives a heatmap with each cell's number written in it (a cell without one: hatched,
+    "no data").
 
     With a `centre` (the target: 50% head-to-head, a fair share), the colours diverge from it,
     blue above and red below, on a scale as wide as the farthest cell from it (at least 2
@@ -294,7 +296,11 @@ def heatmap(path: Path, values, rows: list[str], cols: list[str], *, title: str,
     norm = image.norm
     for i in range(v.shape[0]):
         for j in range(v.shape[1]):
-            if not np.isfinite(v[i, j]):
+            if not np.isfinite(v[i, j]):  # say so: the blank grey is close to the centre's white
+                ax.add_patch(matplotlib.patches.Rectangle((j - 0.5, i - 0.5), 1, 1, fill=False,
+                                                          hatch="//", edgecolor="#bbbbbb", lw=0))
+                ax.text(j, i, "no data", ha="center", va="center", fontsize=10,
+                        color="#666666", style="italic")
                 continue
             text = cell_text[i][j] if cell_text is not None else (
                 f"{100 * v[i, j]:.0f}%" if percent else f"{v[i, j]:.2g}")
