@@ -122,17 +122,11 @@ def conservation(game, players=None, games: int = GAMES) -> None:
     m = _module(game)
     if m is None or not hasattr(m, "conserved"):
         return
-    rules = game.load_rules(None, [])
-    for n in _counts(game, players):
-        for index in range(games):
-            rng = random.Random(index)
-            state = m.deal(n, rules, rng)
-            start = m.conserved(state)
-            while not m.is_over(state):
-                moves = m.legal_moves(state)
-                state = m.apply(state, moves[rng.randrange(len(moves))])
-                assert m.conserved(state) == start, \
-                    f"{n}p game {index}: conserved {m.conserved(state)!r}, was {start!r}"
+    start = {}
+    for n, index, state in _positions(m, game.load_rules(None, []), _counts(game, players), games):
+        was = start.setdefault((n, index), m.conserved(state))
+        assert m.conserved(state) == was, \
+            f"{n}p game {index}: conserved {m.conserved(state)!r}, was {was!r}"
 
 
 def hidden_information(game, players=None, games: int = GAMES) -> None:
@@ -144,26 +138,23 @@ def hidden_information(game, players=None, games: int = GAMES) -> None:
     if m is None:
         return
     rules = game.load_rules(None, [])
-    for n in _counts(game, players):
-        for index in range(games):
-            rng = random.Random(index)
-            state = m.deal(n, rules, rng)
-            while not m.is_over(state):
-                seat = m.to_move(state)
-                seen = m.view(state, seat)
-                before = repr(m.view(state, (seat + 1) % n))
-                world = m.redeal(state, seat, random.Random(-1 - index))
-                assert world is not state, "redeal must give a new state"
-                assert m.view(world, seat) == seen, "redeal changed what the seat sees"
-                assert repr(m.view(state, (seat + 1) % n)) == before, "redeal changed the state"
-                moves = m.legal_moves(state)
-                assert m.legal_moves(world) == moves, "redeal changed the seat's legal moves"
-                for family, cls in game.bots.classes.items():
-                    params = game.bots.resolve(family, rules)[1]
-                    real = cls(**params).choose(seen, moves, random.Random(index))
-                    other = cls(**params).choose(m.view(world, seat), moves, random.Random(index))
-                    assert real == other, f"bot {family} read what seat {seat} cannot know"
-                state = m.apply(state, moves[rng.randrange(len(moves))])
+    for n, index, state in _positions(m, rules, _counts(game, players), games):
+        if m.is_over(state):
+            continue
+        seat = m.to_move(state)
+        seen = m.view(state, seat)
+        before = repr(m.view(state, (seat + 1) % n))
+        world = m.redeal(state, seat, random.Random(-1 - index))
+        assert world is not state, "redeal must give a new state"
+        assert m.view(world, seat) == seen, "redeal changed what the seat sees"
+        assert repr(m.view(state, (seat + 1) % n)) == before, "redeal changed the state"
+        moves = m.legal_moves(state)
+        assert m.legal_moves(world) == moves, "redeal changed the seat's legal moves"
+        for family, cls in game.bots.classes.items():
+            params = game.bots.resolve(family, rules)[1]
+            real = cls(**params).choose(seen, moves, random.Random(index))
+            other = cls(**params).choose(m.view(world, seat), moves, random.Random(index))
+            assert real == other, f"bot {family} read what seat {seat} cannot know"
 
 
 CHECKS = (determinism, trace_is_play, bad_input, legal_moves_only, every_game_ends,
@@ -174,6 +165,20 @@ def check_all(game, players=None) -> None:
     """Runs every check."""
     for check in CHECKS:
         check(game, players)
+
+
+def _positions(m, rules: dict, counts: list[int], games: int):
+    """Gives every position of random play, (players, game index, state): each game's deal,
+    then the state after each of its moves (drawn by the game index's own random stream)."""
+    for n in counts:
+        for index in range(games):
+            rng = random.Random(index)
+            state = m.deal(n, rules, rng)
+            yield n, index, state
+            while not m.is_over(state):
+                moves = m.legal_moves(state)
+                state = m.apply(state, moves[rng.randrange(len(moves))])
+                yield n, index, state
 
 
 def _module(game):
