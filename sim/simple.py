@@ -44,7 +44,6 @@ from typing import NamedTuple, TextIO
 import numpy as np
 import polars as pl
 
-from sim import rng as streams
 from sim.game import Column, Headline, Setup
 from strategies import python_bots
 from strategies.presets import Family, Parameter, user_presets
@@ -65,9 +64,7 @@ class Result(NamedTuple):
 def deal_rng(seed: int, game: int) -> random.Random:
     """Gives the deal stream of one game: seeded from (run seed, game index) alone, so a change
     of bots never changes the deals."""
-    stream = np.zeros(1, np.uint64)
-    streams.start(stream, np.uint64(seed), np.uint64(game), np.uint64(DEAL_STREAM))
-    return random.Random(int(streams.next_u64(stream)))
+    return python_bots.stream_random(seed, game, DEAL_STREAM)
 
 
 class RandomBot:

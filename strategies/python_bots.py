@@ -21,12 +21,17 @@ from strategies.seats import is_python, parse
 PYTHON_BOT_STREAM = 300  # + seat: apart from the deal's and the jitted bots' streams
 
 
+def stream_random(seed: int, game: int, stream: int) -> random.Random:
+    """Gives a random.Random for Python code of one game, seeded from (run seed, game index,
+    stream) alone, by the same stateless streams the engines use."""
+    state = np.zeros(1, np.uint64)
+    streams.start(state, np.uint64(seed), np.uint64(game), np.uint64(stream))
+    return random.Random(int(streams.next_u64(state)))
+
+
 def bot_rng(seed: int, game: int, seat: int) -> random.Random:
-    """Gives the random.Random of a Python bot's seat in one game: seeded from (run seed, game
-    index, seat) alone, by the same stateless streams the engines use."""
-    stream = np.zeros(1, np.uint64)
-    streams.start(stream, np.uint64(seed), np.uint64(game), np.uint64(PYTHON_BOT_STREAM + seat))
-    return random.Random(int(streams.next_u64(stream)))
+    """Gives the random.Random of a Python bot's seat in one game."""
+    return stream_random(seed, game, PYTHON_BOT_STREAM + seat)
 
 
 class LegalMoves(Sequence):
