@@ -30,10 +30,9 @@ from reports.sections import (
     seat_fairness,
     with_wilson,
 )
-from reports.runs import with_deal
 from reports.stats import significance_level, two_sided_p
 from reports.verdicts import TOLERANCE, verdict
-from reports.whatif import difference
+from reports.whatif import difference, per_game
 from sim.usage import PREFIX, kinds_of
 
 ALPHA = 0.05
@@ -143,34 +142,43 @@ def across(sides: list[str], low: float, high: float) -> str:
 
 
 def stability(ctx: ReportContext, head: pl.DataFrame, apart: list[str]) -> pl.DataFrame:
-    """Gives, per player count (and rule variant: `apart`) with two rungs or more, whether its verdict is stable across the
-    top two rungs: the same verdict at both and their difference (paired on the deals both
-    played) within ±2 points, its interval included ('stable'); a different decided verdict or
-    a difference wholly beyond ±2 points ('depends on skill'); else 'not settled' (more games
-    would tell). Columns: players (, variant), lower rung, top rung, verdicts, difference with
-    its interval (vs lower rung), paired deals, stability."""
-    games = ctx.collect(
-        with_deal(ctx.scan("games").with_columns(*ctx.game.headline.per_game()), ctx.runs)
-        .select("configuration", pl.col("deal").alias("index"), "__s", "__t"), "games")
-    target = ctx.balance
+    """Gives, per player count (and rule variant: `apart`) with two rungs or more, whether its
+    verdict is stable across the top two rungs: the same verdict at both and their difference
+    (paired on the deals both played, where their runs share a seed) within ±2 points, its
+    interval included ('stable'); a different decided verdict or a difference wholly beyond ±2
+    points ('depends on skill'); else 'not settled' (more games would tell). Columns: players
+    (, variant), lower rung, top rung, verdicts, difference with its interval (vs lower rung),
+    paired deals (none when unpaired), stability."""
+    where = {label: (run, setup) for run, setup, label
+             in ctx.configs.select("run", "setup", "configuration").iter_rows()}
+    games = per_game(ctx)
+
+    def of(row):
+        run, setup = where[row["configuration"]]
+        return games.filter((pl.col("run") == run) & (pl.col("setup") == setup))
+
+    def seed(row):
+        return ctx.runs[where[row["configuration"]][0]].manifest.get("seed")
+
     rows = []
     for key, part in head.group_by(apart, maintain_order=True):
         if part.height < 2:  # rows in ladder order (_headline)
             continue
         lower, top = part.row(-2, named=True), part.row(-1, named=True)
         goal = float(ctx.target_at([key[0]])[0])
-        said = [verdict(r["rate"] - goal, r["low"] - goal, r["high"] - goal, target)
+        said = [verdict(r["rate"] - goal, r["low"] - goal, r["high"] - goal, ctx.balance)
                 for r in (lower, top)]
         sides = [_side(r["rate"], r["low"], r["high"], goal) for r in (lower, top)]
-        diff = difference(*(games.filter(pl.col("configuration") == r["configuration"])
-                            .select("index", "__s", "__t") for r in (top, lower)), True)
+        diff = difference(of(top), of(lower), seed(top) == seed(lower))
         rows.append((*key, lower["rung"], top["rung"], said[0], said[1], diff.estimate,
-                     diff.low, diff.high, diff.games, across(sides, diff.low, diff.high)))
+                     diff.low, diff.high, diff.games if diff.paired else None,
+                     across(sides, diff.low, diff.high)))
     return pl.DataFrame(rows, orient="row", schema={
-        "players": pl.Int64, **({"variant": pl.Utf8} if len(apart) > 1 else {}), "lower rung": pl.Utf8, "top rung": pl.Utf8,
-        "lower rung's verdict": pl.Utf8, "top rung's verdict": pl.Utf8, "vs lower rung": pl.Float64,
-        "vs lower rung low": pl.Float64, "vs lower rung high": pl.Float64, "paired deals": pl.Int64,
-        "across the top two rungs": pl.Utf8})
+        "players": pl.Int64, **({"variant": pl.Utf8} if len(apart) > 1 else {}),
+        "lower rung": pl.Utf8, "top rung": pl.Utf8, "lower rung's verdict": pl.Utf8,
+        "top rung's verdict": pl.Utf8, "vs lower rung": pl.Float64,
+        "vs lower rung low": pl.Float64, "vs lower rung high": pl.Float64,
+        "paired deals": pl.Int64, "across the top two rungs": pl.Utf8})
 
 
 def stability_text(frame: pl.DataFrame) -> str:
@@ -326,7 +334,8 @@ def balance_across_skill(ctx: ReportContext) -> Section | None:
                  "points, its 95% interval included; depends on skill: different verdicts, or "
                  "a difference wholly beyond ±2 points; not settled: neither, at this number of "
                  "games. vs lower rung: the top rung's headline minus the lower one's, a paired "
-                 "t-test over the deals both played (games as clusters)"))
+                 "t-test over the deals both played (games as clusters), or Welch's unpaired "
+                 "interval where the rungs' runs have different seeds"))
     text = stability_text(stable) + " " if stable.height else ""
     text += ("No conclusion changes between rungs." if flagged.height == 0 else
              "Flag: " + "; ".join(f"at {r['players']} players"
