@@ -295,6 +295,23 @@ def _chart(ctx: ReportContext, frame: pl.DataFrame, ladder_order: list[str]) -> 
         ylabel=f"{head.title} (%)", caption=_n_caption(int(frame["games"].sum())))
 
 
+def _read(ctx: ReportContext, ladder: list[Rung]) -> tuple[pl.DataFrame, list[str], pl.DataFrame]:
+    """Gives the headline per rung, the keys its rows are read apart by, and the stability
+    of each verdict across the top two rungs; computed once per report (the Answer reads it)."""
+    def make():
+        head = _headline(ctx, _keys(ladder))
+        # a ladder of rule variants (--set, --config): each variant's rungs, read apart
+        apart = ["players", "variant"] if head["variant"].n_unique() > 1 else ["players"]
+        return head, apart, stability(ctx, head, apart)
+    return ctx.once("ladder", make)
+
+
+def stable(ctx: ReportContext) -> pl.DataFrame:
+    """Gives `stability`'s frame of the report's ladder (empty without one)."""
+    ladder = rungs(ctx)
+    return _read(ctx, ladder)[2] if ladder else pl.DataFrame()
+
+
 @common_section
 def balance_across_skill(ctx: ReportContext) -> Section | None:
     """Gives the headline, seat and role rates per rung of a ladder, the flags where a
@@ -304,11 +321,8 @@ def balance_across_skill(ctx: ReportContext) -> Section | None:
         return None
     keys = _keys(ladder)
     order = list(dict.fromkeys(r.rung for r in sorted(ladder, key=lambda r: r.order)))
-    head = _headline(ctx, keys)
-    # a ladder of rule variants (--set, --config): each variant's rungs, read apart
-    apart = ["players", "variant"] if keys["variant"].n_unique() > 1 else ["players"]
+    head, apart, stable = _read(ctx, ladder)
     flagged = flags(head if len(apart) > 1 else head.drop("variant"))
-    stable = stability(ctx, head, apart)
     path = _chart(ctx, head, order)
     caption = _n_caption(int(head["games"].sum()))
     tables = [Table(

@@ -14,6 +14,7 @@ from typing import TextIO
 from rich.console import Console
 from rich.table import Table as RichTable
 
+from reports import glossary
 from reports.sections import Section, Table
 from sim.errors import UserError
 
@@ -105,12 +106,22 @@ def write_tables(tables: list[Table], fmt: str, stream: TextIO | None = None) ->
 
 PROVENANCE = "Provenance"
 """The title of the section saying what the report was made from (runs, seeds, rules, bots,
-version); shown first."""
+version); shown last."""
+ANSWER = "Answer"
+"""The title of the section of sentences that say what the run means; shown first."""
+PARTIAL = "Warning: partial results"
 
 
 def ordered(sections: list[Section]) -> list[Section]:
-    """Gives the sections in the order the report shows them: the provenance first."""
-    return sorted(sections, key=lambda s: s.title != PROVENANCE)
+    """Gives the sections in the order the report shows them: a warning that the runs are not
+    whole, the Answer, the findings, then the provenance."""
+    first = {PARTIAL: 0, ANSWER: 1, PROVENANCE: 3}
+    return sorted(sections, key=lambda s: first.get(s.title, 2))
+
+
+def paragraphs(section: Section) -> list[str]:
+    """Gives a section's text as paragraphs (the Answer has a sentence per line)."""
+    return [line for line in section.text.split("\n") if line.strip()]
 
 
 def markdown(title: str, sections: list[Section], base: Path) -> str:
@@ -119,8 +130,13 @@ def markdown(title: str, sections: list[Section], base: Path) -> str:
     out = [f"# {md(title)}", ""]
     for section in ordered(sections):
         out += [f"## {md(section.title)}", ""]
-        if section.text:
-            out += [md(section.text), ""]
+        for paragraph in paragraphs(section):
+            out += [md(paragraph), ""]
+        if section.figure is not None:
+            rel = section.figure.relative_to(base).as_posix()
+            alt = md(f"{section.title}: {section.figure_caption}").replace("[", "\\[").replace(
+                "]", "\\]")
+            out += [f"![{alt}]({rel})", ""]
         for table in section.tables:
             out += [f"### {md(table.title)}", ""]
             out += markdown_table(table)
@@ -146,6 +162,17 @@ figure { margin: 0; } figcaption, .note { font-size: 0.8em; color: #555; }
 img { max-width: 100%; width: 960px; height: auto; }
 nav.toc { background: #f6f8fa; border: 1px solid #ddd; padding: 0.5em 1.5em; margin: 1em 0; }
 nav.toc ol { margin: 0.2em 0; } nav.toc > ol > li { margin: 0.3em 0; }
+.answer { display: flex; gap: 1.5em; align-items: flex-start; }
+.answer .sentences { flex: 1 1 22em; font-size: 1.05em; line-height: 1.4; }
+.answer .sentences p { margin: 0 0 0.6em 0; }
+.answer figure { flex: 0 1 760px; min-width: 0; }
+.answer img { width: 100%; }
+th a.term { color: inherit; text-decoration: underline dotted; }
+dl.words dt { font-weight: bold; } dl.words dd { margin: 0 0 0.4em 1.5em; }
+@media (max-width: 800px) {
+  body { margin: 0.6em; } h1 { font-size: 1.3em; margin: 0.2em 0; }
+  .answer { flex-direction: column; gap: 0.5em; } .answer figure { order: -1; flex: none; }
+}
 """
 
 
@@ -166,23 +193,70 @@ def _toc(sections: list[Section]) -> list[str]:
     return out + ["</ol></nav>"]
 
 
+def _header(column: str) -> str:
+    """Gives a table header's HTML: a technical word with its meaning as a hover title and a
+    link to its entry under "Words used in this report"."""
+    text = html.escape(column)
+    meaning = glossary.meaning(column)
+    if meaning is None:
+        return f"<th>{text}</th>"
+    return (f"<th><a class='term' href='#{glossary.anchor(column)}' "
+            f"title='{html.escape(meaning, quote=True)}'>{text}</a></th>")
+
+
+def _words(sections: list[Section]) -> list[str]:
+    """Gives the HTML of the "Words used in this report" section: each technical header the
+    page's tables show, with its meaning."""
+    used = dict.fromkeys(c for s in sections for t in s.tables for c in t.frame.columns
+                         if glossary.meaning(c) is not None)
+    if not used:
+        return []
+    out = ["<h2 id='words'>Words used in this report</h2>",
+           "<p class='note'>Every technical column header links here and shows its meaning "
+           "when the pointer rests on it; the documentation's Glossary page says more.</p>",
+           "<dl class='words'>"]
+    out += [f"<dt id='{glossary.anchor(c)}'>{html.escape(c)}</dt>"
+            f"<dd>{html.escape(glossary.meaning(c))}</dd>" for c in used]
+    return out + ["</dl>"]
+
+
+def _image(path: Path, alt: str) -> str:
+    data = base64.b64encode(path.read_bytes()).decode("ascii")
+    return f"<img alt='{html.escape(alt)}' src='data:image/png;base64,{data}'>"
+
+
 def html_page(title: str, sections: list[Section]) -> str:
-    """Gives the report as one self-contained HTML page: a table of contents linking every
-    section and table, then the sections (the provenance first), charts embedded as base64
-    PNGs. A chart's own caption states n, so the page adds no caption that repeats it."""
+    """Gives the report as one self-contained HTML page: the Answer (its sentences beside the
+    hero chart) right under the title, a table of contents linking every section and table,
+    then the sections (the provenance last) and the meanings of the technical headers; charts
+    embedded as base64 PNGs. A chart's own caption states n, so the page adds no caption that
+    repeats it."""
     sections = ordered(sections)
+    lead = [s for s in sections if s.title in (PARTIAL, ANSWER)]
+    heroes = {s.figure: i for i, s in enumerate(sections) if s.figure is not None}
     out = ["<!doctype html><html><head><meta charset='utf-8'>",
+           "<meta name='viewport' content='width=device-width, initial-scale=1'>",
            f"<title>{html.escape(title)}</title><style>{_STYLE}</style></head><body>",
-           f"<h1>{html.escape(title)}</h1>", *_toc(sections)]
+           f"<h1>{html.escape(title)}</h1>"]
     for i, section in enumerate(sections):
+        if i == len(lead):  # the contents come after the Answer
+            out += _toc(sections)
         out.append(f"<h2 id='s{i}'>{html.escape(section.title)}</h2>")
-        if section.text:
-            out.append(f"<p>{html.escape(section.text)}</p>")
+        if section.title == ANSWER:
+            out.append("<section class='answer'><div class='sentences'>"
+                       + "".join(f"<p>{html.escape(p)}</p>" for p in paragraphs(section))
+                       + "</div>")
+            if section.figure is not None:
+                out.append("<figure class='hero'>" + _image(
+                    section.figure, f"{section.title}: {section.figure_caption}") + "</figure>")
+            out.append("</section>")
+        else:
+            out += [f"<p>{html.escape(p)}</p>" for p in paragraphs(section)]
         for j, table in enumerate(section.tables):
             out.append(f"<h3 id='s{i}t{j}'>{html.escape(table.title)}</h3>"
                        "<div class='pair'><div>")
-            out.append("<table><tr>" + "".join(f"<th>{html.escape(c)}</th>"
-                                              for c in table.frame.columns) + "</tr>")
+            out.append("<table><tr>" + "".join(_header(c) for c in table.frame.columns)
+                       + "</tr>")
             numeric = [table.frame[c].dtype.is_numeric() for c in table.frame.columns]
             for r in rows(table):
                 out.append("<tr>" + "".join(
@@ -192,11 +266,13 @@ def html_page(title: str, sections: list[Section]) -> str:
             if table.note:
                 out.append(f"<p class='note'>{html.escape(table.note)}</p>")
             out.append("</div>")
-            if table.chart is not None:
-                data = base64.b64encode(table.chart.read_bytes()).decode("ascii")
-                out.append(f"<figure><img alt='{html.escape(_alt(table))}' "
-                           f"src='data:image/png;base64,{data}'></figure>")
+            if table.chart is not None and table.chart in heroes:  # shown once, up top
+                out.append(f"<p class='note'><a href='#s{heroes[table.chart]}'>Its chart "
+                           "leads the report, in the Answer.</a></p>")
+            elif table.chart is not None:
+                out.append(f"<figure>{_image(table.chart, _alt(table))}</figure>")
             out.append("</div>")
+    out += _words(sections)
     out.append("</body></html>")
     return "\n".join(out)
 

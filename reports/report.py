@@ -10,19 +10,19 @@ from rich.console import Console
 from reports import charts, render
 from reports import ladder, skill_matrix  # noqa: F401  (register their common sections)
 from reports import runs as runs_mod
-from reports import provenance, whatif
+from reports import answer, provenance, whatif
 from reports.sections import ReportContext, Section, sections_for
 from reports.verdicts import check_target
 from sim.errors import UserError
 
-PARTIAL = "Warning: partial results"
+PARTIAL = render.PARTIAL
 
 
 def build_sections(runs: list, charts_dir: Path, allow_partial: bool = False,
                    target: float | None = None, baseline: str | None = None) -> list[Section]:
-    """Gives the report's sections (provenance, the What-if when it holds several variants,
-    the common ones, then the game's own) and draws their charts; a report of runs that are
-    not whole (with `allow_partial`) opens with a warning saying why.
+    """Gives the report's sections (the Answer, the What-if when it holds several variants,
+    the common ones, the game's own, then the provenance) and draws their charts; a report of
+    runs that are not whole (with `allow_partial`) opens with a warning saying why.
 
     `target`: what balanced means for the headline instead of the game's own (--target);
     `baseline`: the variant label differences are taken from (--baseline)."""
@@ -30,7 +30,8 @@ def build_sections(runs: list, charts_dir: Path, allow_partial: bool = False,
     warnings = [w for run in runs for w in runs_mod.check_run(run, allow_partial)]
     ctx = report_context(runs, game, charts_dir, target, baseline)
     own = sections_for(runs[0].game)
-    sections = [s for fn in (provenance.section, whatif.section, *own) if (s := fn(ctx)) is not None]
+    sections = [s for fn in (whatif.section, *own) if (s := fn(ctx)) is not None]
+    sections = [answer.section(ctx, sections), *sections, provenance.section(ctx)]
     if warnings:
         sections.insert(0, Section(PARTIAL, text="This report covers only the games these runs "
                                    "hold, which are not all they should: " + "; ".join(warnings)
@@ -84,10 +85,20 @@ def publish(out: Path, stem: str, title: str, sections: list[Section], console: 
     (out / f"{stem}.md").write_text(render.markdown(title, sections, out), encoding="utf-8")
     (out / f"{stem}.html").write_text(render.html_page(title, sections), encoding="utf-8")
     written = f"{stem}: {out / f'{stem}.md'}  ·  {out / f'{stem}.html'}"
+    said = [p for s in sections if s.title == render.ANSWER for p in render.paragraphs(s)]
     if fmt == "table":
+        if said:
+            console.print(render.ANSWER, style="bold")
+            for sentence in said:
+                console.print(sentence, markup=False, highlight=False)
+            console.print()
         render.print_tables(sections, console, only)
         console.print(written)
         return
+    if said and fmt == "markdown":
+        print(f"## {render.ANSWER}\n\n" + "\n\n".join(render.md(p) for p in said) + "\n")
+    elif said:  # csv and json stay one table for other tools: the Answer goes with the names
+        print("\n".join([render.ANSWER, *said]), file=sys.stderr)
     render.write_tables([t for s in sections for t in s.tables
                          if only is None or t.title in only], fmt)
     print(written, file=sys.stderr)

@@ -43,6 +43,8 @@ class Section:
     title: str
     tables: list[Table] = field(default_factory=list)
     text: str = ""
+    figure: Path | None = None  # a chart of its own, beside the text (the Answer's hero chart)
+    figure_caption: str = ""
 
 
 def _bots(setup) -> str:
@@ -113,6 +115,14 @@ class ReportContext:
         # the rule variants (the What-if's), and what rows keep apart (`scan`'s `variant`)
         self.variants = self.configs["variant"].unique(maintain_order=True).to_list()
         self.kept_apart = self.configs["apart"].unique(maintain_order=True).to_list()
+        self._once: dict[str, object] = {}
+
+    def once(self, name: str, make: Callable[[], object]):
+        """Gives `make()`, computed once per report: a frame two sections read (the Answer
+        reads the What-if's comparisons and the ladder's stability)."""
+        if name not in self._once:
+            self._once[name] = make()
+        return self._once[name]
 
     @property
     def split(self) -> bool:
@@ -496,10 +506,20 @@ def with_verdicts(ctx: ReportContext, frame: pl.DataFrame, players: str = "playe
                   dtype=pl.Utf8))
 
 
+def pooled(ctx: ReportContext) -> bool:
+    """Gives whether a row by player count pools several configurations (that differ only in
+    game options, e.g. Saboteur's --saboteurs): only then does the Overview show them apart."""
+    counts = ctx.configs.unique("configuration").group_by("apart", "cfg_players").len()
+    return bool((counts["len"] > 1).any())
+
+
 @common_section
-def overview(ctx: ReportContext) -> Section:
+def overview(ctx: ReportContext) -> Section | None:
     """Gives games, the headline rate, its verdict and the game's summary aggregates per
-    configuration."""
+    configuration; None when each configuration is a row of its own by player count (that
+    table then holds these very numbers)."""
+    if not pooled(ctx):
+        return None
     head = ctx.game.headline
     frame = headline_totals(ctx, "configuration",
                             *[expr.alias(title) for title, expr in ctx.game.summary])
@@ -509,10 +529,21 @@ def overview(ctx: ReportContext) -> Section:
     frame = with_verdicts(ctx, frame, "cfg_players").select(
         "configuration", "games", "n", "wins", "rate", "low", "high", "target", "vs target",
         "verdict", *[t for t, _ in ctx.game.summary])
-    runs = ", ".join(str(r.path) for r in ctx.runs)
     return Section("Overview", [Table(
         f"{head.title} by configuration", frame, ("rate", "low", "high", *TARGET_PERCENT),
-        note=f"n = trials ({head.title}); {INTERVAL_NOTE}; {VERDICT_NOTE}; runs: {runs}")])
+        note=f"n = trials ({head.title}); {INTERVAL_NOTE}; {VERDICT_NOTE}")])
+
+
+def headline_by_players(ctx: ReportContext) -> pl.DataFrame:
+    """Gives the headline per player count (and variant: `ctx.apart`) with its interval, its
+    verdict against the target and the game's summary aggregates; computed once per report."""
+    def make() -> pl.DataFrame:
+        keys = ctx.apart("players")
+        summary = [expr.alias(title) for title, expr in ctx.game.summary]
+        games = with_wilson(headline_totals(ctx, keys, *summary)).sort(keys).with_columns(
+            pl.col("players").cast(pl.Int64))
+        return with_verdicts(ctx, games)
+    return ctx.once("headline_by_players", make)
 
 
 @common_section
@@ -523,9 +554,7 @@ def by_player_count(ctx: ReportContext) -> Section:
 
     head = ctx.game.headline
     keys = ctx.apart("players")
-    games = with_wilson(headline_totals(ctx, keys)).sort(keys).with_columns(
-        pl.col("players").cast(pl.Int64))
-    games = with_verdicts(ctx, games)
+    games = headline_by_players(ctx)
     seats = with_wilson(clustered_totals(ctx, "seats", keys, pl.col("won")))
     seats = seats.sort(keys).with_columns(
         pl.col("players").cast(pl.Int64), (1 / pl.col("players")).alias("fair share"))
@@ -549,11 +578,12 @@ def by_player_count(ctx: ReportContext) -> Section:
     return Section("Win rate by player count", [
         Table(f"{head.title} by player count", games.select(
             *keys, "games", "n", "wins", "rate", "low", "high", "target", "vs target",
-            "vs target low", "vs target high", "verdict"),
+            "vs target low", "vs target high", "verdict", *[t for t, _ in ctx.game.summary]),
             ("rate", "low", "high", *TARGET_PERCENT), chart=path, chart_caption=caption,
-            note=f"{INTERVAL_NOTE}; {VERDICT_NOTE}; a row pools the configurations of its "
-                 "player count that differ only in game options (the Overview keeps them "
-                 "apart), never rules, runs or bots" + _apart_note(ctx)),
+            note=f"n = trials ({head.title}); {INTERVAL_NOTE}; {VERDICT_NOTE}"
+                 + ("; a row pools the configurations of its player count that differ only "
+                    "in game options (the Overview keeps them apart), never rules, runs or "
+                    "bots" if pooled(ctx) else "") + _apart_note(ctx)),
         Table("Seat game-win rate by player count", seats.select(
             *keys, "n", "wins", "rate", "low", "high", "fair share"),
             ("rate", "low", "high", "fair share"),

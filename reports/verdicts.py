@@ -8,6 +8,7 @@ and whom a rate above or below it favours, in its package's `report` module (`de
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Callable
 
 import numpy as np
 
@@ -44,6 +45,41 @@ def declare(game: str, target: Target) -> None:
 def target_of(game: str) -> Target:
     """Gives the game's declared target (a fair share for the first player if none)."""
     return _TARGETS.get(game, Target())
+
+
+@dataclass(frozen=True)
+class Driver:
+    """A factor of the deal that can decide most of a game's headline, as its `report` module
+    declares it (Saboteur: the number of saboteurs in play), for the report's Answer.
+
+    `rates(ctx)` gives the headline per level of the factor: a frame with the report's
+    grouping keys (`ctx.apart("players")`), `level`, and n, rate, low, high (with_wilson);
+    `keys` are the rule keys that move the factor, `N` standing for the player count
+    ("saboteur_cards.N"); `why` says how they move it, `{keys}` standing for them; `unit`
+    names the headline's trials ("rounds")."""
+
+    name: str
+    rates: Callable
+    keys: tuple[str, ...] = ()
+    why: str = ""
+    unit: str = "trials"  # what the headline counts: Saboteur's rounds
+
+    def keys_at(self, players: int) -> list[str]:
+        """Gives the rule keys at a player count: "saboteur_cards.7"."""
+        return [k[:-2] + f".{players}" if k.endswith(".N") else k for k in self.keys]
+
+
+_DRIVERS: dict[str, Driver] = {}
+
+
+def declare_driver(game: str, driver: Driver) -> None:
+    """Records the factor of the deal that can decide `game`'s headline."""
+    _DRIVERS[game] = driver
+
+
+def driver_of(game: str) -> Driver | None:
+    """Gives the game's declared driver, or None."""
+    return _DRIVERS.get(game)
 
 
 def check_target(value: float | None) -> None:

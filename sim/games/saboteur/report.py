@@ -13,7 +13,7 @@ from reports.sections import (ADJUSTED, CLUSTER, INTERVAL_NOTE, TARGET_PERCENT, 
                               gap_tests, rate_covariance, with_mean_interval, with_verdicts,
                               with_wilson)
 from reports.stats import mean_design_effect
-from reports.verdicts import Target, declare
+from reports.verdicts import Driver, Target, declare, declare_driver
 
 # the miners' round-win rate is balanced at 50% (simulate report --target changes it)
 declare("saboteur", Target(0.5, above="miners", below="saboteurs"))
@@ -62,15 +62,32 @@ def _round_rows(ctx: ReportContext, columns: list[str]) -> pl.LazyFrame:
     return ctx.scan("rounds", ["seat", *columns]).filter(pl.col("seat") == 0)
 
 
+def by_saboteurs_in_play(ctx: ReportContext) -> pl.DataFrame:
+    """Gives the miners' round-win rate per player count and saboteurs in play (`level`, a
+    copy of `saboteurs`), games as clusters; computed once per report."""
+    def make() -> pl.DataFrame:
+        keys = ctx.apart("players", "saboteurs")
+        frame = clustered_totals(ctx, "rounds", keys, pl.col("winner_team") == "miners",
+                                 lf=_round_rows(ctx, ["players", "saboteurs", "winner_team",
+                                                      "game_id"]))
+        return with_wilson(frame).with_columns(
+            pl.col("players").cast(pl.Int64), pl.col("saboteurs").cast(pl.Int64),
+            pl.col("saboteurs").cast(pl.Int64).alias("level")).sort(keys)
+    return ctx.once("miners_by_saboteurs", make)
+
+
+# what decides most rounds: the saboteurs dealt, which the hidden role cards set
+declare_driver("saboteur", Driver(
+    "saboteurs in play", by_saboteurs_in_play, keys=("saboteur_cards.N", "miner_cards.N"),
+    why="the role cards beyond the player count stay hidden, so {keys} set the odds of "
+        "each deal", unit="rounds"))
+
+
 @game_section("saboteur")
 def miners_by_saboteurs(ctx: ReportContext) -> Section:
     """Gives the miners' round-win rate by players × saboteurs in play (a heatmap)."""
     keys = ctx.apart("players", "saboteurs")
-    frame = clustered_totals(ctx, "rounds", keys, pl.col("winner_team") == "miners",
-                             lf=_round_rows(ctx, ["players", "saboteurs", "winner_team",
-                                                  "game_id"]))
-    frame = with_wilson(frame).with_columns(pl.col("players").cast(pl.Int64),
-                                            pl.col("saboteurs").cast(pl.Int64)).sort(keys)
+    frame = by_saboteurs_in_play(ctx)
     # a heatmap row per player count, or per variant and player count: never pooled
     frame = frame.with_columns(ctx.group_label(frame).alias("__row"))
     rows = frame.unique("__row", maintain_order=True)["__row"].to_list()

@@ -1,0 +1,247 @@
+"""The report's Answer: three to six plain sentences generated from the figures, beside one
+hero chart, before every other section.
+
+Each sentence comes from a function over a small frame (the verdicts by player count, the
+What-if's comparisons, the ladder's stability, the game's driver), so that each can be tested
+against the figures it states.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import polars as pl
+
+from reports.render import ANSWER
+from reports.sections import ReportContext, Section, headline_by_players
+from reports.verdicts import TOLERANCE, Driver, driver_of
+
+# the charts that can lead the report, the first found: a What-if's forest, a ladder's
+# headline by rung, the headline by player count against the target
+HEROES = ("whatif_forest", "balance_by_rung", "headline_by_players")
+SHARE = 0.05  # a level of the driver rarer than this is left out of its sentence
+
+
+def _pct(rate: float) -> str:
+    return f"{100 * rate:.1f}%"
+
+
+def _interval(low: float, high: float) -> str:
+    return f"[{100 * low:.1f}, {100 * high:.1f}]"
+
+
+def _rate(row: dict) -> str:
+    """Gives a rate with its interval: "46.5% [45.2, 47.8]"."""
+    return f"{_pct(row['rate'])} {_interval(row['low'], row['high'])}"
+
+
+def _counts(players: list[int]) -> str:
+    """Gives player counts as read: "7", "5 and 7", "3, 4 and 6"."""
+    names = [str(p) for p in players]
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+
+
+def _and(items: list[str]) -> str:
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
+
+
+def _kind(verdict: str) -> str:
+    """Gives what a verdict says, without its figures: "favours miners", "balanced",
+    "not distinguishable", "no interval"."""
+    found = re.match(r"favours (.+?) by ", verdict)
+    if found:
+        return f"favours {found[1]}"
+    return verdict.split(" ", 1)[0] if verdict.startswith("balanced") else (
+        "not distinguishable" if verdict.startswith("not distinguishable") else verdict)
+
+
+def verdict_sentence(frame: pl.DataFrame, headline: str, lead: str = "") -> str:
+    """Gives one sentence of the verdicts by player count against the target, player counts
+    with the same verdict together, in the order of their first player count.
+
+    `frame`: players, rate, low, high, target, vs target, verdict (one row per player count);
+    `lead`: what the rows are, when the report holds several variants ("with default rules")."""
+    goals = set(frame["target"].round(6).to_list())
+    if len(goals) == 1:
+        goal = f"a target of {100 * goals.pop():g}%"
+    else:
+        goal = "its target (a fair share, 1 / players)"
+    groups: dict[str, list[dict]] = {}
+    for row in frame.sort("players").iter_rows(named=True):
+        groups.setdefault(_kind(row["verdict"]), []).append(row)
+    parts = []
+    for kind, rows in groups.items():
+        at = f"at {_counts([r['players'] for r in rows])} player{'s' if len(rows) > 1 or rows[0]['players'] != 1 else ''}"
+        if kind.startswith("favours"):
+            if len(rows) == 1:
+                parts.append(f"{at} it {rows[0]['verdict']}")
+            else:
+                gaps = sorted(abs(100 * r["vs target"]) for r in rows)
+                parts.append(f"{at} it {kind} (by {gaps[0]:.1f} to {gaps[-1]:.1f} points)")
+        elif kind == "balanced":
+            rates = "; ".join(_rate(r) for r in rows)
+            parts.append(f"{at} it is balanced within ±{100 * TOLERANCE:g} points ({rates})")
+        elif kind == "not distinguishable":
+            rates = "; ".join(_rate(r) for r in rows)
+            parts.append(f"{at} these games cannot tell it from balanced ({rates}): more "
+                         "games would tell")
+        else:
+            parts.append(f"{at} there is no interval (no trials)")
+    lead = f" {lead}" if lead else ""
+    return (f"Against {goal} for the {headline}{lead}: " + "; ".join(parts) + ".")
+
+
+def varied_keys(variants: list[str]) -> list[str]:
+    """Gives the rule keys the variants' labels set ("hand_size.7=5 (default)" sets
+    hand_size.7), in the order first met."""
+    keys = [m[1] for label in variants for m in re.finditer(r"(?:^|\s)([\w.\-]+)=\S", label)]
+    return list(dict.fromkeys(k for k in keys if k != "rung"))
+
+
+def closest_sentence(frame: pl.DataFrame, keys: list[str]) -> str:
+    """Gives, for one setting of a What-if (its rows: variant, players, rate, low, high,
+    baseline, vs baseline (low, high), vs target, verdict), which variants bring the headline
+    within the tolerance of its target, or that none does and which comes closest."""
+    players = int(frame["players"][0])
+    what = f"value of {keys[0]}" if len(keys) == 1 else "rule variant"
+    within = frame.filter(pl.col("verdict").str.starts_with("balanced"))
+    if within.height:
+        named = [f"{r['variant']} ({_rate(r)})" for r in within.iter_rows(named=True)]
+        verb = "brings" if within.height == 1 else "bring"
+        return (f"{_and(named)} {verb} {players} players within ±{100 * TOLERANCE:g} points of "
+                "the target.")
+    best = frame.with_columns(pl.col("vs target").abs().alias("__far")).sort("__far").row(
+        0, named=True)
+    moved = ""
+    if best["vs baseline"] is not None and best["variant"] != best["baseline"]:
+        moved = (f", {100 * best['vs baseline']:+.1f} points "
+                 f"[{100 * best['vs baseline low']:+.1f}, {100 * best['vs baseline high']:+.1f}]"
+                 f" against {best['baseline']}")
+    return (f"No {what} tried brings {players} players within ±{100 * TOLERANCE:g} points of "
+            f"the target; the closest is {best['variant']}: {_rate(best)}{moved}, where it "
+            f"{best['verdict']}.")
+
+
+def tried_sentence(frame: pl.DataFrame, keys: list[str], driver: Driver | None) -> str:
+    """Gives what the What-if varied and what it did not try: the driver's keys at its player
+    counts where none of them was varied."""
+    values = {}
+    for label in frame["variant"].to_list():
+        for key, value in re.findall(r"(?:^|\s)([\w.\-]+)=(\S+)", label):
+            values.setdefault(key, []).append(value)
+    tried = "; ".join(f"{k} = {', '.join(dict.fromkeys(values.get(k, [])))}" for k in keys)
+    said = f"Tried: {tried}; every other rule as the game ships it." if tried else ""
+    if driver is not None and driver.keys:
+        players = sorted(set(frame["players"].to_list()))
+        untried = [k for p in players for k in driver.keys_at(p) if k not in keys]
+        if untried:
+            said += (f" Not tried: {_and(untried)}, which set the {driver.name}.")
+    return said.strip()
+
+
+def driver_sentence(frame: pl.DataFrame, driver: Driver, headline: str,
+                    spread: float = 0.2) -> str:
+    """Gives what the game's driver does to the headline at the player count where it matters
+    most (its levels' rates furthest apart, levels rarer than SHARE left out), and the rule keys
+    that move it; "" when its levels' rates lie within `spread` of each other everywhere.
+
+    `frame`: players, level, n, rate, low, high (one variant's rows)."""
+    best, widest = None, spread
+    for (players,), part in frame.sort("players", "level").group_by("players",
+                                                                    maintain_order=True):
+        part = part.with_columns((pl.col("n") / pl.col("n").sum()).alias("share")).filter(
+            pl.col("share") >= SHARE)
+        if part.height > 1 and part["rate"].max() - part["rate"].min() >= widest:
+            best, widest = (players, part), part["rate"].max() - part["rate"].min()
+    if best is None:
+        return ""
+    players, part = best
+    levels = [f"{_rate(r)} with {r['level']} {driver.name} ({100 * r['share']:.0f}% of the "
+              f"{driver.unit})" for r in part.iter_rows(named=True)]
+    keys = driver.keys_at(int(players))
+    why = driver.why.format(keys=_and(keys)) if driver.why else ""
+    return (f"What decides most {driver.unit} is the number of {driver.name}: at {players} "
+            f"players the {headline} is {_and(levels)}" + (f"; {why}." if why else "."))
+
+
+def stability_sentence(frame: pl.DataFrame) -> str:
+    """Gives one sentence of whether each player count's verdict holds across the top two
+    rungs of a ladder (reports.ladder.stability's frame)."""
+    pairs = set(zip(frame["lower rung"].to_list(), frame["top rung"].to_list()))
+    rungs = f" ({' and '.join(pairs.pop())})" if len(pairs) == 1 else ""
+    said = {}
+    for r in frame.iter_rows(named=True):
+        at = str(r["players"]) + (f" ({r['variant']})" if "variant" in r else "")
+        said.setdefault(r["across the top two rungs"], []).append(at)
+    words = {"stable": "is stable", "depends on skill": "depends on skill",
+             "not settled": "is not settled (more games would tell)"}
+    parts = [f"{words[state]} at {_and(counts)} player{'s' if counts != ['1'] else ''}"
+             for state, counts in said.items()]
+    return f"Across the top two rungs{rungs} the verdict " + "; it ".join(parts) + "."
+
+
+def _reference(ctx: ReportContext) -> str | None:
+    """Gives the variant (kept-apart label) the verdict sentence reads when the report holds
+    several: a ladder's top rung, else the first playing the default rules; None for one."""
+    if not ctx.split:
+        return None
+    from reports.ladder import rungs
+
+    ladder = rungs(ctx)
+    if ladder:
+        top = max(ladder, key=lambda r: r.order)
+        config = top.configuration
+    else:
+        defaults = ctx.configs.filter(pl.col("default"))
+        config = (defaults if defaults.height else ctx.configs)["configuration"][0]
+    return ctx.configs.filter(pl.col("configuration") == config)["apart"][0]
+
+
+def _hero(sections: list[Section]) -> tuple[Path | None, str]:
+    charts = {t.chart.stem: t for s in sections for t in s.tables if t.chart is not None}
+    for name in HEROES:
+        if name in charts:
+            return charts[name].chart, charts[name].chart_caption
+    return None, ""
+
+
+def sentences(ctx: ReportContext, sections: list[Section]) -> list[str]:
+    """Gives the Answer's sentences for a report of `ctx` whose other sections are built."""
+    head = ctx.game.headline.title
+    reference = _reference(ctx)
+    frame = headline_by_players(ctx)
+    said = []
+    if reference is not None:
+        frame = frame.filter(pl.col("variant") == reference)
+    said.append(verdict_sentence(frame, head, f"({reference})" if reference else ""))
+    titles = {s.title for s in sections}
+    driver = driver_of(ctx.game.name)
+    whatif = next((s for s in sections if s.title.startswith("What-if")), None)
+    if whatif is not None:
+        from reports.whatif import comparisons
+
+        rows = ctx.once("whatif", lambda: comparisons(ctx))
+        keys = varied_keys(rows["variant"].to_list())
+        for _, part in rows.group_by("setting", maintain_order=True):
+            said.append(closest_sentence(part, keys))
+        said.append(tried_sentence(rows, keys, driver))
+    if "Balance across skill levels" in titles:
+        from reports import ladder
+
+        stable = ladder.stable(ctx)
+        if stable.height:
+            said.append(stability_sentence(stable))
+    if driver is not None:
+        rates = driver.rates(ctx)
+        if reference is not None and "variant" in rates.columns:
+            rates = rates.filter(pl.col("variant") == reference)
+        said.append(driver_sentence(rates, driver, head))
+    return [s for s in said if s]
+
+
+def section(ctx: ReportContext, sections: list[Section]) -> Section:
+    """Gives the Answer: its sentences and the hero chart."""
+    chart, caption = _hero(sections)
+    return Section(ANSWER, text="\n".join(sentences(ctx, sections)), figure=chart,
+                   figure_caption=caption)
