@@ -61,7 +61,8 @@ def verdict_sentence(frame: pl.DataFrame, headline: str, lead: str = "") -> str:
     with the same verdict together, in the order of their first player count.
 
     `frame`: players, rate, low, high, target, vs target, verdict (one row per player count);
-    `lead`: what the rows are, when the report holds several variants ("with default rules")."""
+    `lead`: what the rows are, when the report holds several variants ("with default
+    rules", "at the top rung, search")."""
     goals = set(frame["target"].round(6).to_list())
     if len(goals) == 1:
         goal = f"a target of {100 * goals.pop():g}%"
@@ -76,9 +77,10 @@ def verdict_sentence(frame: pl.DataFrame, headline: str, lead: str = "") -> str:
         if kind.startswith("favours"):
             if len(rows) == 1:
                 parts.append(f"{at} it {rows[0]['verdict']}")
-            else:
-                gaps = sorted(abs(100 * r["vs target"]) for r in rows)
-                parts.append(f"{at} it {kind} (by {gaps[0]:.1f} to {gaps[-1]:.1f} points)")
+            else:  # "by 23.7 points at 3 players, 42.5 at 4 and 2.5 at 10"
+                gaps = [f"{abs(100 * r['vs target']):.1f} at {r['players']}" for r in rows]
+                gaps[0] = gaps[0].replace(" at ", " points at ") + " players"
+                parts.append(f"it {kind} by {_and(gaps)}")
         elif kind == "balanced":
             rates = "; ".join(_rate(r) for r in rows)
             parts.append(f"{at} it is balanced within ±{100 * TOLERANCE:g} points ({rates})")
@@ -88,7 +90,7 @@ def verdict_sentence(frame: pl.DataFrame, headline: str, lead: str = "") -> str:
                          "games would tell")
         else:
             parts.append(f"{at} there is no interval (no trials)")
-    lead = f" {lead}" if lead else ""
+    lead = f", {lead}" if lead else ""
     return (f"Against {goal} for the {headline}{lead}: " + "; ".join(parts) + ".")
 
 
@@ -123,6 +125,14 @@ def closest_sentence(frame: pl.DataFrame, keys: list[str]) -> str:
             f"{best['verdict']}.")
 
 
+def _natural(text: str) -> tuple:
+    """Gives a sort key that puts "4" before "10" and numbers before words."""
+    try:
+        return (0, float(text), text)
+    except ValueError:
+        return (1, 0.0, text)
+
+
 def tried_sentence(frame: pl.DataFrame, keys: list[str], driver: Driver | None) -> str:
     """Gives what the What-if varied and what it did not try: the driver's keys at its player
     counts where none of them was varied."""
@@ -130,13 +140,14 @@ def tried_sentence(frame: pl.DataFrame, keys: list[str], driver: Driver | None) 
     for label in frame["variant"].to_list():
         for key, value in re.findall(r"(?:^|\s)([\w.\-]+)=(\S+)", label):
             values.setdefault(key, []).append(value)
-    tried = "; ".join(f"{k} = {', '.join(dict.fromkeys(values.get(k, [])))}" for k in keys)
+    tried = "; ".join(f"{k} = {', '.join(sorted(set(values.get(k, [])), key=_natural))}"
+                      for k in keys)
     said = f"Tried: {tried}; every other rule as the game ships it." if tried else ""
     if driver is not None and driver.keys:
         players = sorted(set(frame["players"].to_list()))
         untried = [k for p in players for k in driver.keys_at(p) if k not in keys]
         if untried:
-            said += (f" Not tried: {_and(untried)}, which set the {driver.name}.")
+            said += f" Not tried: {_and(untried)}, which set the number of {driver.name}."
     return said.strip()
 
 
@@ -157,8 +168,8 @@ def driver_sentence(frame: pl.DataFrame, driver: Driver, headline: str,
     if best is None:
         return ""
     players, part = best
-    levels = [f"{_rate(r)} with {r['level']} {driver.name} ({100 * r['share']:.0f}% of the "
-              f"{driver.unit})" for r in part.iter_rows(named=True)]
+    levels = [f"{_rate(r)} with {driver.level.format(r['level'])} ({100 * r['share']:.0f}% of "
+              f"the {driver.unit})" for r in part.iter_rows(named=True)]
     keys = driver.keys_at(int(players))
     why = driver.why.format(keys=_and(keys)) if driver.why else ""
     return (f"What decides most {driver.unit} is the number of {driver.name}: at {players} "
@@ -181,21 +192,24 @@ def stability_sentence(frame: pl.DataFrame) -> str:
     return f"Across the top two rungs{rungs} the verdict " + "; it ".join(parts) + "."
 
 
-def _reference(ctx: ReportContext) -> str | None:
+def _reference(ctx: ReportContext) -> tuple[str | None, str]:
     """Gives the variant (kept-apart label) the verdict sentence reads when the report holds
-    several: a ladder's top rung, else the first playing the default rules; None for one."""
+    several (a ladder's top rung, else the first playing the default rules; None for one) and
+    how the sentence names it."""
     if not ctx.split:
-        return None
+        return None, ""
     from reports.ladder import rungs
 
     ladder = rungs(ctx)
     if ladder:
         top = max(ladder, key=lambda r: r.order)
-        config = top.configuration
+        config, lead = top.configuration, f"at the top rung, {top.rung}"
     else:
         defaults = ctx.configs.filter(pl.col("default"))
         config = (defaults if defaults.height else ctx.configs)["configuration"][0]
-    return ctx.configs.filter(pl.col("configuration") == config)["apart"][0]
+        lead = None
+    apart = ctx.configs.filter(pl.col("configuration") == config)["apart"][0]
+    return apart, lead or f"with {apart}"
 
 
 def _hero(sections: list[Section]) -> tuple[Path | None, str]:
@@ -209,12 +223,12 @@ def _hero(sections: list[Section]) -> tuple[Path | None, str]:
 def sentences(ctx: ReportContext, sections: list[Section]) -> list[str]:
     """Gives the Answer's sentences for a report of `ctx` whose other sections are built."""
     head = ctx.game.headline.title
-    reference = _reference(ctx)
+    reference, lead = _reference(ctx)
     frame = headline_by_players(ctx)
     said = []
     if reference is not None:
         frame = frame.filter(pl.col("variant") == reference)
-    said.append(verdict_sentence(frame, head, f"({reference})" if reference else ""))
+    said.append(verdict_sentence(frame, head, lead))
     titles = {s.title for s in sections}
     driver = driver_of(ctx.game.name)
     whatif = next((s for s in sections if s.title.startswith("What-if")), None)

@@ -65,14 +65,22 @@ def _figure(width: float = 10.0, height: float = 5.6):
     return fig, ax
 
 
-def save(fig, path: Path) -> Path:
+def save(fig, path: Path, tight: bool = False) -> Path:
     """Gives `path` after writing the figure there as PNG, and beside it in every other format
-    asked for (`output`); closes the figure."""
+    asked for (`output`); closes the figure. `tight`: the image is cut to what is drawn,
+    however far it reaches (a long label or a legend below the axes is never clipped)."""
     path.parent.mkdir(parents=True, exist_ok=True)
+    extra = {"bbox_inches": "tight", "pad_inches": 0.15} if tight else {}
     for fmt in _output["formats"]:
-        fig.savefig(path.with_suffix(f".{fmt}"), format=fmt, dpi=_output["dpi"])
+        fig.savefig(path.with_suffix(f".{fmt}"), format=fmt, dpi=_output["dpi"], **extra)
     plt.close(fig)
     return path
+
+
+def _below(ax, points: float):
+    """Gives a transform for a legend anchored `points` below the axes' bottom edge."""
+    return ax.transAxes + matplotlib.transforms.ScaledTranslation(
+        0, -points / 72, ax.figure.dpi_scale_trans)
 
 
 def _finish(fig, ax, path: Path, title: str, xlabel: str, ylabel: str, caption: str,
@@ -158,6 +166,51 @@ def rate_bars(path: Path, labels: list[str], rate, low, high, *, title: str, xla
     _legend_outside(ax)
     return _finish(fig, ax, path, title, xlabel, ylabel,
                    caption + _interval_note(rate, low, high), bottom=bottom, right=LEGEND_RIGHT)
+
+
+def faceted_bars(path: Path, facets: dict[str, tuple], *, title: str, xlabel: str,
+                 ylabel: str, caption: str, columns: int = 4) -> Path:
+    """Gives bar charts of rates with 95% interval whiskers, one small chart (facet) per key
+    of `facets`, wrapped into rows of at most `columns`, on one shared rate scale.
+
+    `facets` maps a facet's title to (labels, rate, low, high)."""
+    count = max(1, len(facets))
+    cols = min(columns, count)
+    rows = -(-count // cols)
+    widest = max((len(f[0]) for f in facets.values()), default=1)
+    fig, axes = plt.subplots(rows, cols, figsize=(max(3.2, 0.55 * widest + 1.2) * cols,
+                                                  3.2 * rows + 0.6),
+                             dpi=100, sharey=True, squeeze=False, layout="constrained")
+    top = max((float(np.nanmax(np.asarray(f[3], float), initial=0.0)) for f in facets.values()),
+              default=0.0)
+    every = []
+    for ax, (name, (labels, rate, low, high)) in zip(axes.flat, facets.items()):
+        rate, low, high = (np.asarray(a, float) for a in (rate, low, high))
+        every.append((rate, low, high))
+        x = np.arange(len(labels))
+        ax.bar(x, rate, color=OKABE_ITO[0], width=0.6)
+        ax.errorbar(x, rate, yerr=_whiskers(rate, low, high), fmt="none", ecolor="black",
+                    capsize=4)
+        for xi, r, h in zip(x, rate, high):
+            ax.annotate(f"{100 * r:.0f}%", (xi, h if np.isfinite(h) else r), xytext=(0, 3),
+                        textcoords="offset points", ha="center", fontsize=9)
+        ax.set_xticks(x, [str(label) for label in labels])
+        ax.set_title(name, fontsize=12)
+        ax.grid(True, axis="y", alpha=0.3)
+        ax.set_axisbelow(True)
+        ax.set_ylim(0, min(1.0, max(1e-3, top) * 1.18))
+        _percent_axis(ax)
+    for ax in list(axes.flat)[len(facets):]:
+        ax.set_visible(False)
+    fig.suptitle(title, fontweight="bold", fontsize=15)
+    fig.supxlabel(xlabel, fontsize=12)
+    fig.supylabel(ylabel, fontsize=12)
+    note = _interval_note(*(np.concatenate([e[k] for e in every]) for k in range(3))
+                          ) if every else ""
+    fig.text(0.0, 0.0, textwrap.fill(caption + note,
+                                     int(14 * fig.get_figwidth())),
+             fontsize=CAPTION_SIZE, color="#444444", ha="left", va="top")
+    return save(fig, path, tight=True)
 
 
 def rate_lines(path: Path, series: dict[str, tuple], *, title: str, xlabel: str, ylabel: str,
@@ -402,7 +455,7 @@ def forest(path: Path, labels: list[str], estimate, low, high, *, title: str, xl
         ax.annotate(f"{value:+.1f}" if value else "0.0", (hi if np.isfinite(hi) else e, yi),
                     xytext=(7, 0), textcoords="offset points", va="center", fontsize=8)
     ax.set_yticks(y, labels)
-    ax.set_ylim(-1.5, k - 0.4)  # a free strip at the bottom holds the legend
+    ax.set_ylim(-0.6, k - 0.4)
     ends = np.concatenate([np.asarray(e, float).ravel() for e in ends])
     lo, hi = float(np.nanmin(ends)), float(np.nanmax(ends))
     pad = max(hi - lo, 0.5) * 0.08
@@ -410,9 +463,13 @@ def forest(path: Path, labels: list[str], estimate, low, high, *, title: str, xl
     handles, names = ax.get_legend_handles_labels()
     first = names.index("difference (paired 95% interval)")
     order = [first] + [i for i in range(len(names)) if i != first]
-    ax.legend([handles[i] for i in order], [names[i] for i in order], loc="lower center",
-              ncol=3, fontsize=8, frameon=False)
-    longest = max((len(str(label)) for label in labels), default=1)
-    left = min(0.5, 0.06 + 0.0105 * longest)
-    bottom = min(0.3, 0.8 / fig.get_figheight())
-    return _finish(fig, ax, path, title, xlabel, "", caption, left=left, bottom=bottom)
+    ax.set_title(textwrap.fill(title, 60), fontweight="bold")
+    ax.set_xlabel(xlabel)
+    # below the x label: the legend, then the caption; the image is cut to hold them all
+    ax.legend([handles[i] for i in order], [names[i] for i in order], loc="upper center",
+              bbox_to_anchor=(0.5, 0.0), bbox_transform=_below(ax, 40), ncol=3, fontsize=9,
+              frameon=False)
+    ax.annotate(textwrap.fill(caption, 100), (0.0, 0.0), xycoords="axes fraction",
+                xytext=(0, -64), textcoords="offset points", va="top", ha="left",
+                fontsize=CAPTION_SIZE - 1, color="#444444", annotation_clip=False)
+    return save(fig, path, tight=True)

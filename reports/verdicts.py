@@ -56,13 +56,14 @@ class Driver:
     grouping keys (`ctx.apart("players")`), `level`, and n, rate, low, high (with_wilson);
     `keys` are the rule keys that move the factor, `N` standing for the player count
     ("saboteur_cards.N"); `why` says how they move it, `{keys}` standing for them; `unit`
-    names the headline's trials ("rounds")."""
+    names the headline's trials ("rounds"), `level` a level in words ("{} in play")."""
 
     name: str
     rates: Callable
     keys: tuple[str, ...] = ()
     why: str = ""
     unit: str = "trials"  # what the headline counts: Saboteur's rounds
+    level: str = "{}"  # a level in words: "{} in play"
 
     def keys_at(self, players: int) -> list[str]:
         """Gives the rule keys at a player count: "saboteur_cards.7"."""

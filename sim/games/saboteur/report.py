@@ -80,7 +80,7 @@ def by_saboteurs_in_play(ctx: ReportContext) -> pl.DataFrame:
 declare_driver("saboteur", Driver(
     "saboteurs in play", by_saboteurs_in_play, keys=("saboteur_cards.N", "miner_cards.N"),
     why="the role cards beyond the player count stay hidden, so {keys} set the odds of "
-        "each deal", unit="rounds"))
+        "each deal", unit="rounds", level="{} in play"))
 
 
 @game_section("saboteur")
@@ -196,13 +196,19 @@ def win_by_role_mix(ctx: ReportContext) -> Section:
         gap_tests(part, cov=rate_covariance(ctx, "rounds", part, keys, pl.col("__s"),
                                             pl.col("__t"), lf=per_game.lazy()))
         for _, part in frame.sort(*keys).group_by(keys[:-1], maintain_order=True)])
-    labels = [" · ".join([*map(str, rest), f"{n}p", f"{k} of {r}"])
-              for *rest, n, r, k in frame.select(*keys).iter_rows()]
+    # a small chart per player count (and variant, and game length), wrapped into rows
+    facets = {}
+    for group, part in frame.group_by(keys[:-1], maintain_order=True):
+        *rest, players, rounds = group
+        name = " · ".join([*map(str, rest), f"{players} players"]) + (
+            f" ({rounds} rounds)" if frame["rounds"].n_unique() > 1 else "")
+        facets[name] = ([f"{k} of {r}" for r, k in part.select("rounds", "saboteur rounds")
+                         .iter_rows()], part["rate"], part["low"], part["high"])
     n = int(frame["n"].sum())
-    path = charts.rate_bars(ctx.chart("win_by_role_mix"), labels, frame["rate"], frame["low"],
-                            frame["high"], title="Saboteur: game-win rate by role mix",
-                            xlabel="rounds played as a saboteur", ylabel="game-win rate (%)",
-                            caption=_n_caption(n, "seat-games"))
+    path = charts.faceted_bars(ctx.chart("win_by_role_mix"), facets,
+                               title="Saboteur: game-win rate by role mix",
+                               xlabel="rounds played as a saboteur", ylabel="game-win rate (%)",
+                               caption=_n_caption(n, "seat-games"))
     return Section("Final game-win rate by role mix", [Table(
         "Game-win rate by rounds played as a saboteur",
         frame.select(*keys, "n", "wins", "rate", "low", "high", "vs first", "p",
