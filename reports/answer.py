@@ -94,6 +94,28 @@ def verdict_sentence(frame: pl.DataFrame, headline: str, lead: str = "") -> str:
     return (f"Against {goal} for the {headline}{lead}: " + "; ".join(parts) + ".")
 
 
+def closest_count_sentence(frame: pl.DataFrame) -> str:
+    """Gives which of several player counts comes closest to the target ("" for one);
+    `frame`: players, rate, low, high, vs target."""
+    if frame.height < 2:
+        return ""
+    best = frame.with_columns(pl.col("vs target").abs().alias("__far")).sort(
+        "__far", "players").row(0, named=True)
+    return (f"Of the player counts played, {best['players']} comes closest to the target: "
+            f"{_rate(best)}.")
+
+
+def untried_sentence(driver: Driver | None) -> str:
+    """Gives what a report without rule variants did not try: a rule change, such as of the
+    driver's keys."""
+    said = ("No rule change was tried: `--set KEY=A,B` plays a sweep of one, which the report "
+            "then compares on the same deals")
+    if driver is not None and driver.keys:
+        said += (f"; {_and(driver.keys)} (N: the player count) set the number of "
+                 f"{driver.name}")
+    return said + "."
+
+
 def varied_keys(variants: list[str]) -> list[str]:
     """Gives the rule keys the variants' labels set ("hand_size.7=5 (default)" sets
     hand_size.7), in the order first met."""
@@ -229,10 +251,13 @@ def sentences(ctx: ReportContext, sections: list[Section]) -> list[str]:
     if reference is not None:
         frame = frame.filter(pl.col("variant") == reference)
     said.append(verdict_sentence(frame, head, lead))
+    said.append(closest_count_sentence(frame))
     titles = {s.title for s in sections}
     driver = driver_of(ctx.game.name)
     whatif = next((s for s in sections if s.title.startswith("What-if")), None)
-    if whatif is not None:
+    if whatif is None and len(ctx.variants) == 1:
+        said.append(untried_sentence(driver))
+    elif whatif is not None:
         from reports.whatif import comparisons
 
         rows = ctx.once("whatif", lambda: comparisons(ctx))

@@ -119,16 +119,20 @@ def test_png_charts_are_200_dpi_by_default(saboteur_run, tmp_path):
         assert image.width >= 2000  # 10 inches at 200 dpi: sharp at a slide's full width
 
 
-def test_the_html_page_has_contents_linking_every_section_and_the_provenance_first():
+def test_the_html_page_has_contents_linking_every_section_the_answer_first_provenance_last():
     sections = [Section("Win rate by seat", TABLES[:1]), Section("Provenance", text="runs: x"),
-                Section("Other", TABLES[1:])]
+                Section("Other", TABLES[1:]), Section("Answer", text="One.\nTwo.")]
     page = render.html_page("T", sections)
-    targets = re.findall(r"href='#([^']+)'", page)
-    assert len(targets) == 3 + 2  # the sections and their tables
-    for target in targets:
+    contents = page[page.index("<nav"):page.index("</nav>")]
+    targets = re.findall(r"href='#([^']+)'", contents)
+    assert len(targets) == 4 + 2  # the sections and their tables
+    for target in re.findall(r"href='#([^']+)'", page):
         assert f"id='{target}'" in page
-    assert page.index(">Provenance</h2>") < page.index(">Win rate by seat</h2>")
-    assert page.index(">Provenance</a>") < page.index(">Win rate by seat</a>")
+    # the Answer, a sentence a paragraph, comes before the contents; the provenance last
+    assert page.index(">Answer</h2>") < page.index("<nav") < page.index(">Win rate by seat</h2>")
+    assert "<p>One.</p><p>Two.</p>" in page
+    assert page.index(">Win rate by seat</h2>") < page.index(">Provenance</h2>")
+    assert contents.index(">Win rate by seat</a>") < contents.index(">Provenance</a>")
 
 
 def test_a_chart_caption_is_not_repeated_under_the_chart(saboteur_run, tmp_path):

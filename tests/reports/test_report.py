@@ -177,8 +177,8 @@ def test_a_game_without_its_own_sections_gets_the_common_ones(tmp_path, runkit):
     assert out == run / "report"  # the default folder
     titles = [line[3:] for line in (out / "report.md").read_text().splitlines()
               if line.startswith("## ")]
-    assert titles == ["Provenance", "Overview", "Win rate by player count", "Win rate by seat",
-                      "Win rate by strategy", "Game length and stalled games"]
+    assert titles == ["Answer", "Win rate by player count", "Win rate by seat",
+                      "Win rate by strategy", "Game length and stalled games", "Provenance"]
     assert all(p.read_bytes()[:8] == PNG for p in (out / "charts").glob("*.png"))
 
 

@@ -73,10 +73,11 @@ def test_a_change_that_changes_no_game_has_no_difference():
 
 # --- the What-if section and sections kept apart ----------------------------------------------
 
-def test_the_report_opens_with_provenance_then_what_if(two_variants):
+def test_the_report_opens_with_the_answer_then_what_if_and_ends_with_provenance(two_variants):
     _, sections = two_variants
-    assert [s.title for s in sections[:2]] == ["Provenance",
+    assert [s.title for s in sections[:2]] == ["Answer",
                                                "What-if: rule variants against the baseline"]
+    assert sections[-1].title == "Provenance"
 
 
 def test_what_if_differences_pair_the_same_deals(two_variants):
@@ -127,8 +128,10 @@ def test_runs_with_different_seeds_are_compared_unpaired(tmp_path, runkit):
     frame = comparisons(ctx)
     assert frame["variant"].to_list() == ["default rules (a)", "hand_size.7=6 (b)"]
     assert frame["pairing"][1].startswith("unpaired")
-    overview = sections.overview(ctx).tables[0].frame
-    assert overview["configuration"].to_list() == ["7p default (a)", "7p hand_size.7=6 default (b)"]
+    # each configuration is a row of its own by player count: no Overview repeats them
+    assert sections.overview(ctx) is None
+    by_count = sections.headline_by_players(ctx)
+    assert by_count["variant"].to_list() == ["default rules (a)", "hand_size.7=6 (b)"]
 
 
 def context(run, tmp_path, **flags):
@@ -145,7 +148,7 @@ def test_baseline_names_the_variant_differences_are_taken_from(tmp_path, two_var
 
 def test_provenance_names_runs_seeds_command_rules_and_bots(two_variants):
     _, sections = two_variants
-    provenance = sections[0]
+    provenance = sections[-1]
     runs = tables_of([provenance])["Runs"].frame.row(0, named=True)
     assert (runs["run"], runs["seed"], runs["command"], runs["played"]) == (
         "sweep", 1, "test", "2026-01-01 00:00:00")

@@ -1,0 +1,147 @@
+"""The Answer's sentences state the figures of the frames they are made from."""
+
+import polars as pl
+import pytest
+
+from reports import answer
+from reports.verdicts import Driver, Target, verdicts
+
+SABOTEUR = Target(0.5, above="miners", below="saboteurs")
+
+
+def by_players(rows):
+    """A headline-by-player-count frame: (players, rate, low, high) rows, target 50%."""
+    frame = pl.DataFrame(rows, orient="row", schema=["players", "rate", "low", "high"])
+    frame = frame.with_columns(pl.lit(0.5).alias("target"),
+                               (pl.col("rate") - 0.5).alias("vs target"))
+    return frame.with_columns(pl.Series("verdict", verdicts(
+        frame["vs target"], frame["low"] - 0.5, frame["high"] - 0.5, SABOTEUR)))
+
+
+def test_the_verdicts_group_player_counts_that_say_the_same():
+    frame = by_players([(7, 0.462, 0.443, 0.480), (3, 0.737, 0.721, 0.753),
+                        (10, 0.505, 0.490, 0.512), (4, 0.925, 0.914, 0.934),
+                        (5, 0.51, 0.47, 0.55)])
+    said = answer.verdict_sentence(frame, "miners' round-win rate")
+    assert said == (
+        "Against a target of 50% for the miners' round-win rate: it favours miners by 23.7 "
+        "points at 3 players and 42.5 at 4; at 5 players these games cannot tell it from "
+        "balanced (51.0% [47.0, 55.0]): more games would tell; at 7 players it favours "
+        "saboteurs by 3.8 points [2.0, 5.7]; at 10 players it is balanced within ±2 points "
+        "(50.5% [49.0, 51.2]).")
+
+
+def test_the_verdicts_name_the_variant_they_read_and_a_fair_share():
+    frame = by_players([(2, 0.6, 0.55, 0.65), (4, 0.3, 0.27, 0.33)]).with_columns(
+        pl.Series("target", [0.5, 0.25]))
+    said = answer.verdict_sentence(frame, "first player's win rate", "with default rules")
+    assert said.startswith("Against its target (a fair share, 1 / players) for the first "
+                           "player's win rate, with default rules: ")
+
+
+def test_the_closest_player_count():
+    frame = by_players([(3, 0.737, 0.721, 0.753), (10, 0.525, 0.507, 0.543),
+                        (7, 0.462, 0.443, 0.480)])
+    assert answer.closest_count_sentence(frame) == (
+        "Of the player counts played, 10 comes closest to the target: 52.5% [50.7, 54.3].")
+    assert answer.closest_count_sentence(frame.head(1)) == ""
+
+
+def comparisons(rows):
+    """A What-if frame of one setting at 7 players: (variant, rate, low, high, vs baseline,
+    its low, its high) rows, the first the baseline."""
+    frame = pl.DataFrame(rows, orient="row", schema=[
+        "variant", "rate", "low", "high", "vs baseline", "vs baseline low", "vs baseline high"])
+    frame = frame.with_columns(pl.lit("7p default").alias("setting"), pl.lit(7).alias("players"),
+                               pl.lit(rows[0][0]).alias("baseline"),
+                               (pl.col("rate") - 0.5).alias("vs target"))
+    return frame.with_columns(pl.Series("verdict", verdicts(
+        frame["vs target"], frame["low"] - 0.5, frame["high"] - 0.5, SABOTEUR)))
+
+
+HAND = [("hand_size.7=5 (default)", 0.440, 0.422, 0.458, None, None, None),
+        ("hand_size.7=4", 0.438, 0.420, 0.456, -0.002, -0.022, 0.018),
+        ("hand_size.7=6", 0.451, 0.434, 0.469, 0.011, -0.009, 0.031)]
+
+
+def test_no_variant_brings_the_headline_within_the_tolerance_the_closest_is_named():
+    frame = comparisons(HAND)
+    keys = answer.varied_keys(frame["variant"].to_list())
+    assert keys == ["hand_size.7"]
+    assert answer.closest_sentence(frame, keys) == (
+        "No value of hand_size.7 tried brings 7 players within ±2 points of the target; the "
+        "closest is hand_size.7=6: 45.1% [43.4, 46.9], +1.1 points [-0.9, +3.1] against "
+        "hand_size.7=5 (default), where it favours saboteurs by 4.9 points [3.1, 6.6].")
+
+
+def test_variants_within_the_tolerance_are_named_with_their_rates():
+    frame = comparisons([*HAND, ("hand_size.7=8", 0.497, 0.485, 0.510, 0.057, 0.04, 0.07)])
+    assert answer.closest_sentence(frame, ["hand_size.7"]) == (
+        "hand_size.7=8 (49.7% [48.5, 51.0]) brings 7 players within ±2 points of the target.")
+
+
+def test_what_was_tried_and_what_was_not():
+    driver = Driver("saboteurs in play", lambda ctx: None,
+                    keys=("saboteur_cards.N", "miner_cards.N"))
+    frame = comparisons(HAND)
+    assert answer.tried_sentence(frame, ["hand_size.7"], driver) == (
+        "Tried: hand_size.7 = 4, 5, 6; every other rule as the game ships it. Not tried: "
+        "saboteur_cards.7 and miner_cards.7, which set the number of saboteurs in play.")
+    swept = comparisons([("saboteur_cards.7=2", 0.4, 0.38, 0.42, None, None, None),
+                         ("saboteur_cards.7=3", 0.5, 0.48, 0.52, 0.1, 0.08, 0.12)])
+    assert answer.tried_sentence(swept, ["saboteur_cards.7"], driver) == (
+        "Tried: saboteur_cards.7 = 2, 3; every other rule as the game ships it. Not tried: "
+        "miner_cards.7, which set the number of saboteurs in play.")
+    assert "saboteur_cards.N and miner_cards.N" in answer.untried_sentence(driver)
+
+
+def test_the_driver_is_told_where_its_levels_differ_most():
+    driver = Driver("saboteurs in play", lambda ctx: None,
+                    keys=("saboteur_cards.N", "miner_cards.N"),
+                    why="the role cards beyond the player count stay hidden, so {keys} set "
+                        "the odds of each deal", unit="rounds", level="{} in play")
+    frame = pl.DataFrame(
+        [(5, 1, 350, 0.946, 0.931, 0.958), (5, 2, 650, 0.343, 0.323, 0.365),
+         (7, 2, 360, 0.811, 0.786, 0.834), (7, 3, 640, 0.229, 0.211, 0.249),
+         (7, 4, 20, 0.01, 0.0, 0.2)],  # 2% of 7 players' rounds: too rare to name
+        orient="row", schema=["players", "level", "n", "rate", "low", "high"])
+    said = answer.driver_sentence(frame.filter(pl.col("players") == 7), driver,
+                                  "miners' round-win rate")
+    assert said == (
+        "What decides most rounds is the number of saboteurs in play: at 7 players the "
+        "miners' round-win rate is 81.1% [78.6, 83.4] with 2 in play (35% of the rounds) and "
+        "22.9% [21.1, 24.9] with 3 in play (63% of the rounds); the role cards beyond the "
+        "player count stay hidden, so saboteur_cards.7 and miner_cards.7 set the odds of "
+        "each deal.")
+    assert "at 5 players" in answer.driver_sentence(frame, driver, "miners' round-win rate")
+    # levels whose rates lie within 20 points of each other decide nothing worth a sentence
+    close = frame.with_columns(pl.lit(0.5).alias("rate"))
+    assert answer.driver_sentence(close, driver, "miners' round-win rate") == ""
+
+
+def test_stability_across_rungs_groups_the_player_counts():
+    frame = pl.DataFrame([(5, "default", "search", "stable"), (7, "default", "search",
+                                                                "depends on skill"),
+                          (9, "default", "search", "stable")], orient="row",
+                         schema=["players", "lower rung", "top rung",
+                                 "across the top two rungs"])
+    assert answer.stability_sentence(frame) == (
+        "Across the top two rungs (default and search) the verdict is stable at 5 and 9 "
+        "players; it depends on skill at 7 players.")
+
+
+@pytest.fixture(scope="module")
+def built(shared_saboteur_run, tmp_path_factory):
+    from reports.report import build_sections
+    from reports.runs import open_run
+
+    return build_sections([open_run(shared_saboteur_run)],
+                          tmp_path_factory.mktemp("answer") / "charts")
+
+
+def test_a_report_opens_with_the_answer_and_ends_with_its_provenance(built):
+    assert built[0].title == "Answer" and built[-1].title == "Provenance"
+    said = built[0].text.split("\n")
+    assert 3 <= len(said) <= 6
+    assert said[0].startswith("Against a target of 50% for the miners' round-win rate: ")
+    assert built[0].figure is not None and built[0].figure.name == "headline_by_players.png"
