@@ -108,7 +108,7 @@ def closest_count_sentence(frame: pl.DataFrame) -> str:
 def untried_sentence(driver: Driver | None) -> str:
     """Gives what a report without rule variants did not try: a rule change, such as of the
     driver's keys."""
-    said = ("No rule change was tried: `--set KEY=A,B` plays a sweep of one, which the report "
+    said = ("No rule change was tried: --set KEY=A,B plays a sweep of one, which the report "
             "then compares on the same deals")
     if driver is not None and driver.keys:
         said += (f"; {_and(driver.keys)} (N: the player count) set the number of "

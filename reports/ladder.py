@@ -334,7 +334,8 @@ def balance_across_skill(ctx: ReportContext) -> Section | None:
         note="every rung plays the same deals (seed and game indices); strategy: what every "
              "seat plays (a tuned rung's preset: tuned-GAME-<N>p when tuned on the fly, kept "
              "in RUN/tuned/<N>p); target: the fair value "
-             "(dashed in the chart); p: z-test of the rate against the target on effective "
+             "(dashed in the chart); p asks: could this rung's rate be on target, its distance "
+             "luck? Method: a z-test of the rate against the target on effective "
              f"trials (each row alone, unadjusted); conclusion at the 5% level; {INTERVAL_NOTE}")]
     if flagged.height:
         tables.append(Table("Conclusions that change between rungs", flagged,

@@ -397,11 +397,11 @@ def seat_fairness(ctx: ReportContext, block: str | list[str], seat: str = "seat"
     return pl.concat(parts), tests
 
 
-SEAT_TEST_NOTE = (f"tests permute seat labels within games ({PERMUTATIONS:,} seeded draws): "
-                  "exact when seats are exchangeable, ties and stalled games included; "
-                  "even = a seat's rate if seats were exchangeable (winning seats per game / "
-                  "seats); p: each seat against even, adjusted for testing every seat "
-                  "(max-statistic)")
+SEAT_TEST_NOTE = ("even = a seat's rate if all seats were equally strong (winning seats per "
+                  "game / seats); p asks: could this seat's lead or lag over even be luck, "
+                  "every seat being equally strong? Method: seat labels permuted within games "
+                  f"({PERMUTATIONS:,} seeded draws; exact when seats are exchangeable, ties and "
+                  "stalled games included), adjusted for testing every seat (max-statistic)")
 
 
 # --- the registry -------------------------------------------------------------------------
@@ -482,8 +482,9 @@ def headline_totals(ctx: ReportContext, by: str | list[str], *more: pl.Expr) -> 
 
 ADJUSTED = ("adjusted for the table's comparisons (single-step max-|z|, so at most 5% of "
             "tables of equal rates show one p<0.05)")
-INTERVAL_NOTE = ("low/high: 95% Wilson interval on the effective trials (n over the design effect "
-                 "of trials clustered in games, at least 1)")
+INTERVAL_NOTE = ("low/high: the rates the games played are consistent with (a 95% Wilson "
+                 "interval on the effective trials: n over the design effect of trials "
+                 "clustered in games, at least 1)")
 
 
 VERDICT_NOTE = ("target: what balanced means for the headline; vs target: the distance to it, "
@@ -641,12 +642,13 @@ def by_seat(ctx: ReportContext) -> Section:
             "significance"), ("rate", "low", "high", "even", "vs even"),
             chart=path, chart_caption=_n_caption(games), note="n = games; " + SEAT_TEST_NOTE),
         Table("Seat balance", fairness, ("balance", "gap"),
-              note="balance = 1 − largest win-rate gap between seats. gap p: is the best seat "
-                   "ahead of the worst by more than equal seats would be — the range of the "
-                   "seats' wins against its distribution with seat labels permuted within "
-                   "games, so picking the best and worst is accounted for. Q: Cochran's Q of "
-                   f"the seats' wins; p: its permutation p-value (do the seats differ at all; "
-                   f"{PERMUTATIONS:,} seeded permutations)")])
+              note="balance = 1 − largest win-rate gap between seats. gap p asks: is the "
+                   "best seat ahead of the worst by more than luck would put one, every seat "
+                   "being equally strong? Method: the range of the seats' wins against its "
+                   "distribution with seat labels permuted within games, so picking the best "
+                   "and worst is accounted for. p (seats differ) asks: could the seats all be "
+                   "equally strong? Method: Cochran's Q of the seats' wins and its permutation "
+                   f"p-value ({PERMUTATIONS:,} seeded permutations)")])
 
 
 UNRANKED = ("No game seated two different strategies (every configuration seats one strategy "
@@ -700,7 +702,8 @@ def by_strategy(ctx: ReportContext) -> Section:
         ("rate", "low", "high", "vs first"), chart=path,
         chart_caption=_n_caption(n, "seat-games"),
         note=f"n = seat-games; strategies are ranked within each configuration, whose games "
-             f"seat them all; vs first: difference to the configuration's best strategy; p: "
+             f"seat them all; vs first: difference to the configuration's best strategy; p "
+             f"asks: could this strategy be as strong as the best, the gap luck? Method: a "
              f"z-test with games as clusters (strategies at one table are dependent), "
              f"{ADJUSTED} (every pair of strategies: the data picked the best); {INTERVAL_NOTE}"
              + left_out)])

@@ -276,8 +276,9 @@ def section(ctx: ReportContext) -> Section | None:
              "effective trials; vs baseline: its difference from the baseline (the variant "
              "playing the game's default rules, or --baseline) with its 95% interval: a paired "
              "t-test on the per-game differences over the deals both played (games as "
-             "clusters), or Welch's unpaired interval where the runs' seeds differ; p: that "
-             "test's, Holm-adjusted over the table's comparisons (the intervals are not); "
+             "clusters), or Welch's unpaired interval where the runs' seeds differ; p asks: could "
+             "the rule change make no difference, this one luck? Method: that test, "
+             "Holm-adjusted over the table's comparisons (the intervals are not); "
              "width vs unpaired: the paired interval's width over the unpaired one's on the "
              f"same games; verdict: the interval of the distance to the target (vs target) "
              f"within ±{100 * TOLERANCE:g} points is balanced, one excluding 0 favours a side")],

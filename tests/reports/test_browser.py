@@ -57,3 +57,35 @@ def test_the_screenshot_shows_the_contents_and_coloured_charts(page, tmp_path):
     vivid = pixels[pixels.max(axis=1) - pixels.min(axis=1) > 60]  # chart bars and lines, not grey
     assert len({tuple(p) for p in vivid}) > 50
     assert (pixels == 255).all(axis=1).mean() < 0.9  # not a blank page
+
+
+# After the page loads, it sends where the Answer's heading and its chart lie, and its
+# viewport's size, to the page around it (headless Chromium's window is at least 500 px wide,
+# so the narrow screen is a frame of that width in a larger window).
+WHERE = ("<script>window.addEventListener('load', () => { const box = e => { const r = "
+         "e.getBoundingClientRect(); return [r.left, r.top, r.right, r.bottom].map(Math.round)"
+         ".join(' '); }; parent.postMessage({answer: box([...document.querySelectorAll('h2')]"
+         ".find(h => h.textContent === 'Answer')), hero: box(document.querySelector("
+         "'figure.hero img')), screen: innerWidth + ' ' + innerHeight}, '*'); });</script></body>")
+FRAME = ("<!doctype html><html><body style='margin:0'><iframe src='{src}' width='{width}' "
+         "height='{height}' style='border:0'></iframe><script>addEventListener('message', e => "
+         "Object.assign(document.body.dataset, e.data));</script></body></html>")
+
+
+@pytest.mark.parametrize("width, height", [(1400, 900), (375, 812)])
+def test_the_answer_and_its_chart_lie_in_the_first_screen(page, width, height):
+    probed = page.with_name(f"where-{width}.html")
+    probed.write_text(page.read_text().replace("</body>", WHERE))
+    frame = page.with_name(f"frame-{width}.html")
+    frame.write_text(FRAME.format(src=probed.name, width=width, height=height))
+    dom = chromium("--dump-dom", "--window-size=1600,1000", "--virtual-time-budget=10000",
+                   frame.as_uri())
+    found = dict(re.findall(r'data-(answer|hero|screen)="([^"]*)"', dom))
+    assert set(found) == {"answer", "hero", "screen"}, "the page did not finish loading"
+    assert found["screen"] == f"{width} {height}"
+    for name in ("answer", "hero"):
+        left, top, right, bottom = map(int, found[name].split())
+        assert 0 <= left and right <= width, name  # nothing cut at the sides
+        assert 0 <= top and bottom <= height, name  # wholly in the first screen
+    left, top, right, bottom = map(int, found["hero"].split())
+    assert right - left >= min(300, width - 40)  # a chart, not a thumbnail

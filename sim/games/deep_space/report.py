@@ -67,8 +67,9 @@ def seat_advantage(ctx: ReportContext) -> Section:
                  "is what a seat's position means; stalled games count as lost for everyone; "
                  + SEAT_TEST_NOTE.replace("seat", "position") + _apart_note(ctx)),
         Table("Turn order balance", fairness,
-              note="Q: Cochran's Q of the wins by turn order; p: its permutation p-value "
-                   "(turn-order labels permuted within games): do the positions differ at all")])
+              note="p asks: could every position in the turn order be equally strong? "
+                   "Method: Cochran's Q of the wins by turn order and its permutation p-value "
+                   "(turn-order labels permuted within games)")])
 
 
 def _style(strategy: str) -> str:
@@ -118,7 +119,8 @@ def win_rate_by_style(ctx: ReportContext) -> Section:
             "significance"),
         ("rate", "low", "high", "vs first"), chart=path, chart_caption=_n_caption(n, "seat-games"),
         note="n = seat-games; vs first: difference to the best strategy at that player count; "
-             f"p: z-test with games as clusters, {ADJUSTED}; {INTERVAL_NOTE}" + _apart_note(ctx))])
+             "p asks: could this strategy be as strong as the best, the gap luck? Method: a "
+             f"z-test with games as clusters, {ADJUSTED}; {INTERVAL_NOTE}" + _apart_note(ctx))])
 
 
 @game_section("deep-space")

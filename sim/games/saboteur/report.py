@@ -216,7 +216,9 @@ def win_by_role_mix(ctx: ReportContext) -> Section:
         ("rate", "low", "high", "vs first"), chart=path,
         chart_caption=_n_caption(n, "seat-games"),
         note="n = seat-games; rounds: rounds per game; vs first: difference to seats of games "
-             "as long, at the same player count, that were never a saboteur; p: z-test with games as clusters (a game's "
+             "as long, at the same player count, that were never a saboteur; p asks: could "
+             "seats with this role mix win as often as those never a saboteur, the gap luck? "
+             "Method: a z-test with games as clusters (a game's "
              f"seats fall in several rows), {ADJUSTED}; {INTERVAL_NOTE}" + _apart_note(ctx))])
 
 
@@ -255,7 +257,8 @@ def compare_by_role(ctx: ReportContext) -> Section:
                      "vs first", "p", "significance"),
         ("rate", "low", "high", "vs first"), chart=path,
         chart_caption=_n_caption(n, "seat-rounds"),
-        note="n = seat-rounds; vs first: difference to the best strategy in that role; p: "
+        note="n = seat-rounds; vs first: difference to the best strategy in that role; p "
+             "asks: could this strategy play the role as well as the best? Method: a "
              "z-test with games as clusters (a game's rounds and seats are dependent), "
              f"{ADJUSTED} (every pair of strategies in the role: the data picked the best); "
              f"{INTERVAL_NOTE}")])

@@ -121,8 +121,9 @@ def action_cards(ctx: ReportContext) -> Section:
               ("win rate (played)", "win rate (not played)", "difference"),
               note="played / not played: seat-games in which the seat played at least one / "
                    "none of the card; an association, not a cause: seats that hold more cards "
-                   "(longer games, more turns) also play more action cards; p: z-test of the "
-                   "difference with games as clusters (seats of a game are dependent), "
+                   "(longer games, more turns) also play more action cards; p asks: could seats "
+                   "that played the card win as often as those that did not? Method: a "
+                   "z-test of the difference with games as clusters (seats of a game are dependent), "
                    "Holm-adjusted over every row of the table"),
     ])
 
