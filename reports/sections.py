@@ -654,7 +654,7 @@ def by_seat(ctx: ReportContext) -> Section:
 UNRANKED = ("No game seated two different strategies (every configuration seats one strategy "
             "at all its seats, as the rungs of a ladder do), so no strategy is ranked: "
             "strategies that never shared a game are not compared. Each configuration's rates "
-            "are in the Overview.")
+            "are in the tables by player count.")
 
 
 def mixed_configurations(ctx: ReportContext) -> list[str]:

@@ -145,3 +145,51 @@ def test_a_report_opens_with_the_answer_and_ends_with_its_provenance(built):
     assert 3 <= len(said) <= 6
     assert said[0].startswith("Against a target of 50% for the miners' round-win rate: ")
     assert built[0].figure is not None and built[0].figure.name == "headline_by_players.png"
+
+
+def test_saboteur_declares_the_saboteurs_in_play_as_its_driver(shared_saboteur_run, tmp_path):
+    from reports import runs
+    from reports.report import report_context
+    from reports.runs import open_run
+    from reports.verdicts import driver_of
+
+    ctx = report_context([open_run(shared_saboteur_run)], runs.game_named("saboteur"), tmp_path)
+    ctx.balance  # loads the game's report module
+    driver = driver_of("saboteur")
+    assert driver.keys_at(7) == ["saboteur_cards.7", "miner_cards.7"]
+    frame = driver.rates(ctx)
+    rounds = pl.read_parquet(shared_saboteur_run / "rounds" / "*.parquet").filter(
+        pl.col("seat") == 0)
+    for row in frame.iter_rows(named=True):
+        mine = rounds.filter((pl.col("players") == row["players"])
+                             & (pl.col("saboteurs") == row["level"]))
+        assert row["n"] == mine.height
+        assert row["rate"] == pytest.approx((mine["winner_team"] == "miners").mean())
+
+
+def test_the_terminal_and_the_markdown_lead_with_the_answer(built, capsys):
+    from rich.console import Console
+
+    from reports.report import publish
+
+    out = built[0].figure.parent.parent  # the report's folder, its charts inside
+    console = Console(record=True, width=100)
+    publish(out, "report", "T", built, console)
+    text = console.export_text()
+    assert text.startswith("Answer\nAgainst a target of 50%")
+    md = (out / "report.md").read_text()
+    assert md.index("## Answer") < md.index("](charts/headline_by_players.png)") < md.index(
+        "## Win rate by player count") < md.index("## Provenance")
+    capsys.readouterr()
+    publish(out, "report", "T", built, console, fmt="markdown")
+    assert capsys.readouterr().out.startswith("## Answer\n\nAgainst a target of 50%")
+
+
+def test_technical_headers_carry_their_meaning_and_a_link(built):
+    from reports import render
+
+    page = render.html_page("T", built)
+    assert ("<th><a class='term' href='#w-vs-target' title='the rate minus the target, in "
+            "percentage points'>vs target</a></th>") in page
+    assert "<dt id='w-vs-target'>vs target</dt>" in page
+    assert "<th>players</th>" in page  # a plain word has no title

@@ -43,3 +43,42 @@ def test_the_other_interval_charts_draw_rates_of_zero_too(tmp_path):
                         title="t", xlabel="x", ylabel="y", caption="c")
     assert (tmp_path / "lines.png").exists() and (tmp_path / "groups.png").exists()
     assert wilson(0, 7)[0] >= 0.0
+
+
+def edge_ink(path) -> int:
+    """Gives how many pixels on the image's outermost rows and columns are not white: ink
+    there is a title, label or legend cut by the image's edge."""
+    from PIL import Image
+
+    with Image.open(path) as image:
+        pixels = np.asarray(image.convert("L"), int)
+    edges = np.concatenate([pixels[0], pixels[-1], pixels[:, 0], pixels[:, -1]])
+    return int((edges < 250).sum())
+
+
+def test_the_forest_plot_cuts_nothing(tmp_path):
+    labels = ["hand_size.7=5 (default, baseline)", "hand_size.7=4 saboteur_cards.7=3 "
+              "miner_cards.7=6", "hand_size.7=6"]
+    path = charts.forest(tmp_path / "forest.png", labels, [0.0, -0.012, 0.011],
+                         [np.nan, -0.03, -0.009], [np.nan, 0.006, 0.031],
+                         unpaired=([np.nan, -0.04, -0.02], [np.nan, 0.016, 0.04]),
+                         title="Saboteur: what if the rules changed? A title as long as a "
+                               "report's can be",
+                         xlabel="difference in the miners' round-win rate (points)",
+                         caption="n = 1,000 games per variant; whiskers: 95% interval (paired "
+                                 "where the seeds match); grey: unpaired, for comparison")
+    assert edge_ink(path) == 0
+
+
+def test_the_role_mix_facets_wrap_into_rows(tmp_path):
+    from PIL import Image
+
+    facets = {f"{n} players": ([f"{k} of 3" for k in range(4)], [0.3, 0.2, 0.4, 0.5],
+                               [0.25, 0.15, 0.3, 0.3], [0.35, 0.25, 0.5, 0.7])
+              for n in range(3, 11)}
+    path = charts.faceted_bars(tmp_path / "mix.png", facets, title="Saboteur: game-win rate "
+                               "by role mix", xlabel="rounds played as a saboteur",
+                               ylabel="game-win rate (%)", caption="n = 100 seat-games")
+    with Image.open(path) as image:
+        assert image.width <= 3000 and image.height < image.width  # two rows of four
+    assert edge_ink(path) == 0
