@@ -536,12 +536,11 @@ def overview(ctx: ReportContext) -> Section | None:
 
 
 def headline_by_players(ctx: ReportContext) -> pl.DataFrame:
-    """Gives the headline per player count (and variant: `ctx.apart`) with its interval, its
-    verdict against the target and the game's summary aggregates; computed once per report."""
+    """Gives the headline per player count (and variant: `ctx.apart`) with its interval and
+    its verdict against the target; computed once per report (the Answer reads it)."""
     def make() -> pl.DataFrame:
         keys = ctx.apart("players")
-        summary = [expr.alias(title) for title, expr in ctx.game.summary]
-        games = with_wilson(headline_totals(ctx, keys, *summary)).sort(keys).with_columns(
+        games = with_wilson(headline_totals(ctx, keys)).sort(keys).with_columns(
             pl.col("players").cast(pl.Int64))
         return with_verdicts(ctx, games)
     return ctx.once("headline_by_players", make)
@@ -579,7 +578,7 @@ def by_player_count(ctx: ReportContext) -> Section:
     return Section("Win rate by player count", [
         Table(f"{head.title} by player count", games.select(
             *keys, "games", "n", "wins", "rate", "low", "high", "target", "vs target",
-            "vs target low", "vs target high", "verdict", *[t for t, _ in ctx.game.summary]),
+            "vs target low", "vs target high", "verdict"),
             ("rate", "low", "high", *TARGET_PERCENT), chart=path, chart_caption=caption,
             note=f"n = trials ({head.title}); {INTERVAL_NOTE}; {VERDICT_NOTE}"
                  + ("; a row pools the configurations of its player count that differ only "
