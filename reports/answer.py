@@ -21,6 +21,7 @@ from reports.verdicts import TOLERANCE, Driver, driver_of
 # headline by rung, the headline by player count against the target
 HEROES = ("whatif_forest", "balance_by_rung", "headline_by_players")
 SHARE = 0.05  # a level of the driver rarer than this is left out of its sentence
+SETTINGS = 2  # the What-if settings (player counts, options, bots) the Answer names
 
 
 def _pct(rate: float) -> str:
@@ -251,19 +252,25 @@ def sentences(ctx: ReportContext, sections: list[Section]) -> list[str]:
     if reference is not None:
         frame = frame.filter(pl.col("variant") == reference)
     said.append(verdict_sentence(frame, head, lead))
-    said.append(closest_count_sentence(frame))
     titles = {s.title for s in sections}
     driver = driver_of(ctx.game.name)
     whatif = next((s for s in sections if s.title.startswith("What-if")), None)
-    if whatif is None and len(ctx.variants) == 1:
-        said.append(untried_sentence(driver))
-    elif whatif is not None:
+    if whatif is None:
+        said.append(closest_count_sentence(frame))
+        if len(ctx.variants) == 1:
+            said.append(untried_sentence(driver))
+    else:
         from reports.whatif import comparisons
 
         rows = ctx.once("whatif", lambda: comparisons(ctx))
         keys = varied_keys(rows["variant"].to_list())
-        for _, part in rows.group_by("setting", maintain_order=True):
+        settings = [part for _, part in rows.group_by("setting", maintain_order=True)]
+        for part in settings[:SETTINGS]:
             said.append(closest_sentence(part, keys))
+        if len(settings) > SETTINGS:  # six sentences at most: the table has the rest
+            more = len(settings) - SETTINGS
+            said[-1] = (said[-1][:-1] + f" (the What-if table has the other {more} "
+                        f"setting{'s' if more > 1 else ''}).")
         said.append(tried_sentence(rows, keys, driver))
     if "Balance across skill levels" in titles:
         from reports import ladder

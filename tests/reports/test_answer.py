@@ -193,3 +193,23 @@ def test_technical_headers_carry_their_meaning_and_a_link(built):
             "percentage points'>vs target</a></th>") in page
     assert "<dt id='w-vs-target'>vs target</dt>" in page
     assert "<th>players</th>" in page  # a plain word has no title
+
+
+def test_a_what_if_of_many_settings_keeps_to_six_sentences(tmp_path, runkit):
+    from reports.report import build_sections
+    from reports.runs import open_run
+    from sim.game import Setup
+
+    setups = [Setup(n, ("default",) * n, rules=(("hand_size.7", size),))
+              for n in (4, 5, 7) for size in (4, 5)]
+    run = runkit.write(tmp_path / "run", setups, runkit.tables(setups, 20))
+    built = build_sections([open_run(run)], tmp_path / "charts")
+    said = built[0].text.split("\n")
+    assert 3 <= len(said) <= 6
+    closest = [s for s in said if "players within ±2 points" in s]
+    assert len(closest) == 2 and closest[-1].endswith(
+        " (the What-if table has the other 1 setting).")
+    # the stand-in game has no rule file, so no variant plays its defaults: the first leads
+    assert said[0].startswith("Against a target of 50% for the miners' round-win rate, with "
+                              "hand_size.7=4: ")
+    assert built[0].figure.name == "whatif_forest.png"
