@@ -37,12 +37,6 @@ def _rate(row: dict) -> str:
     return f"{_pct(row['rate'])} {_interval(row['low'], row['high'])}"
 
 
-def _counts(players: list[int]) -> str:
-    """Gives player counts as read: "7", "5 and 7", "3, 4 and 6"."""
-    names = [str(p) for p in players]
-    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
-
-
 def _and(items: list[str]) -> str:
     return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
 
@@ -74,7 +68,7 @@ def verdict_sentence(frame: pl.DataFrame, headline: str, lead: str = "") -> str:
         groups.setdefault(_kind(row["verdict"]), []).append(row)
     parts = []
     for kind, rows in groups.items():
-        at = f"at {_counts([r['players'] for r in rows])} player{'s' if len(rows) > 1 or rows[0]['players'] != 1 else ''}"
+        at = f"at {_and([str(r['players']) for r in rows])} players"
         if kind.startswith("favours"):
             if len(rows) == 1:
                 parts.append(f"{at} it {rows[0]['verdict']}")
@@ -210,8 +204,7 @@ def stability_sentence(frame: pl.DataFrame) -> str:
         said.setdefault(r["across the top two rungs"], []).append(at)
     words = {"stable": "is stable", "depends on skill": "depends on skill",
              "not settled": "is not settled (more games would tell)"}
-    parts = [f"{words[state]} at {_and(counts)} player{'s' if counts != ['1'] else ''}"
-             for state, counts in said.items()]
+    parts = [f"{words[state]} at {_and(counts)} players" for state, counts in said.items()]
     return f"Across the top two rungs{rungs} the verdict " + "; it ".join(parts) + "."
 
 
