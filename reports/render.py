@@ -212,8 +212,8 @@ def _words(sections: list[Section]) -> list[str]:
     if not used:
         return []
     out = ["<h2 id='words'>Words used in this report</h2>",
-           "<p class='note'>Every technical column header links here and shows its meaning "
-           "when the pointer rests on it; the documentation's Glossary page says more.</p>",
+           ("<p class='note'>Every technical column header links here and shows its meaning "
+            "when the pointer rests on it; the documentation's Glossary page says more.</p>"),
            "<dl class='words'>"]
     out += [f"<dt id='{glossary.anchor(c)}'>{html.escape(c)}</dt>"
             f"<dd>{html.escape(glossary.meaning(c))}</dd>" for c in used]

@@ -7,8 +7,8 @@ and whom a rate above or below it favours, in its package's `report` module (`de
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable
 
 import numpy as np
 

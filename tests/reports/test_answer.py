@@ -154,7 +154,7 @@ def test_saboteur_declares_the_saboteurs_in_play_as_its_driver(shared_saboteur_r
     from reports.verdicts import driver_of
 
     ctx = report_context([open_run(shared_saboteur_run)], runs.game_named("saboteur"), tmp_path)
-    ctx.balance  # loads the game's report module
+    assert ctx.balance.rate == 0.5  # read from the game's report module, which it loads
     driver = driver_of("saboteur")
     assert driver.keys_at(7) == ["saboteur_cards.7", "miner_cards.7"]
     frame = driver.rates(ctx)

@@ -90,7 +90,7 @@ def test_no_row_holds_more_games_than_one_configuration_played(report):
 
 
 def test_the_rate_by_player_count_is_each_configurations_own(report):
-    kind, ctx, built = report
+    _, ctx, built = report
     by_count = next(t.frame for s in built for t in s.tables
                     if t.title == "miners' round-win rate by player count")
     assert by_count.height == len(ctx.order)

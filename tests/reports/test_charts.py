@@ -57,8 +57,8 @@ def edge_ink(path) -> int:
 
 
 def test_the_forest_plot_cuts_nothing(tmp_path):
-    labels = ["hand_size.7=5 (default, baseline)", "hand_size.7=4 saboteur_cards.7=3 "
-              "miner_cards.7=6", "hand_size.7=6"]
+    labels = ["hand_size.7=5 (default, baseline)",
+              "hand_size.7=4 saboteur_cards.7=3 miner_cards.7=6", "hand_size.7=6"]
     path = charts.forest(tmp_path / "forest.png", labels, [0.0, -0.012, 0.011],
                          [np.nan, -0.03, -0.009], [np.nan, 0.006, 0.031],
                          unpaired=([np.nan, -0.04, -0.02], [np.nan, 0.016, 0.04]),
