@@ -232,7 +232,7 @@ def section(ctx: ReportContext) -> Section | None:
     one variant of a setting; None otherwise (e.g. runs that differ only in player counts)."""
     if not ctx.split:
         return None
-    frame = comparisons(ctx)
+    frame = ctx.once("whatif", lambda: comparisons(ctx))  # the Answer reads it too
     head = ctx.game.headline
     several_settings = frame["setting"].n_unique() > 1
     compared = frame.filter(pl.col("vs baseline").is_not_null())
