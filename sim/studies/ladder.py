@@ -111,20 +111,24 @@ def tuning_seed(seed: int) -> int:
 def tune(game: Game, rules: dict, players: list[int], trials: int, games: int, seed: int,
          folder: Path, workers: int, quiet: bool) -> tuple[dict[int, str], dict]:
     """Gives the tuned rung's preset per player count and the rules carrying them, after
-    tuning the `default` family at each count (`simulate tune`'s defaults: one seat, each in
-    turn, against `default`; `trials` candidates of `games` games, the gain measured on
-    `games` held-out games) into folder/<N>p (its tuned.toml and gain.json)."""
+    tuning the `default` family at each count against `default` (`trials` candidates of
+    `games` games, the gain measured on `games` held-out games) into folder/<N>p (its
+    tuned.toml and gain.json). In a game with roles each role's team is tuned in turn, as
+    `simulate tune --role R --alternate K` does (a seat's game-win rate hardly moves where
+    teams win rounds); otherwise one seat, each in turn (`simulate tune`'s default)."""
     from sim.studies import tune as tuning
     from strategies.presets import load, user_presets, with_presets
 
     command = " ".join(["simulate", *sys.argv[1:]])
+    roles = list(tuning.ROLE_PARAMETERS.get(game.name, ()))
     names, found = {}, {}
     for count in players:
-        side = tuning.make_side(game, rules, count, "default", None, None, None, "default")
+        side = tuning.make_side(game, rules, count, "default", None,
+                                roles[0] if roles else None, None, "default")
         settings = tuning.Settings(game.name, count, "default", rules, side, trials, games,
-                                   games, tuning_seed(seed))
+                                   games, tuning_seed(seed), alternate=len(roles))
         where = folder / f"{count}p"
-        tuning.run(settings, where, command, workers, quiet)
+        tuning.run(settings, where, command, workers, quiet, say=lambda line: None)
         (spec,) = load(game, where / "tuned.toml").values()
         names[count] = f"{tuning.tuned_name(game.name)}-{count}p"
         found[names[count]] = spec
