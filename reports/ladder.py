@@ -283,7 +283,8 @@ def _same_as_default(same: list[Rung]) -> tuple[pl.DataFrame, str]:
              step["low"], step["high"]) for r in same for step in r.held_out]
     frame = pl.DataFrame(rows, orient="row", schema={
         "players": pl.Int64, "variant": pl.Utf8, "rung": pl.Utf8, "strategy": pl.Utf8,
-        "held-out gain in": pl.Utf8, "gain": pl.Float64, "low": pl.Float64, "high": pl.Float64})
+        "held-out gain in": pl.Utf8, "vs start": pl.Float64, "vs start low": pl.Float64,
+        "vs start high": pl.Float64})
     said = dict.fromkeys(f"At {r.players} players tuned = default: held-out gain "
                          f"{gains_text(r.held_out)}." for r in same)
     return frame, " ".join(said) + " A tuned rung without a held-out gain is not a level of the " \
@@ -351,9 +352,11 @@ def _uses(ctx: ReportContext, keys: pl.DataFrame) -> pl.DataFrame | None:
     return frame.join(keys, on="configuration").sort("players", "__variant", "__order")
 
 
-def _chart(ctx: ReportContext, frame: pl.DataFrame, ladder_order: list[str]) -> Path:
-    """Draws the headline against the rung, one line per player count, with the targets; the
-    legend lists the counts by their rate at the top rung, highest first, as the lines end."""
+def _chart(ctx: ReportContext, frame: pl.DataFrame, ladder_order: list[str],
+           shown: list[str]) -> Path:
+    """Draws the headline against the rung (`ladder_order`, named on the axis as `shown`), one
+    line per player count, with the targets; the legend lists the counts by their rate at the
+    top rung, highest first, as the lines end."""
     series, targets, top = {}, {}, {}
     several = frame["variant"].n_unique() > 1
     for (players, variant), part in frame.group_by("players", "variant", maintain_order=True):
@@ -366,7 +369,7 @@ def _chart(ctx: ReportContext, frame: pl.DataFrame, ladder_order: list[str]) -> 
     series = {label: series[label] for label in sorted(series, key=top.get)}
     head = ctx.game.headline
     return charts.category_lines(
-        ctx.chart("balance_by_rung"), ladder_order, series, targets,
+        ctx.chart("balance_by_rung"), shown, series, targets,
         title=f"{ctx.game.title}: {head.title} by skill rung", xlabel="rung (weakest first)",
         ylabel=f"{head.title} (%)", caption=_n_caption(int(frame["games"].sum())))
 
@@ -387,7 +390,10 @@ def balance_across_skill(ctx: ReportContext) -> Section | None:
     apart = ["players", "variant"] if keys["variant"].n_unique() > 1 else ["players"]
     flagged = flags(head if len(apart) > 1 else head.drop("variant"))
     stable = stability(ctx, head, apart)
-    path = _chart(ctx, head, order)
+    # on the chart's axis a rung's label, where it has one label at every player count
+    labels = {name: {r.label for r in ladder if r.rung == name} for name in order}
+    path = _chart(ctx, head, order, [next(iter(labels[n])) if len(labels[n]) == 1 else n
+                                     for n in order])
     caption = _n_caption(int(head["games"].sum()))
     tables = [Table(
         f"{ctx.game.headline.title} by rung", head.select(
@@ -421,10 +427,11 @@ def balance_across_skill(ctx: ReportContext) -> Section | None:
         equal, said = _same_as_default(same)
         tables.insert(2 if stable.height else 1, Table(
             "Tuned rungs equal to default", equal if len(apart) > 1 else equal.drop("variant"),
-            ("gain", "low", "high"),
-            note="each step of the tuning: what it measured, and the tuned bot's gain over the "
-                 "start on held-out deals with its 95% interval (RUN/tuned/<N>p/gain.json, or "
-                 "the presets file's [tuning.NAME] table); no interval above 0: no rung"))
+            ("vs start", "vs start low", "vs start high"),
+            note="each step of the tuning: what it measured, and the tuned bot's gain over its "
+                 "start on held-out deals with its 95% interval (RUN/tuned/<N>p/gain.json, from "
+                 "the tuning or the presets file's [tuning.NAME] table); no interval above 0: "
+                 "not a rung"))
     text = stability_text(stable) + " " if stable.height else ""
     text += said + " " if same else ""
     text += ("No conclusion changes between rungs." if flagged.height == 0 else

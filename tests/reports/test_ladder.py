@@ -172,7 +172,7 @@ def test_a_tuned_rung_without_a_held_out_gain_is_named_tuned_equals_default_not_
     stable = next(t for t in section.tables if t.title.startswith("Is the verdict stable"))
     assert stable.frame.select("lower rung", "top rung").rows() == [("random", "default")]
     equal = next(t for t in section.tables if t.title == "Tuned rungs equal to default")
-    assert equal.frame.select("players", "rung", "strategy", "gain").rows() == [
+    assert equal.frame.select("players", "rung", "strategy", "vs start").rows() == [
         (2, "tuned = default", "tuned-deep", 0.001)]
     assert "At 2 players tuned = default: held-out gain +0.1 pp [-2.0, +2.2]." in section.text
     assert section.text.startswith("At 2 players it is not settled") or \
