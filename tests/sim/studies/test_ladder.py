@@ -44,6 +44,7 @@ def test_the_tuned_rung_plays_the_first_preset_of_the_file(simulate, tmp_path):
 
 def test_the_tuned_rung_tuned_on_the_fly_plays_each_counts_tuning_kept_in_the_run(simulate,
                                                                                   tmp_path):
+    from reports.ladder import held_out
     from sim import games
     from strategies.presets import load, user_presets
 
@@ -64,6 +65,10 @@ def test_the_tuned_rung_tuned_on_the_fly_plays_each_counts_tuning_kept_in_the_ru
         # the run plays (and a resume replays) exactly the preset its tuning wrote
         (spec,) = load(game, folder / "tuned.toml").values()
         assert carried[f"tuned-deep-space-{count}p"] == spec
+        # and the report reads the tuning's held-out gain
+        (step,) = json.loads((folder / "gain.json").read_text())["steps"]
+        assert held_out(run, count) == ({"tuned": step["tuned"], **{
+            k: step["held_out"][k] for k in ("gain", "low", "high")}},)
 
 
 @pytest.mark.parametrize("args, says", [
