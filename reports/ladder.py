@@ -62,7 +62,7 @@ class Rung:
     order: int  # the rung's place on the ladder: the ladder's order, else the runs' order
     strategy: str
     variant: str = "default rules"  # the rule variant the ladder plays (--set, --config)
-    label: str = ""  # the rung as the report names it (`label`)
+    label: str = ""  # the rung as the report names it (`rung_label`)
     held_out: tuple[dict, ...] | None = None  # a tuned rung's held-out gains, where recorded
 
     def equals_default(self) -> bool:
@@ -71,7 +71,7 @@ class Rung:
         return self.held_out is not None and all(step["low"] <= 0 for step in self.held_out)
 
 
-def label(game, rung: str, strategy: str) -> str:
+def rung_label(game, rung: str, strategy: str) -> str:
     """Gives a rung's name in the report: the rung alone where it plays the preset of its name
     and that preset is its family at the family's defaults (`random`, `default`), else the rung
     and the preset it plays, e.g. 'search (preset search)': the search family's `search`
@@ -82,7 +82,7 @@ def label(game, rung: str, strategy: str) -> str:
     return f"{rung} (preset {strategy})" if family == rung and changed else rung
 
 
-def held_out(run, players: int) -> tuple[dict, ...] | None:
+def tuning_gains(run, players: int) -> tuple[dict, ...] | None:
     """Gives the held-out gains a ladder run recorded for its tuned rung at this player count
     (RUN/tuned/<N>p/gain.json: each step's `held_out`, with `tuned`, what was measured), or
     None when it recorded none."""
@@ -127,10 +127,10 @@ def rungs(ctx: ReportContext) -> list[Rung]:
             strategy = setup.strategies()[0] if len(played) != 1 else next(iter(played))
             name = setup.option(RUNG) or strategy.rpartition("/")[2]
             order = RUNGS.index(name) if name in RUNGS else later
-            gains = held_out(run, setup.players) if name == "tuned" else None
+            gains = tuning_gains(run, setup.players) if name == "tuned" else None
             groups.setdefault(key, []).append(Rung(
                 setup.players, name, labels[(i, sid)], order, strategy, setup.variant(),
-                label(ctx.game, name, strategy), gains))
+                rung_label(ctx.game, name, strategy), gains))
     found = [r for members in groups.values() if len({m.rung for m in members}) > 1
              for r in members]
     variants = list(dict.fromkeys(r.variant for r in found))
@@ -270,7 +270,8 @@ def _presets_note(game, ladder: list[Rung]) -> str:
     """Gives what the built-in presets the rungs play set, where a rung is labelled with its
     preset, e.g. "preset search: family search, rollouts = 1, ...; "."""
     built_in = getattr(getattr(game, "bots", None), "presets", {})
-    named = dict.fromkeys(r.strategy for r in ladder if r.label != r.rung and r.strategy in built_in)
+    named = dict.fromkeys(r.strategy for r in ladder
+                          if r.label != r.rung and r.strategy in built_in)
     return "".join(f"preset {name}: family {built_in[name][0]}"
                    + "".join(f", {k} = {v:g}" for k, v in built_in[name][1].items()) + "; "
                    for name in named)
@@ -289,7 +290,6 @@ def _same_as_default(same: list[Rung]) -> tuple[pl.DataFrame, str]:
                          f"{gains_text(r.held_out)}." for r in same)
     return frame, " ".join(said) + " A tuned rung without a held-out gain is not a level of the " \
         "ladder: it is left out of the tables above and below."
-
 
 
 def _headline(ctx: ReportContext, keys: pl.DataFrame) -> pl.DataFrame:

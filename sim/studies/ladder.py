@@ -1,12 +1,12 @@
 """The skill ladder: the same deals played with every seat at each rung of play, from random
 moves to search, so that a balance figure can be read across skill levels.
 
-A rung is the strategy every seat plays: `random`, `default`, `tuned` (a preset of a presets
-file, as `simulate tune` writes it: the game's shipped tunings, configs/<game>-tuned.toml, unless
---tuned names another; or a small tuning on the fly at each player count) and `search` (where the
-game has that family). Each
-player count × rung is one configuration of one run, labelled by its `rung` option; every
-configuration plays the same game indices of the same seed, hence the same deals.
+A rung is the strategy every seat plays: `random`, `default`, `tuned` (a preset per player
+count of a presets file, as `simulate tune` writes it: --tuned FILE, else the game's shipped
+tunings, configs/<game>-tuned.toml, when --rungs names the rung; or a small tuning on the fly
+at each player count) and `search` (where the game has that family). Each player count × rung
+is one configuration of one run, labelled by its `rung` option; every configuration plays the
+same game indices of the same seed, hence the same deals.
 """
 
 from __future__ import annotations

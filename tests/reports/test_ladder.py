@@ -141,16 +141,16 @@ def test_a_ladder_report_leads_with_whether_each_player_counts_verdict_is_stable
 
 
 def test_a_rung_is_named_with_the_preset_it_plays_unless_that_is_its_familys_defaults():
-    from reports.ladder import label
+    from reports.ladder import rung_label
     from sim import games
 
     saboteur = games.get("saboteur")
-    assert label(saboteur, "random", "random") == "random"
-    assert label(saboteur, "default", "default") == "default"
+    assert rung_label(saboteur, "random", "random") == "random"
+    assert rung_label(saboteur, "default", "default") == "default"
     # the search rung plays the search family's `search` preset, not the family's defaults
-    assert label(saboteur, "search", "search") == "search (preset search)"
-    assert label(saboteur, "tuned", "tuned-saboteur-7p") == "tuned (preset tuned-saboteur-7p)"
-    assert label(saboteur, "naive-miners", "naive-miners") == "naive-miners"
+    assert rung_label(saboteur, "search", "search") == "search (preset search)"
+    assert rung_label(saboteur, "tuned", "tuned-saboteur-7p") == "tuned (preset tuned-saboteur-7p)"
+    assert rung_label(saboteur, "naive-miners", "naive-miners") == "naive-miners"
 
 
 def tuned_file(tmp_path, low):

@@ -44,7 +44,7 @@ def test_the_tuned_rung_plays_the_first_preset_of_the_file(simulate, tmp_path):
 
 def test_the_tuned_rung_tuned_on_the_fly_plays_each_counts_tuning_kept_in_the_run(simulate,
                                                                                   tmp_path):
-    from reports.ladder import held_out
+    from reports.ladder import tuning_gains
     from sim import games
     from strategies.presets import load, user_presets
 
@@ -67,7 +67,7 @@ def test_the_tuned_rung_tuned_on_the_fly_plays_each_counts_tuning_kept_in_the_ru
         assert carried[f"tuned-deep-space-{count}p"] == spec
         # and the report reads the tuning's held-out gain
         (step,) = json.loads((folder / "gain.json").read_text())["steps"]
-        assert held_out(run, count) == ({"tuned": step["tuned"], **{
+        assert tuning_gains(run, count) == ({"tuned": step["tuned"], **{
             k: step["held_out"][k] for k in ("gain", "low", "high")}},)
 
 
@@ -198,10 +198,10 @@ def test_saboteur_ships_a_tuned_preset_and_its_held_out_gains_for_every_player_c
 
     game = games.get("saboteur")
     path = ladder.shipped_tuned(game)
-    named, loaded, gains = ladder.tuned_presets(game, path, list(range(3, 11)))
+    named, _, gains = ladder.tuned_presets(game, path, list(range(3, 11)))
     assert named == {n: f"tuned-saboteur-{n}p" for n in range(3, 11)}
     assert set(gains) == set(named.values()) == set(load(game, path))
-    for name, steps in gains.items():
+    for steps in gains.values():
         assert [s["tuned"].split("'")[0] for s in steps] == ["saboteurs", "miners"]
         assert all(s["low"] <= s["gain"] <= s["high"] and s["games"] == 2000 for s in steps)
     first = path.read_text().splitlines()
@@ -234,3 +234,12 @@ def test_a_tuning_on_the_fly_in_a_game_with_roles_tunes_each_roles_team(simulate
     assert [s["tuned"] for s in steps] == ["saboteurs' round-win rate per saboteur seat",
                                            "miners' round-win rate per miner seat"]
     assert "step 1" not in out
+
+
+def test_a_presets_file_whose_tuning_table_does_not_read_is_refused(simulate, tmp_path):
+    (tmp_path / "bad.toml").write_text('[preset.x]\nfamily = "default"\n\n'
+                                       '[tuning.x]\nheld_out = "better"\n')
+    code, out, err = simulate("ladder", "spit", "--players", "2", "--tuned", "bad.toml",
+                              "--out", "lad")
+    assert code == 2 and "[tuning.x] needs held_out" in err
+    assert len(err.strip().splitlines()) == 1 and not (tmp_path / "lad").exists()
