@@ -6,10 +6,17 @@ A report has rungs when, at one player count, several configurations each seat e
 with one and the same strategy (and differ in nothing else): the rung is that strategy, or the
 configuration's `rung` option where `simulate ladder` set one. The configurations may come from
 several run folders (e.g. a slow search rung played in a run of its own, with the same seed).
+
+A rung is shown by its name where it plays its family at the family's defaults (`random`,
+`default`), else with the preset it plays (`search (preset search)`, `tuned (preset
+tuned-saboteur-7p)`). A tuned rung whose tuning measured no held-out gain (RUN/tuned/<N>p/
+gain.json: no step's 95% interval above 0) is `default` in strength: it is named "tuned =
+default" with its gains and is not a level of the ladder.
 """
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -55,6 +62,47 @@ class Rung:
     order: int  # the rung's place on the ladder: the ladder's order, else the runs' order
     strategy: str
     variant: str = "default rules"  # the rule variant the ladder plays (--set, --config)
+    label: str = ""  # the rung as the report names it (`rung_label`)
+    held_out: tuple[dict, ...] | None = None  # a tuned rung's held-out gains, where recorded
+
+    def equals_default(self) -> bool:
+        """Tells whether this is a tuned rung whose tuning measured no gain: every step's
+        held-out gain has its 95% interval reaching 0 or below."""
+        return self.held_out is not None and all(step["low"] <= 0 for step in self.held_out)
+
+
+def rung_label(game, rung: str, strategy: str) -> str:
+    """Gives a rung's name in the report: the rung alone where it plays the preset of its name
+    and that preset is its family at the family's defaults (`random`, `default`), else the rung
+    and the preset it plays, e.g. 'search (preset search)': the search family's `search`
+    preset, whose budget is not the family's defaults."""
+    if strategy != rung:
+        return f"{rung} (preset {strategy})"
+    family, changed = getattr(getattr(game, "bots", None), "presets", {}).get(strategy, (None, {}))
+    return f"{rung} (preset {strategy})" if family == rung and changed else rung
+
+
+def tuning_gains(run, players: int) -> tuple[dict, ...] | None:
+    """Gives the held-out gains a ladder run recorded for its tuned rung at this player count
+    (RUN/tuned/<N>p/gain.json: each step's `held_out`, with `tuned`, what was measured), or
+    None when it recorded none."""
+    from sim.game import TUNINGS
+
+    path = Path(run.path) / TUNINGS / f"{players}p" / "gain.json"
+    try:
+        steps = json.loads(path.read_text())["steps"]
+        return tuple({"tuned": step["tuned"], **{k: float(step["held_out"][k])
+                                                 for k in ("gain", "low", "high")}}
+                     for step in steps)
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+
+
+def gains_text(steps: tuple[dict, ...]) -> str:
+    """Gives a tuned rung's held-out gains in words, e.g. '+0.1 pp [-0.7, +0.8] (saboteurs'
+    round-win rate per saboteur seat)'."""
+    return ", ".join(f"{100 * s['gain']:+.1f} pp [{100 * s['low']:+.1f}, {100 * s['high']:+.1f}]"
+                     + (f" ({s['tuned']})" if len(steps) > 1 else "") for s in steps)
 
 
 def rungs(ctx: ReportContext) -> list[Rung]:
@@ -79,8 +127,10 @@ def rungs(ctx: ReportContext) -> list[Rung]:
             strategy = setup.strategies()[0] if len(played) != 1 else next(iter(played))
             name = setup.option(RUNG) or strategy.rpartition("/")[2]
             order = RUNGS.index(name) if name in RUNGS else later
-            groups.setdefault(key, []).append(Rung(setup.players, name, labels[(i, sid)], order,
-                                                   strategy, setup.variant()))
+            gains = tuning_gains(run, setup.players) if name == "tuned" else None
+            groups.setdefault(key, []).append(Rung(
+                setup.players, name, labels[(i, sid)], order, strategy, setup.variant(),
+                rung_label(ctx.game, name, strategy), gains))
     found = [r for members in groups.values() if len({m.rung for m in members}) > 1
              for r in members]
     variants = list(dict.fromkeys(r.variant for r in found))
@@ -205,14 +255,41 @@ def stability_text(frame: pl.DataFrame) -> str:
 
 
 def _keys(ladder: list[Rung]) -> pl.DataFrame:
-    """Gives each rung's configuration with its player count, rule variant, rung, strategy and
-    place on the ladder (`__variant`: the variant's, in the ladder's order)."""
+    """Gives each rung's configuration with its player count, rule variant, rung (its label;
+    `__rung` its name), strategy and place on the ladder (`__variant`: the variant's, in the
+    ladder's order)."""
     variants = list(dict.fromkeys(r.variant for r in ladder))
-    return pl.DataFrame([(r.configuration, r.players, r.variant, r.rung, r.strategy, r.order,
-                          variants.index(r.variant)) for r in ladder], orient="row",
+    return pl.DataFrame([(r.configuration, r.players, r.variant, r.label, r.rung, r.strategy,
+                          r.order, variants.index(r.variant)) for r in ladder], orient="row",
                         schema={"configuration": pl.Utf8, "players": pl.Int64,
-                                "variant": pl.Utf8, "rung": pl.Utf8, "strategy": pl.Utf8,
-                                "__order": pl.Int64, "__variant": pl.Int64})
+                                "variant": pl.Utf8, "rung": pl.Utf8, "__rung": pl.Utf8,
+                                "strategy": pl.Utf8, "__order": pl.Int64, "__variant": pl.Int64})
+
+
+def _presets_note(game, ladder: list[Rung]) -> str:
+    """Gives what the built-in presets the rungs play set, where a rung is labelled with its
+    preset, e.g. "preset search: family search, rollouts = 1, ...; "."""
+    built_in = getattr(getattr(game, "bots", None), "presets", {})
+    named = dict.fromkeys(r.strategy for r in ladder
+                          if r.label != r.rung and r.strategy in built_in)
+    return "".join(f"preset {name}: family {built_in[name][0]}"
+                   + "".join(f", {k} = {v:g}" for k, v in built_in[name][1].items()) + "; "
+                   for name in named)
+
+
+def _same_as_default(same: list[Rung]) -> tuple[pl.DataFrame, str]:
+    """Gives the tuned rungs equal to `default` (their tunings measured no held-out gain): a
+    row per player count, rule variant and step of the tuning, and a sentence per count."""
+    rows = [(r.players, r.variant, "tuned = default", r.strategy, step["tuned"], step["gain"],
+             step["low"], step["high"]) for r in same for step in r.held_out]
+    frame = pl.DataFrame(rows, orient="row", schema={
+        "players": pl.Int64, "variant": pl.Utf8, "rung": pl.Utf8, "strategy": pl.Utf8,
+        "held-out gain in": pl.Utf8, "vs start": pl.Float64, "vs start low": pl.Float64,
+        "vs start high": pl.Float64})
+    said = dict.fromkeys(f"At {r.players} players tuned = default: held-out gain "
+                         f"{gains_text(r.held_out)}." for r in same)
+    return frame, " ".join(said) + " A tuned rung without a held-out gain is not a level of the " \
+        "ladder: it is left out of the tables above and below."
 
 
 def _headline(ctx: ReportContext, keys: pl.DataFrame) -> pl.DataFrame:
@@ -275,13 +352,15 @@ def _uses(ctx: ReportContext, keys: pl.DataFrame) -> pl.DataFrame | None:
     return frame.join(keys, on="configuration").sort("players", "__variant", "__order")
 
 
-def _chart(ctx: ReportContext, frame: pl.DataFrame, ladder_order: list[str]) -> Path:
-    """Draws the headline against the rung, one line per player count, with the targets; the
-    legend lists the counts by their rate at the top rung, highest first, as the lines end."""
+def _chart(ctx: ReportContext, frame: pl.DataFrame, ladder_order: list[str],
+           shown: list[str]) -> Path:
+    """Draws the headline against the rung (`ladder_order`, named on the axis as `shown`), one
+    line per player count, with the targets; the legend lists the counts by their rate at the
+    top rung, highest first, as the lines end."""
     series, targets, top = {}, {}, {}
     several = frame["variant"].n_unique() > 1
     for (players, variant), part in frame.group_by("players", "variant", maintain_order=True):
-        x = [ladder_order.index(r) for r in part["rung"]]
+        x = [ladder_order.index(r) for r in part["__rung"]]
         label = (f"{players} players{f', {variant}' if several else ''} "
                  f"({100 * part['rate'][-1]:.0f}%)")
         series[label] = (x, part["rate"], part["low"], part["high"])
@@ -290,7 +369,7 @@ def _chart(ctx: ReportContext, frame: pl.DataFrame, ladder_order: list[str]) -> 
     series = {label: series[label] for label in sorted(series, key=top.get)}
     head = ctx.game.headline
     return charts.category_lines(
-        ctx.chart("balance_by_rung"), ladder_order, series, targets,
+        ctx.chart("balance_by_rung"), shown, series, targets,
         title=f"{ctx.game.title}: {head.title} by skill rung", xlabel="rung (weakest first)",
         ylabel=f"{head.title} (%)", caption=_n_caption(int(frame["games"].sum())))
 
@@ -308,7 +387,7 @@ def _read(ctx: ReportContext, ladder: list[Rung]) -> tuple[pl.DataFrame, list[st
 
 def stable(ctx: ReportContext) -> pl.DataFrame:
     """Gives `stability`'s frame of the report's ladder (empty without one)."""
-    ladder = rungs(ctx)
+    ladder = [r for r in rungs(ctx) if not r.equals_default()]
     return _read(ctx, ladder)[2] if ladder else pl.DataFrame()
 
 
@@ -319,11 +398,16 @@ def balance_across_skill(ctx: ReportContext) -> Section | None:
     ladder = rungs(ctx)
     if not ladder:
         return None
+    same = [r for r in ladder if r.equals_default()]
+    ladder = [r for r in ladder if not r.equals_default()]
     keys = _keys(ladder)
     order = list(dict.fromkeys(r.rung for r in sorted(ladder, key=lambda r: r.order)))
     head, apart, stable = _read(ctx, ladder)
     flagged = flags(head if len(apart) > 1 else head.drop("variant"))
-    path = _chart(ctx, head, order)
+    # on the chart's axis a rung's label, where it has one label at every player count
+    labels = {name: {r.label for r in ladder if r.rung == name} for name in order}
+    path = _chart(ctx, head, order, [next(iter(labels[n])) if len(labels[n]) == 1 else n
+                                     for n in order])
     caption = _n_caption(int(head["games"].sum()))
     tables = [Table(
         f"{ctx.game.headline.title} by rung", head.select(
@@ -331,9 +415,12 @@ def balance_across_skill(ctx: ReportContext) -> Section | None:
             "vs target", "p", "significance", "conclusion"),
         ("rate", "low", "high", "target", "vs target"),
         chart=path, chart_caption=caption,
-        note="every rung plays the same deals (seed and game indices); strategy: what every "
-             "seat plays (a tuned rung's preset: tuned-GAME-<N>p when tuned on the fly, kept "
-             "in RUN/tuned/<N>p); target: the fair value "
+        note="every rung plays the same deals (seed and game indices); rung: its name, with "
+             "the preset it plays where that is not its family at the family's defaults; "
+             f"{_presets_note(ctx.game, ladder)}strategy: what every "
+             "seat plays (a tuned rung's preset: tuned-GAME-<N>p, from the game's shipped "
+             "tunings, --tuned FILE or tuned on the fly, kept in RUN/tuned/<N>p); target: the "
+             "fair value "
              "(dashed in the chart); p asks: could this rung's rate be on target, its distance "
              "luck? Method: a z-test of the rate against the target on effective "
              f"trials (each row alone, unadjusted); conclusion at the 5% level; {INTERVAL_NOTE}")]
@@ -351,7 +438,17 @@ def balance_across_skill(ctx: ReportContext) -> Section | None:
                  "games. vs lower rung: the top rung's headline minus the lower one's, a paired "
                  "t-test over the deals both played (games as clusters), or Welch's unpaired "
                  "interval where the rungs' runs have different seeds"))
+    if same:
+        equal, said = _same_as_default(same)
+        tables.insert(2 if stable.height else 1, Table(
+            "Tuned rungs equal to default", equal if len(apart) > 1 else equal.drop("variant"),
+            ("vs start", "vs start low", "vs start high"),
+            note="each step of the tuning: what it measured, and the tuned bot's gain over its "
+                 "start on held-out deals with its 95% interval (RUN/tuned/<N>p/gain.json, from "
+                 "the tuning or the presets file's [tuning.NAME] table); no interval above 0: "
+                 "not a rung"))
     text = stability_text(stable) + " " if stable.height else ""
+    text += said + " " if same else ""
     text += ("No conclusion changes between rungs." if flagged.height == 0 else
              "Flag: " + "; ".join(f"at {r['players']} players"
                                   + (f" ({r['variant']})" if "variant" in r else "")

@@ -718,10 +718,11 @@ def ladder(
     games: Games = 2_000,
     rungs: Annotated[str | None, typer.Option(
         help="Rungs, in order: random,default,tuned,search (default: random, default, tuned "
-             "with --tuned, search where the game has it).")] = None,
+             "with --tuned or --tune-trials, search where the game has it).")] = None,
     tuned: Annotated[Path | None, typer.Option(
-        help="Presets file whose first preset is the tuned rung (as 'simulate tune' writes "
-             "it; loaded like --strategies-file).")] = None,
+        help="Presets file of the tuned rung (as 'simulate tune' writes it; loaded like "
+             "--strategies-file): at N players its preset NAME-<N>p, else its first (default: "
+             "the game's shipped tunings, configs/GAME-tuned.toml, where it has them).")] = None,
     tune_trials: Annotated[int | None, typer.Option(
         help="Tune the tuned rung on the fly at each player count: candidates tried (with "
              "--tune-games; the presets go into RUN/tuned).")] = None,
@@ -752,19 +753,24 @@ def ladder(
     counts = parse_counts("--players", players, functools.partial(check_players, game))
     wanted = ladders.parse_rungs(rungs)
     on_the_fly = ladders.check_tuning(tune_trials, tune_games, tuned)
-    preset, presets = ladders.tuned_preset(game, tuned) if tuned else (None, {})
+    # the tuned rung's presets: --tuned FILE's, a tuning's on the fly, else the game's shipped
+    shipped = None if tuned or on_the_fly else ladders.shipped_tuned(game)
+    strategies = ladders.rung_strategies(
+        game, wanted, ladders.ON_THE_FLY if on_the_fly else
+        ladders.FROM_FILE if tuned or shipped else None, shipped is not None)
+    if shipped and "tuned" in dict(strategies):
+        tuned = shipped
+    named, presets, gains = ladders.tuned_presets(game, tuned, counts) if tuned else ({}, {}, {})
     # a rule sweep (--set KEY=V1,V2, several --config): every rung of every variant, same deals
     rules, variants = rule_variants(game, [str(c) for c in config or []], sets or [],
                                     len(counts) * len(wanted or ladders.RUNGS) ** (2 if by_role else 1))
     if presets:
         from strategies.presets import with_presets
         rules = with_presets(rules, presets)
-    strategies = ladders.rung_strategies(game, wanted, ladders.ON_THE_FLY if on_the_fly else preset)
     roles = parse_role_strategies(role_strategy or [])
     if by_role and roles:
         raise UserError("--by-role plays every role at every rung: drop --role-strategy")
-    setups = ladders.setups(game, counts, {}, strategies, rules, by_role=by_role, roles=roles,
-                            variants=variants)
+    setups = ladders.setups(game, counts, {}, strategies, rules, named, by_role, roles, variants)
     for setup in setups:
         game.check(with_values(rules, setup.rule_values()), setup)
     out = out or _default_out(f"{game_name}-ladder")
@@ -773,6 +779,8 @@ def ladder(
     seed = _seed(seed)
     with tempfile.TemporaryDirectory() as folder:
         tunings = Path(folder) / ladders.TUNINGS
+        if tuned and "tuned" in dict(strategies):
+            ladders.keep_gains(tunings, named, gains, tuned)
         if on_the_fly and "tuned" in dict(strategies):
             names, rules = ladders.tune(game, rules, counts, tune_trials, tune_games, seed,
                                         tunings, workers, quiet)

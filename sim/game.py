@@ -15,10 +15,12 @@ from typing import Protocol, TextIO
 import polars as pl
 
 
-# The skill ladder's rungs, weakest first (sim/studies/ladder.py plays them), and the option of
-# a configuration naming its rung: the reports read both.
+# The skill ladder's rungs, weakest first (sim/studies/ladder.py plays them), the option of a
+# configuration naming its rung, and the run's subfolder keeping each player count's tuning
+# (TUNINGS/<N>p: its gain.json): the reports read them.
 RUNGS = ("random", "default", "tuned", "search")
 RUNG = "rung"
+TUNINGS = "tuned"
 
 
 @dataclass(frozen=True)

@@ -108,9 +108,11 @@ def load(game, path: Path) -> dict[str, dict]:
     """
     bots = bots_of(game, "--strategies-file")
     data = read_toml(user_file(path))
-    extra = sorted(set(data) - {"preset"})
+    # [tuning.NAME]: how `simulate tune` made a preset (sim.studies.tune.held_out reads it)
+    extra = sorted(set(data) - {"preset", "tuning"})
     if extra or not isinstance(data.get("preset", {}), dict):
-        raise UserError(f"{path}: only [preset.NAME] tables are allowed, found {extra or ['preset']}")
+        raise UserError(f"{path}: only [preset.NAME] and [tuning.NAME] tables are allowed, "
+                        f"found {extra or ['preset']}")
     families = {f.name: f for f in bots.families}
     builtin = set(game.strategy_names())
     presets = {}

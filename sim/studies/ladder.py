@@ -1,24 +1,26 @@
 """The skill ladder: the same deals played with every seat at each rung of play, from random
 moves to search, so that a balance figure can be read across skill levels.
 
-A rung is the strategy every seat plays: `random`, `default`, `tuned` (the first preset of a
-presets file, as `simulate tune` writes it, or a small tuning on the fly at each player count)
-and `search` (where the game has that family). Each
-player count × rung is one configuration of one run, labelled by its `rung` option; every
-configuration plays the same game indices of the same seed, hence the same deals.
+A rung is the strategy every seat plays: `random`, `default`, `tuned` (a preset per player
+count of a presets file, as `simulate tune` writes it: --tuned FILE, else the game's shipped
+tunings, configs/<game>-tuned.toml, when --rungs names the rung; or a small tuning on the fly
+at each player count) and `search` (where the game has that family). Each player count × rung
+is one configuration of one run, labelled by its `rung` option; every configuration plays the
+same game indices of the same seed, hence the same deals.
 """
 
 from __future__ import annotations
 
+import json
 import shutil
 import sys
 from pathlib import Path
 
 from sim.errors import UserError
-from sim.game import RUNG, RUNGS, Game, Setup
+from sim.game import RUNG, RUNGS, TUNINGS, Game, Setup
 
-ON_THE_FLY = "tuned on the fly"  # the tuned rung's strategy until each count's tuning gives it
-TUNINGS = "tuned"  # the run folder's subfolder keeping each player count's tuning
+# the tuned rung's strategy until each player count's preset is known (setups' `tuned`)
+ON_THE_FLY, FROM_FILE = "tuned on the fly", "tuned from a presets file"
 
 
 def parse_rungs(text: str | None) -> list[str] | None:
@@ -38,15 +40,45 @@ def parse_rungs(text: str | None) -> list[str] | None:
     return names
 
 
-def tuned_preset(game: Game, path: Path) -> tuple[str, dict]:
-    """Gives the first preset of a presets file (loaded as --strategies-file loads it) and all
-    its presets. Raises UserError when the file does not load or holds no preset."""
+def shipped_tuned(game: Game) -> Path | None:
+    """Gives the tuned presets the game ships (configs/<game>-tuned.toml, made by `simulate
+    tune`, each count's command and held-out gain in it), or None."""
+    from sim.packaged import configs
+
+    path = Path(str(configs() / f"{game.name.replace('-', '_')}-tuned.toml"))
+    return path if path.is_file() else None
+
+
+def tuned_presets(game: Game, path: Path, players: list[int]
+                  ) -> tuple[dict[int, str], dict, dict[str, list[dict]]]:
+    """Gives the tuned rung's preset per player count from a presets file (loaded as
+    --strategies-file loads it): at N players the preset named NAME-<N>p, else the file's
+    first; all its presets; and the held-out gains it records (tune.held_out). Raises
+    UserError when the file does not load or holds no preset."""
+    from sim.studies.tune import held_out
     from strategies import presets
 
     loaded = presets.load(game, path)
     if not loaded:
         raise UserError(f"--tuned {path}: the file holds no [preset.NAME] table")
-    return next(iter(loaded)), loaded
+    first = next(iter(loaded))
+    named = {count: next((n for n in loaded if n.endswith(f"-{count}p")), first)
+             for count in players}
+    return named, loaded, held_out(path)
+
+
+def keep_gains(folder: Path, named: dict[int, str], gains: dict[str, list[dict]],
+               source: Path) -> None:
+    """Writes folder/<N>p/gain.json for each player count whose preset has a recorded held-out
+    gain, in the form of an on-the-fly tuning's (the report reads the `held_out` of each step)."""
+    for count, name in named.items():
+        if name in gains:
+            where = folder / f"{count}p"
+            where.mkdir(parents=True, exist_ok=True)
+            steps = [{"tuned": step["tuned"], "preset": name, "held_out": step}
+                     for step in gains[name]]
+            (where / "gain.json").write_text(json.dumps(
+                {"presets": str(source), "steps": steps}, indent=2) + "\n")
 
 
 def check_tuning(trials: int | None, games: int | None, tuned: Path | None) -> bool:
@@ -79,20 +111,24 @@ def tuning_seed(seed: int) -> int:
 def tune(game: Game, rules: dict, players: list[int], trials: int, games: int, seed: int,
          folder: Path, workers: int, quiet: bool) -> tuple[dict[int, str], dict]:
     """Gives the tuned rung's preset per player count and the rules carrying them, after
-    tuning the `default` family at each count (`simulate tune`'s defaults: one seat, each in
-    turn, against `default`; `trials` candidates of `games` games, the gain measured on
-    `games` held-out games) into folder/<N>p (its tuned.toml and gain.json)."""
+    tuning the `default` family at each count against `default` (`trials` candidates of
+    `games` games, the gain measured on `games` held-out games) into folder/<N>p (its
+    tuned.toml and gain.json). In a game with roles each role's team is tuned in turn, as
+    `simulate tune --role R --alternate K` does (a seat's game-win rate hardly moves where
+    teams win rounds); otherwise one seat, each in turn (`simulate tune`'s default)."""
     from sim.studies import tune as tuning
     from strategies.presets import load, user_presets, with_presets
 
     command = " ".join(["simulate", *sys.argv[1:]])
+    roles = list(tuning.ROLE_PARAMETERS.get(game.name, ()))
     names, found = {}, {}
     for count in players:
-        side = tuning.make_side(game, rules, count, "default", None, None, None, "default")
+        side = tuning.make_side(game, rules, count, "default", None,
+                                roles[0] if roles else None, None, "default")
         settings = tuning.Settings(game.name, count, "default", rules, side, trials, games,
-                                   games, tuning_seed(seed))
+                                   games, tuning_seed(seed), alternate=len(roles))
         where = folder / f"{count}p"
-        tuning.run(settings, where, command, workers, quiet)
+        tuning.run(settings, where, command, workers, quiet, say=lambda line: None)
         (spec,) = load(game, where / "tuned.toml").values()
         names[count] = f"{tuning.tuned_name(game.name)}-{count}p"
         found[names[count]] = spec
@@ -109,22 +145,27 @@ def has_search(game: Game) -> bool:
     return "search" in game.strategy_names()
 
 
-def rung_strategies(game: Game, rungs: list[str] | None, tuned: str | None) -> list[tuple[str, str]]:
+def rung_strategies(game: Game, rungs: list[str] | None, tuned: str | None,
+                    shipped: bool = False) -> list[tuple[str, str]]:
     """Gives (rung, strategy of every seat) per rung, in ladder order.
 
-    rungs: those asked for (None: random, default, tuned when a tuned preset is given, search
-    when the game has it); tuned: the tuned preset's name, if --tuned was given, or ON_THE_FLY.
-    Raises UserError for a rung that cannot be played here."""
+    rungs: those asked for (None: random, default, tuned when --tuned or a tuning on the fly
+    is given, search when the game has it); tuned: where the tuned rung's presets come from
+    (FROM_FILE, ON_THE_FLY), or None; shipped: they are the game's shipped presets, which the
+    tuned rung plays when `rungs` name it. Raises UserError for a rung that cannot be played
+    here."""
     if rungs is None:
-        rungs = [r for r in RUNGS if (r != "tuned" or tuned) and (r != "search" or has_search(game))]
+        rungs = [r for r in RUNGS if (r != "tuned" or (tuned and not shipped))
+                 and (r != "search" or has_search(game))]
     if tuned == ON_THE_FLY and "tuned" not in rungs:
         raise UserError("--tune-trials tunes the tuned rung: add tuned to --rungs")
     strategies = []
     for rung in rungs:
         if rung == "tuned":
             if tuned is None:
-                raise UserError("the tuned rung needs --tuned FILE (a presets file, as "
-                                "'simulate tune' writes it) or --tune-trials and --tune-games")
+                raise UserError(f"{game.name} ships no tuned presets: the tuned rung needs "
+                                "--tuned FILE (a presets file, as 'simulate tune' writes it) or "
+                                "--tune-trials and --tune-games")
             strategies.append((rung, tuned))
         elif rung == "search" and not has_search(game):
             raise UserError(f"{game.name} has no search bot family: drop the search rung")
@@ -138,7 +179,7 @@ def setups(game: Game, players: list[int], options: dict[str, list], rungs: list
            roles: dict[str, str] | None = None, variants: list | None = None) -> list[Setup]:
     """Gives the ladder's configurations: each player count (and game option) at each rung, in
     that order, every seat playing the rung's strategy (the tuned rung: `tuned`'s preset for
-    that count, where it was tuned on the fly; before that, `default` stands in), except the
+    that count; before a tuning on the fly gives it, `default` stands in), except the
     roles `roles` fixes ({role: strategy}, --role-strategy).
 
     by_role: the skill matrix instead, each pair of rungs (first role's rung, second role's
@@ -149,8 +190,8 @@ def setups(game: Game, players: list[int], options: dict[str, list], rungs: list
 
     found = []
     for count in players:
-        named = [(rung, (tuned or {}).get(count, "default") if strategy == ON_THE_FLY
-                  else strategy) for rung, strategy in rungs]
+        named = [(rung, (tuned or {}).get(count, "default")
+                  if strategy in (ON_THE_FLY, FROM_FILE) else strategy) for rung, strategy in rungs]
         if by_role:
             first, second = matrix_roles(game)
             found += [setup for _, a in named for _, b in named

@@ -58,6 +58,7 @@ MIN_SLICE = 25  # games: a slice is not cut finer than this across workers
 SAMPLERS = ("tpe", "cmaes")
 PRUNERS = ("halving", "median", "none")
 MANIFEST = "tune.json"
+TUNING = "tuning"  # a presets file's tables of how its presets were tuned
 
 
 @dataclass(frozen=True)
@@ -615,11 +616,10 @@ def run(settings: Settings, out: Path, command: str, workers: int, quiet: bool,
             step = Step(number, side, searched, gain, name)
             steps.append(step)
             if settings.alternate:
-                write_presets(out / f"step-{number}.toml", settings, step, command)
+                write_presets(out / f"step-{number}.toml", settings, [step], command)
                 say(step_line(settings, step))
                 say(usage_table(step.gain.usage, indent="  ") + "\n")
-    last = steps[-1]
-    final = replace(last, preset=tuned_name(settings.game))
+    final = [*steps[:-1], replace(steps[-1], preset=tuned_name(settings.game))]
     write_presets(out / "tuned.toml", settings, final, command)
     (out / "gain.json").write_text(json.dumps(
         {"command": command, "steps": [step_json(settings, s) for s in steps]}, indent=2) + "\n")
@@ -646,18 +646,49 @@ def tuned_name(game: str) -> str:
     return f"tuned-{game}".replace("-no-", "-no_")
 
 
-def write_presets(path: Path, settings: Settings, step: Step, command: str) -> None:
-    """Writes a presets file holding the step's tuned bot, which --strategies-file loads."""
-    g = step.gain
-    lines = [f"# {command}",
-             (f"# step {step.number}: {step.side.describe(settings.game)}; "
-              f"{step.searched.complete + step.searched.pruned} trials "
-              f"({step.searched.pruned} pruned), search seed {settings.seed}"),
-             (f"# gain on held-out seed {g.seed} ({g.start.games:,} games, paired deals): "
-              f"{g.gain:+.4f} [{g.low:+.4f}, {g.high:+.4f}], p {g.p:.3g}"),
-             f"[preset.{step.preset}]", f'family = "{settings.family}"']
+def write_presets(path: Path, settings: Settings, steps: list[Step], command: str) -> None:
+    """Writes a presets file holding the last step's tuned bot, which --strategies-file loads,
+    with the command and every step's held-out gain in comments, and the gains as data in its
+    [tuning.NAME] table (`held_out` reads it)."""
+    step = steps[-1]
+    lines = [f"# {command}"]
+    for s in steps:
+        g = s.gain
+        lines += [(f"# step {s.number}: {s.side.describe(settings.game)}; "
+                   f"{s.searched.complete + s.searched.pruned} trials "
+                   f"({s.searched.pruned} pruned), search seed {settings.seed}"),
+                  (f"# gain on held-out seed {g.seed} ({g.start.games:,} games, paired deals): "
+                   f"{g.gain:+.4f} [{g.low:+.4f}, {g.high:+.4f}], p {g.p:.3g}")]
+    lines += [f"[preset.{step.preset}]", f'family = "{settings.family}"']
     lines += [f"{name} = {value!r}" for name, value in step.searched.values.items()]
-    path.write_text("\n".join(lines) + "\n")
+    lines += ["", f"[{TUNING}.{step.preset}]", f"players = {settings.players}", "held_out = ["]
+    lines += [(f"  {{ step = {s.number}, tuned = {json.dumps(s.side.describe(settings.game))}, "
+               f"seed = {s.gain.seed}, games = {s.gain.start.games}, gain = {s.gain.gain!r}, "
+               f"low = {s.gain.low!r}, high = {s.gain.high!r}, p = {s.gain.p!r} }},")
+              for s in steps]
+    path.write_text("\n".join([*lines, "]"]) + "\n")
+
+
+def held_out(path: Path) -> dict[str, list[dict]]:
+    """Gives the held-out gains a presets file records for its presets (its [tuning.NAME]
+    tables, as `write_presets` writes them): preset name -> the steps' gains, each with its
+    `tuned` (what was measured), `games`, `gain`, `low`, `high`, `p`. Raises UserError (one
+    line) for a table that does not read so."""
+    from sim.packaged import user_file
+    from sim.rules import read_toml
+
+    tables = read_toml(user_file(path)).get(TUNING, {})
+    found = {}
+    for name, table in tables.items() if isinstance(tables, dict) else ():
+        steps = table.get("held_out") if isinstance(table, dict) else None
+        if not isinstance(steps, list) or not all(
+                isinstance(s, dict) and isinstance(s.get("tuned"), str)
+                and all(isinstance(s.get(k), (int, float)) for k in ("gain", "low", "high"))
+                for s in steps):
+            raise UserError(f"{path}: [{TUNING}.{name}] needs held_out = [{{ tuned = ..., "
+                            "gain = ..., low = ..., high = ... }, ...]")
+        found[name] = steps
+    return found
 
 
 def step_json(settings: Settings, step: Step) -> dict:

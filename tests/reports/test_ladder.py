@@ -138,3 +138,55 @@ def test_a_ladder_report_leads_with_whether_each_player_counts_verdict_is_stable
     assert set(words) <= {"stable", "depends on skill", "not settled"}
     assert section.text.startswith("At 2 players ")
     assert section.text.count("At ") >= 2
+
+
+def test_a_rung_is_named_with_the_preset_it_plays_unless_that_is_its_familys_defaults():
+    from reports.ladder import rung_label
+    from sim import games
+
+    saboteur = games.get("saboteur")
+    assert rung_label(saboteur, "random", "random") == "random"
+    assert rung_label(saboteur, "default", "default") == "default"
+    # the search rung plays the search family's `search` preset, not the family's defaults
+    assert rung_label(saboteur, "search", "search") == "search (preset search)"
+    assert rung_label(saboteur, "tuned", "tuned-saboteur-7p") == "tuned (preset tuned-saboteur-7p)"
+    assert rung_label(saboteur, "naive-miners", "naive-miners") == "naive-miners"
+
+
+def tuned_file(tmp_path, low):
+    """Writes tuned.toml: a preset of deep-space's default family whose [tuning] table records
+    a held-out gain of 0.1 points with its interval from `low` to +2.2 points."""
+    (tmp_path / "tuned.toml").write_text(
+        '[preset.tuned-deep]\nfamily = "default"\nnoise = 0.5\n\n[tuning.tuned-deep]\n'
+        f'held_out = [{{ tuned = "one seat", games = 100, gain = 0.001, low = {low}, '
+        'high = 0.022, p = 0.9 }]\n')
+
+
+def test_a_tuned_rung_without_a_held_out_gain_is_named_tuned_equals_default_not_a_rung(
+        simulate, tmp_path):
+    tuned_file(tmp_path, -0.02)
+    section = ladder_section(simulate, tmp_path, "--players", "2", "--games", "20",
+                             "--rungs", "random,default,tuned", "--tuned", "tuned.toml")
+    head = section.tables[0].frame
+    assert head.select("players", "rung").rows() == [(2, "random"), (2, "default")]
+    stable = next(t for t in section.tables if t.title.startswith("Is the verdict stable"))
+    assert stable.frame.select("lower rung", "top rung").rows() == [("random", "default")]
+    equal = next(t for t in section.tables if t.title == "Tuned rungs equal to default")
+    assert equal.frame.select("players", "rung", "strategy", "vs start").rows() == [
+        (2, "tuned = default", "tuned-deep", 0.001)]
+    assert "At 2 players tuned = default: held-out gain +0.1 pp [-2.0, +2.2]." in section.text
+    assert section.text.startswith("At 2 players it is not settled") or \
+        section.text.startswith("At 2 players the verdict")
+
+
+def test_a_tuned_rung_with_a_held_out_gain_is_the_ladders_top_rung_named_by_its_preset(
+        simulate, tmp_path):
+    tuned_file(tmp_path, 0.0005)
+    section = ladder_section(simulate, tmp_path, "--players", "2", "--games", "20",
+                             "--rungs", "random,default,tuned", "--tuned", "tuned.toml")
+    assert section.tables[0].frame.select("rung", "strategy").rows() == [
+        ("random", "random"), ("default", "default"), ("tuned (preset tuned-deep)", "tuned-deep")]
+    stable = next(t for t in section.tables if t.title.startswith("Is the verdict stable"))
+    assert stable.frame.select("lower rung", "top rung").rows() == [
+        ("default", "tuned (preset tuned-deep)")]
+    assert "tuned = default" not in section.text

@@ -46,7 +46,8 @@ def test_the_presets_ride_in_the_rules_only_when_there_are_some():
      "family 'random' has no parameter 'noise'; its parameters: none"),
     ('[preset.default]\nfamily = "default"\n', "'default' is a built-in strategy"),
     ('[preset.my-no-map]\nfamily = "default"\n', "no '-no-', which marks a restriction"),
-    ('[presets.x]\nfamily = "default"\n', "only [preset.NAME] tables are allowed, found ['presets']"),
+    ('[presets.x]\nfamily = "default"\n',
+     "only [preset.NAME] and [tuning.NAME] tables are allowed, found ['presets']"),
     ('[preset.x\n', "malformed TOML"),
 ])
 def test_a_bad_presets_file_is_one_line_naming_the_file(tmp_path, text, message):

@@ -1,5 +1,7 @@
 """`simulate ladder`: the same deals at every rung of skill, into one run; its bad input."""
 
+import json
+
 import polars as pl
 import pytest
 
@@ -42,6 +44,7 @@ def test_the_tuned_rung_plays_the_first_preset_of_the_file(simulate, tmp_path):
 
 def test_the_tuned_rung_tuned_on_the_fly_plays_each_counts_tuning_kept_in_the_run(simulate,
                                                                                   tmp_path):
+    from reports.ladder import tuning_gains
     from sim import games
     from strategies.presets import load, user_presets
 
@@ -62,6 +65,10 @@ def test_the_tuned_rung_tuned_on_the_fly_plays_each_counts_tuning_kept_in_the_ru
         # the run plays (and a resume replays) exactly the preset its tuning wrote
         (spec,) = load(game, folder / "tuned.toml").values()
         assert carried[f"tuned-deep-space-{count}p"] == spec
+        # and the report reads the tuning's held-out gain
+        (step,) = json.loads((folder / "gain.json").read_text())["steps"]
+        assert tuning_gains(run, count) == ({"tuned": step["tuned"], **{
+            k: step["held_out"][k] for k in ("gain", "low", "high")}},)
 
 
 @pytest.mark.parametrize("args, says", [
@@ -165,3 +172,74 @@ def test_a_ladder_of_a_rule_sweep_plays_every_rung_of_every_variant_and_reports_
     assert section.tables[0].frame.select("players", "variant", "rung").rows() == [
         (4, "rounds=1", "random"), (4, "rounds=1", "default"),
         (4, "rounds=2", "random"), (4, "rounds=2", "default")]
+
+
+def test_the_tuned_rung_plays_each_counts_preset_of_the_file_and_keeps_its_gain(simulate,
+                                                                                tmp_path):
+    (tmp_path / "tuned.toml").write_text(
+        '[preset.deep-2p]\nfamily = "default"\n\n[preset.deep-3p]\nfamily = "default"\n'
+        'noise = 1\n\n[tuning.deep-3p]\nheld_out = [{ tuned = "one seat", games = 9, '
+        'gain = 0.01, low = -0.01, high = 0.03, p = 0.3 }]\n')
+    code, out, err = simulate("ladder", "deep-space", "--players", "2-3", "--games", "4",
+                              "--rungs", "tuned", "--tuned", "tuned.toml", "--seed", "1",
+                              "--workers", "1", "--out", "lad", "--quiet")
+    assert code == 0, err
+    run = Run.open(tmp_path / "lad")
+    assert [(s.players, s.seats[0]) for s in run.setups] == [(2, "deep-2p"), (3, "deep-3p")]
+    assert not (tmp_path / "lad" / "tuned" / "2p").exists()  # the file records no gain for it
+    (step,) = json.loads((tmp_path / "lad" / "tuned" / "3p" / "gain.json").read_text())["steps"]
+    assert step["preset"] == "deep-3p" and step["held_out"]["low"] == -0.01
+
+
+def test_saboteur_ships_a_tuned_preset_and_its_held_out_gains_for_every_player_count():
+    from sim import games
+    from sim.studies import ladder
+    from strategies.presets import load
+
+    game = games.get("saboteur")
+    path = ladder.shipped_tuned(game)
+    named, _, gains = ladder.tuned_presets(game, path, list(range(3, 11)))
+    assert named == {n: f"tuned-saboteur-{n}p" for n in range(3, 11)}
+    assert set(gains) == set(named.values()) == set(load(game, path))
+    for steps in gains.values():
+        assert [s["tuned"].split("'")[0] for s in steps] == ["saboteurs", "miners"]
+        assert all(s["low"] <= s["gain"] <= s["high"] and s["games"] == 2000 for s in steps)
+    first = path.read_text().splitlines()
+    assert sum(line.startswith("# simulate tune saboteur --players") for line in first) == 8
+
+
+def test_the_tuned_rung_without_tuned_plays_the_games_shipped_presets(simulate, tmp_path):
+    code, out, err = simulate("ladder", "saboteur", "--players", "4", "--games", "3",
+                              "--rungs", "default,tuned", "--seed", "1", "--workers", "1",
+                              "--out", "lad", "--quiet")
+    assert code == 0, err
+    run = Run.open(tmp_path / "lad")
+    assert [s.seats[0] for s in run.setups] == ["default", "tuned-saboteur-4p"]
+    steps = json.loads((tmp_path / "lad" / "tuned" / "4p" / "gain.json").read_text())["steps"]
+    assert len(steps) == 2 and steps[0]["preset"] == "tuned-saboteur-4p"
+    # a ladder without the tuned rung does not carry them
+    code, out, err = simulate("ladder", "saboteur", "--players", "4", "--games", "2",
+                              "--rungs", "default", "--seed", "1", "--workers", "1",
+                              "--out", "plain", "--quiet")
+    assert code == 0, err
+    assert "strategy_presets" not in Run.open(tmp_path / "plain").manifest["rules"]
+
+
+def test_a_tuning_on_the_fly_in_a_game_with_roles_tunes_each_roles_team(simulate, tmp_path):
+    code, out, err = simulate("ladder", "saboteur", "--players", "4", "--games", "2",
+                              "--rungs", "tuned", "--tune-trials", "1", "--tune-games", "4",
+                              "--seed", "1", "--workers", "1", "--out", "lad", "--quiet")
+    assert code == 0, err
+    steps = json.loads((tmp_path / "lad" / "tuned" / "4p" / "gain.json").read_text())["steps"]
+    assert [s["tuned"] for s in steps] == ["saboteurs' round-win rate per saboteur seat",
+                                           "miners' round-win rate per miner seat"]
+    assert "step 1" not in out
+
+
+def test_a_presets_file_whose_tuning_table_does_not_read_is_refused(simulate, tmp_path):
+    (tmp_path / "bad.toml").write_text('[preset.x]\nfamily = "default"\n\n'
+                                       '[tuning.x]\nheld_out = "better"\n')
+    code, out, err = simulate("ladder", "spit", "--players", "2", "--tuned", "bad.toml",
+                              "--out", "lad")
+    assert code == 2 and "[tuning.x] needs held_out" in err
+    assert len(err.strip().splitlines()) == 1 and not (tmp_path / "lad").exists()

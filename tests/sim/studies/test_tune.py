@@ -156,6 +156,27 @@ def test_alternation_writes_every_steps_presets(simulate, tmp_path):
     for step in (1, 2):
         assert f"tuned-saboteur-step-{step}" in presets.load(SABOTEUR, tmp_path / "alt" /
                                                               f"step-{step}.toml")
+    # the final presets file records every step's held-out gain, as data the ladder reads
+    gains = json.loads((tmp_path / "alt" / "gain.json").read_text())["steps"]
+    held = tune.held_out(tmp_path / "alt" / "tuned.toml")
+    assert list(held) == ["tuned-saboteur"]
+    assert [(s["step"], s["tuned"], s["games"], s["gain"], s["low"], s["high"], s["p"])
+            for s in held["tuned-saboteur"]] == [
+        (g["step"], g["tuned"], 40, g["held_out"]["gain"], g["held_out"]["low"],
+         g["held_out"]["high"], g["held_out"]["p"]) for g in gains]
+    text = (tmp_path / "alt" / "tuned.toml").read_text()
+    assert text.count("# gain on held-out seed") == 2 and "--alternate 2" in text.splitlines()[0]
+    assert list(tune.held_out(tmp_path / "alt" / "step-1.toml")) == ["tuned-saboteur-step-1"]
+
+
+def test_a_presets_files_tuning_table_that_does_not_read_is_one_line(tmp_path):
+    from sim.errors import UserError
+
+    (tmp_path / "t.toml").write_text('[preset.x]\nfamily = "default"\n\n'
+                                     '[tuning.x]\nheld_out = [{ tuned = "a", gain = 0.1 }]\n')
+    with pytest.raises(UserError, match=r"\[tuning.x\] needs held_out"):
+        tune.held_out(tmp_path / "t.toml")
+    assert presets.load(SABOTEUR, tmp_path / "t.toml") == {"x": {"family": "default"}}
 
 
 @pytest.mark.parametrize("args, message", [
