@@ -52,6 +52,15 @@ def as_set(setup, changes: tuple[tuple[str, object], ...]) -> str:
     return dataclasses.replace(setup, rules=changes, rule_file=None, file_rules=()).variant()
 
 
+def configuration_label(game, rules: dict, setup) -> str:
+    """Gives a configuration's label as the summary, the reports and compare show it: its
+    player count, options, every rule it changes from the defaults (a single-value --set as
+    well as a swept one: `change_text`) and its bots ("7p hand_size.7=4 rounds=2 default");
+    a sweep's value that is the default is named as the sweep names it."""
+    text = change_text(game, rules, setup)
+    return setup.label(None if text == DEFAULT else text)
+
+
 def variant_label(game, runs: list, index: int, setup) -> str:
     """Gives the label that keeps a configuration's rule variant apart in a report: what it
     changes from the defaults, and with several runs, the run's folder name."""
