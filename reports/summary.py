@@ -163,6 +163,6 @@ def footnotes(balance, seat_cols: list[str]) -> list[str]:
         f"verdict: balanced if the 95% CI lies within ±{100 * TOLERANCE:g} points of the target "
         f"({goal})",
         "stalled: games stopped unfinished at a turn or round cap; nobody wins them",
-        f"{seat_cols[0]}…{seat_cols[-1]}: seats in turn order from 0; tied seats all win, so "
+        f"{seat_cols[0]} to {seat_cols[-1]}: seats in turn order from 0; tied seats all win, so "
         "a row can top 100%",
     ]

@@ -55,10 +55,13 @@ def as_set(setup, changes: tuple[tuple[str, object], ...]) -> str:
 def configuration_label(game, rules: dict, setup) -> str:
     """Gives a configuration's label as the summary, the reports and compare show it: its
     player count, options, every rule it changes from the defaults (a single-value --set as
-    well as a swept one: `change_text`) and its bots ("7p hand_size.7=4 rounds=2 default");
-    a sweep's value that is the default is named as the sweep names it."""
-    text = change_text(game, rules, setup)
-    return setup.label(None if text == DEFAULT else text)
+    well as a swept one) and its bots ("7p hand_size.7=4 rounds=2 default"); a swept value
+    is named even where it is the default, a --config file of a sweep by its name."""
+    if setup.rule_file:
+        return setup.label(change_text(game, rules, setup))
+    changes = dict(rule_changes(game, rules, setup))
+    changes.update(setup.rules)
+    return setup.label(as_set(setup, tuple(sorted(changes.items()))) if changes else None)
 
 
 def variant_label(game, runs: list, index: int, setup) -> str:

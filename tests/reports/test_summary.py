@@ -71,7 +71,7 @@ def test_summary_states_the_target_and_the_verdict_on_the_interval(saboteur_run)
     lines = text.splitlines()
     assert ("verdict: balanced if the 95% CI lies within ±2 points of the target (50%)" in lines
             and "stalled: games stopped unfinished at a turn or round cap; nobody wins them"
-            in lines and "s0…s6: seats in turn order from 0; tied seats all win, so a row can "
+            in lines and "s0 to s6: seats in turn order from 0; tied seats all win, so a row can "
             "top 100%" in lines)
 
 
