@@ -30,13 +30,21 @@ def _default_leaves(game) -> dict[str, object]:
 
 def rule_changes(game, rules: dict, setup) -> tuple[tuple[str, object], ...]:
     """Gives the dotted rule keys, with their values, in which a configuration of a run (the
-    run's `rules` updated by the setup's own values) differs from the game's defaults."""
+    run's `rules` updated by the setup's own values) differs from the game's defaults; a named
+    file read into the rules (Deep Space's `--board`) as one key with its name ("board=square")."""
     played = {key: rule_files.frozen(value) for key, value in rule_files.leaves(rules).items()}
     played.update(setup.rule_values())
     defaults = _default_leaves(game)
-    return tuple(sorted((key, value) for key, value in played.items()
-                        if not key.startswith(_NOT_RULES)
-                        and (key not in defaults or defaults[key] != value)))
+    changes = {key: value for key, value in played.items()
+               if not key.startswith(_NOT_RULES) and (key not in defaults or defaults[key] != value)}
+    # a file read into the rules (Deep Space's board) is named by its name, not key by key
+    for named in [key[:-len(".name")] for key in played if key.endswith(".name")]:
+        inside = [key for key in changes if key.startswith(named + ".")]
+        if inside:
+            for key in inside:
+                del changes[key]
+            changes[named] = played[named + ".name"]
+    return tuple(sorted(changes.items()))
 
 
 def change_text(game, rules: dict, setup) -> str:
