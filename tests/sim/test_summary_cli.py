@@ -21,6 +21,21 @@ RUNS = {
 WIDTHS = (80, 100, 120)
 
 
+def real_games(patch: pytest.MonkeyPatch) -> None:
+    """Reads the real games (tests/reports' fakes, once patched in under xdist, stay for the
+    session) and their own default rules (cached by game name)."""
+    from reports import runs, variants
+    from sim import games
+
+    patch.setattr(runs, "game_named", games.get)
+    patch.setattr(variants, "_DEFAULTS", {})
+
+
+@pytest.fixture(autouse=True)
+def _real_games(monkeypatch):
+    real_games(monkeypatch)
+
+
 @pytest.fixture(scope="module", params=sorted(RUNS))
 def played(request, tmp_path_factory):
     """Plays a small sweep of each game through the CLI, piped at 80 columns: (game, its
@@ -32,6 +47,7 @@ def played(request, tmp_path_factory):
     folder = tmp_path_factory.mktemp(game) / "run"
     out = io.StringIO()
     with pytest.MonkeyPatch.context() as patch:
+        real_games(patch)
         patch.setenv("COLUMNS", "80")
         patch.setattr("sys.stdout", out)
         patch.setattr("sys.argv", ["simulate", game, "--players", players, "--set", sweep,
