@@ -91,3 +91,16 @@ def test_every_label_names_a_rule_the_whole_run_changes(shared_saboteur_run, tmp
     assert sorted(ctx.configs["configuration"].to_list()) == want
     configs = provenance.section(ctx).tables[1].frame
     assert configs["configuration"].to_list() == want
+
+
+def test_a_board_file_is_named_in_a_label_by_its_name_not_key_by_key():
+    import types
+
+    from reports.variants import configuration_label
+    from sim.game import Setup
+
+    stand_in = {"board": {"name": "stand-in", "links": [["A", "B"]]}, "hand_size": 2}
+    game = types.SimpleNamespace(name="boards", load_rules=lambda file, sets: stand_in)
+    played = {"board": {"name": "square", "links": [["A", "C"]]}, "hand_size": 3}
+    assert configuration_label(game, played, Setup(2, ("default",) * 2)) == (
+        "2p board=square hand_size=3 default")
