@@ -11,7 +11,7 @@ import polars as pl
 
 import sim
 from reports.sections import Section, Table
-from reports.variants import as_set, rule_changes, variant_label
+from reports.variants import as_set, configuration_label, rule_changes, variant_label
 from sim import rules as rule_files
 
 
@@ -62,7 +62,8 @@ def section(ctx):
     for i, run in enumerate(ctx.runs):
         for setup in run.setups:
             changes = rule_changes(ctx.game, run.manifest["rules"], setup)
-            configs.append((Path(run.path).name, setup.label(),
+            configs.append((Path(run.path).name,
+                            configuration_label(ctx.game, run.manifest["rules"], setup),
                             variant_label(ctx.game, ctx.runs, i, setup),
                             as_set(setup, changes) if changes else "none",
                             _seats(setup)))

@@ -8,11 +8,13 @@ import json
 import math
 import re
 import sys
+import textwrap
 from pathlib import Path
 from typing import TextIO
 
-from rich.console import Console
+from rich.console import Console, Group, RenderableType
 from rich.table import Table as RichTable
+from rich.text import Text
 
 from reports import glossary
 from reports.sections import Section, Table
@@ -278,53 +280,57 @@ def html_page(title: str, sections: list[Section]) -> str:
 
 
 def terminal_table(title: str, headers: list[str], body: list[list[str]], numeric: list[bool],
-                   width: int, caption: str | None = None) -> RichTable:
-    """Gives a rich table that fits `width` columns without cutting a number.
+                   width: int, caption: str | None = None) -> RenderableType:
+    """Gives a table that fits `width` columns without wrapping or cutting a cell.
 
-    rich squeezes a table too wide by cutting cells with an ellipsis (`10,…`). Here columns
-    are given widths that wrap between words: the numbers' headers wrap first (down to their
-    widest cell), then the labels give way (down to their longest word, or ten characters,
-    folding longer words), then the numbers' cells (a rate and its interval onto two lines),
-    down to their longest number.
-    When even the longest words do not fit side by side, each row is shown as a block of
-    `column  value` lines instead."""
+    Each column is as wide as its widest cell; a header wider than that wraps between its
+    words. When the cells do not fit side by side even so, each row is shown as a block of
+    `column: value` lines instead (`stacked`)."""
     columns = range(len(headers))
-    cells = [*body, headers]
-    full = [max(len(r[j]) for r in cells) for j in columns]
-    # a number is never broken; a label's long word may be, at ten characters
-    floor = [min(max([len(w) for r in cells for w in r[j].split()] + [1]),
-                 10 if not numeric[j] else 10 ** 6) for j in columns]
-    # a number column's header wraps to its widest cell before anything else gives way
-    cell = [max([len(r[j]) for r in body] + [len(w) for w in headers[j].split()])
+    cell = [max([len(r[j]) for r in body] + [len(w) for w in headers[j].split()] + [1])
             for j in columns]
-    widths = list(full)
+    widths = [max(cell[j], len(headers[j])) for j in columns]
     # one space of padding either side of a cell and a border to its left; one more at the end
     excess = sum(w + 3 for w in widths) + 1 - width
-    for group, least in (([j for j in columns if numeric[j]], cell),
-                         ([j for j in columns if not numeric[j]], floor),
-                         ([j for j in columns if numeric[j]], floor)):
-        while excess > 0:
-            shrinkable = [j for j in group if widths[j] > least[j]]
-            if not shrinkable:
-                break
-            widest = max(shrinkable, key=lambda j: widths[j])
-            widths[widest] -= 1
-            excess -= 1
-    table = RichTable(title=title, caption=caption or None, caption_justify="left")
+    while excess > 0 and any(widths[j] > cell[j] for j in columns):
+        widest = max((j for j in columns if widths[j] > cell[j]), key=lambda j: widths[j])
+        widths[widest] -= 1
+        excess -= 1
     if excess > 0:
-        table.add_column("column", overflow="fold")
-        table.add_column("value", overflow="fold")
-        for row in body:
-            for header, value in zip(headers, row):
-                table.add_row(header, value)
-            table.add_section()
-        return table
+        return stacked(title, headers, body, numeric, width, caption)
+    table = RichTable(title=title, caption=caption or None, caption_justify="left")
     for j, header in enumerate(headers):
         table.add_column(header, justify="right" if numeric[j] else "left", width=widths[j],
                          overflow="fold")
     for row in body:
         table.add_row(*row)
     return table
+
+
+def stacked(title: str, headers: list[str], body: list[list[str]], numeric: list[bool],
+            width: int, caption: str | None = None) -> Group:
+    """Gives a table too wide for `width` columns as one block per row: the row's first cell,
+    then a `column: value` line for each other column, values aligned where they fit. A value
+    too long for its line goes on a line of its own, wrapped between words (a single word
+    longer than the terminal is the only thing ever broken)."""
+    def lines(text: str, indent: int) -> list[str]:
+        return textwrap.wrap(text, max(width - indent, 1), break_on_hyphens=False) or [""]
+
+    keys = [f"{h}:" for h in headers[1:]]
+    align = max(map(len, keys), default=0) + 1
+    out = [Text(line, style="italic") for line in lines(title, 0)]
+    for row in body:
+        head = f"{headers[0]}: {row[0]}" if numeric[0] else row[0]
+        out += [Text(line, style="bold") for line in lines(head, 0)]
+        for key, value in zip(keys, row[1:]):
+            if 2 + align + len(value) <= width:
+                out.append(Text(f"  {key:<{align}}{value}"))
+            else:
+                out += [Text(f"  {line}") for line in lines(key, 2)]
+                out += [Text(f"    {line}") for line in lines(value, 4)]
+    if caption:
+        out += [Text(line) for line in lines(caption, 0)]
+    return Group(*out)
 
 
 # what a verdict ("favours miners by 6.5 points [5.3, 7.8]") states in words
@@ -336,8 +342,8 @@ def print_tables(sections: list[Section], console: Console, only: set[str] | Non
 
     To fit a terminal, a rate and its interval share one column, and win counts, and the
     distance to the target where a verdict states it with its interval, are left to the
-    Markdown and HTML reports. A narrow terminal wraps labels and headers, never cutting a
-    number (`terminal_table`).
+    Markdown and HTML reports. A table too wide for the terminal is shown row by row, never
+    wrapping or cutting a cell (`terminal_table`).
     """
     for section in sections:
         for table in section.tables:

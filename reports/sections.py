@@ -20,7 +20,7 @@ import numpy as np
 import polars as pl
 
 from reports import runs as runs_mod
-from reports.variants import rule_changes, variant_label
+from reports.variants import configuration_label, rule_changes, variant_label
 from reports.verdicts import TOLERANCE, Target, target_of, verdicts
 from reports.stats import (PERMUTATIONS, balance, design_effect, seat_test, significance_level,
                            simultaneous_p, two_sided_p, wilson_arrays)
@@ -99,7 +99,9 @@ class ReportContext:
         for i, run in enumerate(runs):
             for sid, setup in enumerate(run.setups):
                 # several runs: the folder names the run, even when their rules are the same
-                label = f"{setup.label()} ({Path(run.path).name})" if several else setup.label()
+                label = configuration_label(game, run.manifest["rules"], setup)
+                if several:
+                    label = f"{label} ({Path(run.path).name})"
                 rows.append((i, sid, label, variant_label(game, runs, i, setup),
                              not rule_changes(game, run.manifest["rules"], setup), setup.players,
                              _bots(setup)))

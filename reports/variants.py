@@ -30,13 +30,21 @@ def _default_leaves(game) -> dict[str, object]:
 
 def rule_changes(game, rules: dict, setup) -> tuple[tuple[str, object], ...]:
     """Gives the dotted rule keys, with their values, in which a configuration of a run (the
-    run's `rules` updated by the setup's own values) differs from the game's defaults."""
+    run's `rules` updated by the setup's own values) differs from the game's defaults; a named
+    file read into the rules (Deep Space's `--board`) as one key with its name ("board=square")."""
     played = {key: rule_files.frozen(value) for key, value in rule_files.leaves(rules).items()}
     played.update(setup.rule_values())
     defaults = _default_leaves(game)
-    return tuple(sorted((key, value) for key, value in played.items()
-                        if not key.startswith(_NOT_RULES)
-                        and (key not in defaults or defaults[key] != value)))
+    changes = {key: value for key, value in played.items()
+               if not key.startswith(_NOT_RULES) and (key not in defaults or defaults[key] != value)}
+    # a file read into the rules (Deep Space's board) is named by its name, not key by key
+    for named in [key[:-len(".name")] for key in played if key.endswith(".name")]:
+        inside = [key for key in changes if key.startswith(named + ".")]
+        if inside:
+            for key in inside:
+                del changes[key]
+            changes[named] = played[named + ".name"]
+    return tuple(sorted(changes.items()))
 
 
 def change_text(game, rules: dict, setup) -> str:
@@ -50,6 +58,18 @@ def change_text(game, rules: dict, setup) -> str:
 def as_set(setup, changes: tuple[tuple[str, object], ...]) -> str:
     """Gives rule changes as --set takes them, space-separated, or "default rules"."""
     return dataclasses.replace(setup, rules=changes, rule_file=None, file_rules=()).variant()
+
+
+def configuration_label(game, rules: dict, setup) -> str:
+    """Gives a configuration's label as the summary, the reports and compare show it: its
+    player count, options, every rule it changes from the defaults (a single-value --set as
+    well as a swept one) and its bots ("7p hand_size.7=4 rounds=2 default"); a swept value
+    is named even where it is the default, a --config file of a sweep by its name."""
+    if setup.rule_file:
+        return setup.label(change_text(game, rules, setup))
+    changes = dict(rule_changes(game, rules, setup))
+    changes.update(setup.rules)
+    return setup.label(as_set(setup, tuple(sorted(changes.items()))) if changes else None)
 
 
 def variant_label(game, runs: list, index: int, setup) -> str:

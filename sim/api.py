@@ -85,8 +85,12 @@ class Run:
     @property
     def configurations(self) -> list[str]:
         """The label of each configuration (player count, rule variant, seats' strategies), in
-        the order of the tables' `setup` column."""
-        return [setup.label() for setup in self._store.setups]
+        the order of the tables' `setup` column, as the summary and the reports name it."""
+        from reports.variants import configuration_label
+
+        game = registry.get(self.game)
+        return [configuration_label(game, self.manifest["rules"], setup)
+                for setup in self._store.setups]
 
     @property
     def tables(self) -> tuple[str, ...]:

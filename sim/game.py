@@ -61,15 +61,20 @@ class Setup:
         parts += [f"{key}={_rule_text(value)}" for key, value in self.rules]
         return " ".join(parts) or "default rules"
 
-    def label(self) -> str:
+    def label(self, rules: str | None = None) -> str:
         """Gives a short human label, e.g. '7p saboteurs=2 default', '7p hand_size.7=6 default'
         (a rule variant), '5p forbid=rockfall default, 0=random' (the most common strategy, then
-        the seats playing another; a restriction every seat has is named once)."""
+        the seats playing another; a restriction every seat has is named once).
+
+        `rules` names the rules played in place of the configuration's own variant (the
+        reports give every change from the defaults: reports.variants.configuration_label)."""
         from strategies.seats import compose, parse
 
         parts = [f"{self.players}p"]
         parts += [f"{k}={v}" for k, v in self.options if v is not None]
-        if self.rules or self.rule_file:
+        if rules:
+            parts.append(rules)
+        elif self.rules or self.rule_file:
             parts.append(self.variant())
         if self.roles:  # '7p miner=search saboteur=default'
             fixed = [f"{role}={name}" for role, name in self.roles if name]
@@ -187,6 +192,8 @@ class Game(Protocol):
     columns: dict[str, tuple[Column, ...]]  # per table, the columns the game adds
     headline: Headline
     summary: tuple[tuple[str, pl.Expr], ...]  # further per-configuration aggregates over `games`
+    # Optional: `summary_rates`, the titles of the `summary` aggregates that are rates (shares
+    # of games, shown as percentages beside the headline's).
 
     def strategy_names(self) -> list[str]:
         """Gives the names `--strategy` accepts (families and presets)."""

@@ -41,16 +41,38 @@ def test_a_terminal_table_never_cuts_a_number(width):
                 assert set(NUMBER.findall(cell)) <= shown, cell
 
 
-def test_at_80_columns_labels_wrap_and_each_number_stays_on_one_line():
+def test_a_table_whose_cells_fit_is_one_row_per_line_its_headers_wrapping_between_words():
+    text = printed(render.terminal_table("seats", HEADERS, SEATS, NUMERIC, 120), 120)
+    for row in SEATS:
+        assert re.search(r"│ " + r"\s*│\s*".join(map(re.escape, row)) + r"\s*│", text), row
+    assert "significance" in text and "rate [95%" in text
+
+
+def test_too_narrow_for_the_cells_gives_one_block_per_row():
     text = printed(render.terminal_table("seats", HEADERS, SEATS, NUMERIC, 80), 80)
-    assert "10,000" in text and "+0.9" in text and "[38.4%," in text
-    assert "column" not in text  # still one row per line of the table, not blocks
+    assert text.count("vs even:") == len(SEATS) and "┃" not in text
+    assert text.count("10p default, 1=naive-saboteurs\n") == 3
+    assert "  rate [95% CI]: 39.3% [38.4%, 40.3%]\n" in text
 
 
-def test_too_narrow_for_the_columns_gives_one_block_per_row():
-    text = printed(render.terminal_table("seats", HEADERS, SEATS, NUMERIC, 30), 30)
-    assert text.count("vs even") == len(SEATS)
-    assert "39.3% [38.4%," in text or "39.3%" in text
+# the What-if of a hand-size sweep, as `simulate report` prints it
+WHATIF = ["variant", "games", "rate [95% CI]", "vs baseline", "vs baseline low",
+          "vs baseline high", "p", "pairing", "width vs unpaired", "target", "verdict"]
+WHATIF_ROWS = [[f"hand_size.7={h}{' (default)' * (h == 5)}", "10,000", "44.8% [41.5%, 48.1%]",
+                "-1.1 pp", "-5.0 pp", "+2.8 pp", "1", "paired on 10,000 deals", "0.824", "50.0%",
+                "favours saboteurs by 5.2 points [1.9, 8.5]"] for h in range(3, 9)]
+
+
+@pytest.mark.parametrize("width", [80, 100, 120])
+def test_no_cell_wraps_or_is_cut_at_80_100_or_120_columns(width):
+    numeric = [False, True, True, True, True, True, True, False, True, True, False]
+    for headers, body, numbers in ((WHATIF, WHATIF_ROWS, numeric), (HEADERS, SEATS, NUMERIC)):
+        text = printed(render.terminal_table("what if", headers, body, numbers, width), width)
+        lines = text.splitlines()
+        assert max(map(len, lines)) <= width and "…" not in text
+        for row in body:
+            for value in row:  # every cell whole on a line of its own
+                assert any(value in line for line in lines), (value, text)
 
 
 def test_a_terminal_table_with_a_verdict_leaves_the_distance_it_states_to_the_files():

@@ -1,4 +1,9 @@
-"""The end-of-run summary equals direct polars queries on the run's shards."""
+"""The end-of-run summary equals direct polars queries on the run's shards, and says what it
+means: the target, the verdict, the rules each configuration changes."""
+
+import json
+import re
+import shutil
 
 import polars as pl
 import pytest
@@ -47,3 +52,55 @@ def test_summary_of_a_run_without_games_is_one_user_error(tmp_path, runkit):
     run = runkit.write(tmp_path / "empty", runkit.SETUPS, empty)
     with pytest.raises(UserError, match="no finished games"):
         summary_frame(open_run(run))
+
+
+def test_summary_states_the_target_and_the_verdict_on_the_interval(saboteur_run):
+    from reports.verdicts import Target, verdict
+
+    frame = summary_frame(open_run(saboteur_run))
+    assert frame["target"].to_list() == [0.5] * 4  # Saboteur's target: miners win half
+    for row in frame.iter_rows(named=True):
+        assert row["verdict"] == verdict(row["rate"] - 0.5, row["low"] - 0.5, row["high"] - 0.5,
+                                         Target(0.5, "miners", "saboteurs"))
+    console = Console(record=True, width=200)
+    print_summary(open_run(saboteur_run), console)
+    text = console.export_text()
+    for row in frame.iter_rows(named=True):
+        assert re.search(rf"{re.escape(row['configuration'])}\s+│.*│\s+50\.0% │ "
+                         rf"{re.escape(row['verdict'])}\s+│", text), row["verdict"]
+    lines = text.splitlines()
+    assert ("verdict: balanced if the 95% CI lies within ±2 points of the target (50%)" in lines
+            and "stalled: games stopped unfinished at a turn or round cap; nobody wins them"
+            in lines and "s0 to s6: seats in turn order from 0; tied seats all win, so a row can "
+            "top 100%" in lines)
+
+
+def test_every_label_names_a_rule_the_whole_run_changes(shared_saboteur_run, tmp_path, runkit):
+    from reports import provenance
+    from reports.sections import ReportContext
+
+    manifest = json.loads((shared_saboteur_run / "manifest.json").read_text())
+    manifest["rules"] = {"hand_size": {"7": 4}}  # `--set hand_size.7=4`, one value
+    run = tmp_path / "run"
+    shutil.copytree(shared_saboteur_run, run)
+    (run / "manifest.json").write_text(json.dumps(manifest))
+    want = ["4p hand_size.7=4 default", "5p hand_size.7=4 default",
+            "5p saboteurs=2 hand_size.7=4 default", "7p saboteurs=2 hand_size.7=4 default"]
+    assert summary_frame(open_run(run))["configuration"].to_list() == want
+    ctx = ReportContext([open_run(run)], runkit.SABOTEUR, tmp_path / "charts")
+    assert sorted(ctx.configs["configuration"].to_list()) == want
+    configs = provenance.section(ctx).tables[1].frame
+    assert configs["configuration"].to_list() == want
+
+
+def test_a_board_file_is_named_in_a_label_by_its_name_not_key_by_key():
+    import types
+
+    from reports.variants import configuration_label
+    from sim.game import Setup
+
+    stand_in = {"board": {"name": "stand-in", "links": [["A", "B"]]}, "hand_size": 2}
+    game = types.SimpleNamespace(name="boards", load_rules=lambda file, sets: stand_in)
+    played = {"board": {"name": "square", "links": [["A", "C"]]}, "hand_size": 3}
+    assert configuration_label(game, played, Setup(2, ("default",) * 2)) == (
+        "2p board=square hand_size=3 default")
