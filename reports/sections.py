@@ -155,7 +155,7 @@ class ReportContext:
     @property
     def balance(self) -> Target:
         """Gives what balanced means for the game's headline (its package's `report` module declares it)."""
-        _load_game_sections(self.game.name)
+        load_game_sections(self.game.name)
         return target_of(self.game.name)
 
     def target_at(self, players) -> np.ndarray:
@@ -437,7 +437,7 @@ def compare_section(game: str):
     return register
 
 
-def _load_game_sections(game: str) -> None:
+def load_game_sections(game: str) -> None:
     """Imports the `report` module of game `game`'s package, if it has one: its sections
     register themselves (e.g. sim.games.saboteur.report)."""
     from sim import games
@@ -454,13 +454,13 @@ def _load_game_sections(game: str) -> None:
 
 def sections_for(game: str) -> list[SectionFn]:
     """Gives the common sections, then the game's own (from its package's `report` module)."""
-    _load_game_sections(game)
+    load_game_sections(game)
     return COMMON + _BY_GAME.get(game, [])
 
 
 def compare_sections_for(game: str) -> list[SectionFn]:
     """Gives the extra comparison sections a game declares (none for most games)."""
-    _load_game_sections(game)
+    load_game_sections(game)
     return list(_COMPARE_BY_GAME.get(game, []))
 
 
@@ -533,7 +533,8 @@ def overview(ctx: ReportContext) -> Section | None:
         "configuration", "games", "n", "wins", "rate", "low", "high", "target", "vs target",
         "verdict", *[t for t, _ in ctx.game.summary])
     return Section("Overview", [Table(
-        f"{head.title} by configuration", frame, ("rate", "low", "high", *TARGET_PERCENT),
+        f"{head.title} by configuration", frame,
+        ("rate", "low", "high", *TARGET_PERCENT, *getattr(ctx.game, "summary_rates", ())),
         note=f"n = trials ({head.title}); {INTERVAL_NOTE}; {VERDICT_NOTE}")])
 
 

@@ -11,7 +11,7 @@ from rich.text import Text
 from reports import render
 from reports import runs as runs_mod
 from reports.sections import Table as SectionTable
-from reports.sections import _load_game_sections as load_game_sections
+from reports.sections import load_game_sections
 from reports.stats import design_effect, wilson_arrays
 from reports.variants import configuration_label
 from reports.verdicts import TOLERANCE, target_of, verdicts
