@@ -1,5 +1,6 @@
 """The documentation site builds with `mkdocs build --strict` (no broken link or anchor, no page
-left out of the nav), and its output schema lists exactly the tables and columns the games write."""
+left out of the nav), its output schema lists exactly the tables and columns the games write, and
+its examples run as shown (tests/docs_examples.py)."""
 
 import re
 import subprocess
@@ -10,6 +11,8 @@ import polars as pl
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "tests"))  # docs_examples is also a command: python -m tests.docs_examples
+import docs_examples  # noqa: E402
 SCHEMA_PAGE = ROOT / "docs" / "output-schema.md"
 
 # The run that shows each game's tables in docs/output-schema.md (a section per game there).
@@ -55,3 +58,68 @@ def test_the_output_schema_lists_what_a_run_writes(game, simulate, tmp_path):
                       pl.scan_parquet(str(folder / "*.parquet")).collect_schema().items()]
         for folder in sorted((tmp_path / "run").iterdir()) if list(folder.glob("*.parquet"))}
     assert documented_tables(game) == written
+
+
+@pytest.mark.parametrize("page", [p.relative_to(ROOT).as_posix() for p in docs_examples.pages()
+                                  if docs_examples.runs(p)])
+def test_the_examples_of_a_page_run_as_shown(page, tmp_path):
+    failures = docs_examples.run_page(ROOT / page, tmp_path, slow=False)
+    assert not failures, ("\n\n".join(failures) + "\n\nWhere the code's new output is right, "
+                          f"refresh the page: python -m tests.docs_examples --update {page}")
+
+
+PAGE = """A run:
+
+```
+$ simulate games
+chess  Chess  2 players
+$ simulate rules nope
+error: old words
+```
+
+<!-- example: not run (it needs a cluster) -->
+```
+$ simulate saboteur --players 99
+```
+
+```python
+answer = 6 * 7
+```
+
+```
+>>> answer
+42
+```
+"""
+
+
+def test_a_refresh_rewrites_the_shown_output_with_the_real_one(tmp_path):
+    page = tmp_path / "page.md"
+    page.write_text(PAGE)
+    assert [(e.kind, e.skip) for e in docs_examples.examples(page)] == [
+        ("shell", None), ("shell", ("not run", "it needs a cluster")), ("python", None),
+        ("session", None)]
+    assert len(docs_examples.run_page(page, tmp_path, slow=False)) == 2  # both outputs differ
+    assert docs_examples.update(page, slow=False) == 2
+    assert docs_examples.run_page(page, tmp_path, slow=False) == []
+    text = page.read_text()
+    assert "saboteur         Saboteur             3–10 players\n" in text
+    assert "$ simulate rules nope\nerror: unknown game 'nope'; known games: deep-space," in text
+    assert "--players 99\n```" in text and text.endswith(">>> answer\n42\n```\n")
+
+
+def test_a_cut_leaves_out_real_lines_and_a_refresh_keeps_it():
+    real = ["title", "a", "b", "### table", "row 1", "row 2", "last"]
+    assert docs_examples.fit(["title", "…", "### table", "row 1", "…", "last"], real) == [
+        "title", "…", "### table", "row 1", "…", "last"]
+    assert docs_examples.fit(["title", "…", "### table", "row 9", "…"], real) == [
+        "title", "…", "### table", "row 1", "…"]
+    assert docs_examples.fit(["…", "### gone", "…"], real) is None
+    assert docs_examples.fit(["title", "x"], real) == real  # no cut: all of it
+
+
+def test_a_failing_python_block_names_its_page_and_line(tmp_path):
+    page = tmp_path / "page.md"
+    page.write_text("Text.\n\n```python\nrun = api.run('saboteur')\n```\n")
+    assert docs_examples.run_page(page, tmp_path, slow=False) == [
+        f"{page}:3: NameError: name 'api' is not defined"]
