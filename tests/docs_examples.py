@@ -18,7 +18,8 @@ Without --update it says which examples differ. Outputs are compared line by lin
 spaces dropped and the page's folder written as `.`. A line `…` (or `...`) of its own leaves
 out real lines: the lines after it are found from the first of them (or, at the end, are the
 last lines), and a refresh keeps the page's cuts. A command shown with no output is run for
-what it writes (a run folder the next command reads); its output is not compared.
+what it writes (a run folder the next command reads): it must succeed, its output is not
+compared.
 """
 
 from __future__ import annotations
@@ -120,43 +121,45 @@ def environment() -> dict[str, str]:
     return env
 
 
-def run_command(command: Command, folder: Path) -> list[str]:
-    """Gives what a `$` line prints (stdout and stderr, in order), `simulate` being this
-    checkout's: in this process when it is `simulate ARGS` (a `> FILE` after it or not), which
-    spares a start of Python and a load of the engines per command; else through bash."""
+def run_command(command: Command, folder: Path) -> tuple[int, list[str]]:
+    """Gives the exit code of a `$` line and what it prints (stdout and stderr, in order),
+    `simulate` being this checkout's: in this process when it is `simulate ARGS` (a `> FILE`
+    after it or not), which spares a start of Python and a load of the engines per command;
+    else through bash."""
     words = shlex.split(command.text)
     into = None
     if len(words) > 2 and words[-2] == ">":
         words, into = words[:-2], words[-1]
     if words[0] == "simulate" and not set(words) & {"|", ">", ";", "&&", "<"}:
-        text = _simulate(words[1:], folder / into if into else None)
+        code, text = _simulate(words[1:], folder / into if into else None)
     else:
         script = (f"simulate() {{ {shlex.quote(sys.executable)} -m sim.cli \"$@\"; }}\n"
                   f"{command.text}\n")
-        text = subprocess.run(["bash", "-c", script], cwd=folder, env=environment(), text=True,
-                              stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                              timeout=900).stdout
-    return normalise(text.replace(str(folder), "."))
+        done = subprocess.run(["bash", "-c", script], cwd=folder, env=environment(), text=True,
+                              stdout=subprocess.PIPE, stderr=subprocess.STDOUT, timeout=900)
+        code, text = done.returncode, done.stdout
+    return code, normalise(text.replace(str(folder), "."))
 
 
-def _simulate(args: list[str], into: Path | None) -> str:
-    """Gives what `simulate ARGS` prints, run in this process (stdout into a file, if given)."""
+def _simulate(args: list[str], into: Path | None) -> tuple[int, str]:
+    """Gives the exit code of `simulate ARGS`, run in this process, and what it prints (its
+    stdout into a file instead, if given)."""
     from sim import cli
 
     shown = io.StringIO()
     out = open(into, "w") if into else shown
-    argv = sys.argv
+    argv, code = sys.argv, 0
     sys.argv = ["simulate", *args]
     try:
         with contextlib.redirect_stdout(out), contextlib.redirect_stderr(shown):
             cli.main()
-    except SystemExit:
-        pass
+    except SystemExit as e:
+        code = e.code if isinstance(e.code, int) else 1
     finally:
         sys.argv = argv
         if into:
             out.close()
-    return shown.getvalue()
+    return code, shown.getvalue()
 
 
 def normalise(text: str) -> list[str]:
@@ -229,11 +232,14 @@ def run_page(page: Path, folder: Path, slow: bool, on_command=None) -> list[str]
                 failures += _session(example, namespace)
             else:
                 for command in example.commands:
-                    real = run_command(command, folder)
+                    code, real = run_command(command, folder)
                     if on_command:
                         on_command(command, real)
-                    if command.shown and (fit(command.shown, real)
-                                          != normalise("\n".join(command.shown))):
+                    if not command.shown and code:  # run for its run folder: it must make it
+                        failures.append(f"{example.name}: `{command.text}` failed (exit code "
+                                        f"{code}):\n" + "\n".join(real[-20:]))
+                    elif command.shown and (fit(command.shown, real)
+                                            != normalise("\n".join(command.shown))):
                         failures.append(f"{example.name}: `{command.text}` printed\n"
                                         + "\n".join(real[:60]))
     finally:

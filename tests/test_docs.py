@@ -118,8 +118,13 @@ def test_a_cut_leaves_out_real_lines_and_a_refresh_keeps_it():
     assert docs_examples.fit(["title", "x"], real) == real  # no cut: all of it
 
 
-def test_a_failing_python_block_names_its_page_and_line(tmp_path):
+def test_a_failing_block_names_its_page_and_line(tmp_path):
+    # a python block as docs/python-api.md had it (no import), and a run shown without output
+    # (made for the next block) that no longer starts
     page = tmp_path / "page.md"
-    page.write_text("Text.\n\n```python\nrun = api.run('saboteur')\n```\n")
+    page.write_text("Text.\n\n```python\nrun = api.run('saboteur')\n```\n\n"
+                    "```\n$ simulate saboteur --players 2 --out runs/two\n```\n")
     assert docs_examples.run_page(page, tmp_path, slow=False) == [
-        f"{page}:3: NameError: name 'api' is not defined"]
+        f"{page}:3: NameError: name 'api' is not defined",
+        f"{page}:7: `simulate saboteur --players 2 --out runs/two` failed (exit code 2):\n"
+        "error: saboteur takes 3–10 players, got 2"]
