@@ -14,7 +14,8 @@ Refresh the outputs in place after a change of the code's output (the tests then
     python -m tests.docs_examples --update --all        # also those marked slow
     python -m tests.docs_examples --update docs/reports.md
 
-Without --update it says which examples differ. Outputs are compared line by line with trailing
+Without --update it says which examples differ. Commands run at 100 columns, or as wide as the
+widest line the page shows of their output. Outputs are compared line by line with trailing
 spaces dropped and the page's folder written as `.`. A line `…` (or `...`) of its own leaves
 out real lines: the lines after it are found from the first of them (or, at the end, are the
 last lines), and a refresh keeps the page's cuts. A command shown with no output is run for
@@ -38,7 +39,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-WIDTH = 100  # the terminal width the shown outputs were made at
+WIDTH = 100  # the terminal width outputs are shown at (wider where a page shows wider lines)
 MARKER = re.compile(r"<!-- example: (slow|not run) \((.+)\) -->")
 FENCE = re.compile(r"^(\s*)```(\w*)\s*$")
 
@@ -113,10 +114,11 @@ def _commands(body: list[str], offset: int) -> list[Command]:
     return commands
 
 
-def environment() -> dict[str, str]:
-    """Gives the environment the examples run in: this checkout's code, a fixed width."""
-    env = dict(os.environ, COLUMNS=str(WIDTH), LINES="50", PYTHONPATH=str(ROOT),
-               POLARS_TABLE_WIDTH=str(WIDTH), NO_COLOR="1", TERM="dumb")
+def environment(width: int = WIDTH) -> dict[str, str]:
+    """Gives the environment the examples run in: this checkout's code, a terminal `width`
+    wide."""
+    env = dict(os.environ, COLUMNS=str(width), LINES="50", PYTHONPATH=str(ROOT),
+               POLARS_TABLE_WIDTH=str(width), NO_COLOR="1", TERM="dumb")
     env.pop("FORCE_TERMINAL", None)
     return env
 
@@ -126,19 +128,35 @@ def run_command(command: Command, folder: Path) -> tuple[int, list[str]]:
     `simulate` being this checkout's: in this process when it is `simulate ARGS` (a `> FILE`
     after it or not), which spares a start of Python and a load of the engines per command;
     else through bash."""
+    width = max([WIDTH, *(len(line.rstrip()) for line in command.shown)])
     words = shlex.split(command.text)
     into = None
     if len(words) > 2 and words[-2] == ">":
         words, into = words[:-2], words[-1]
     if words[0] == "simulate" and not set(words) & {"|", ">", ";", "&&", "<"}:
-        code, text = _simulate(words[1:], folder / into if into else None)
+        with _environ(environment(width)):
+            code, text = _simulate(words[1:], folder / into if into else None)
     else:
         script = (f"simulate() {{ {shlex.quote(sys.executable)} -m sim.cli \"$@\"; }}\n"
                   f"{command.text}\n")
-        done = subprocess.run(["bash", "-c", script], cwd=folder, env=environment(), text=True,
-                              stdout=subprocess.PIPE, stderr=subprocess.STDOUT, timeout=900)
+        done = subprocess.run(["bash", "-c", script], cwd=folder, env=environment(width),
+                              text=True, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                              timeout=900)
         code, text = done.returncode, done.stdout
     return code, normalise(text.replace(str(folder), "."))
+
+
+@contextlib.contextmanager
+def _environ(env: dict[str, str]):
+    """Sets this process's environment to `env` for a while."""
+    kept = dict(os.environ)
+    os.environ.clear()
+    os.environ.update(env)
+    try:
+        yield
+    finally:
+        os.environ.clear()
+        os.environ.update(kept)
 
 
 def _simulate(args: list[str], into: Path | None) -> tuple[int, str]:
@@ -216,20 +234,21 @@ def run_page(page: Path, folder: Path, slow: bool, on_command=None) -> list[str]
     """Runs a page's examples in `folder`, in order; gives what failed (one message each).
     `on_command(command, real)` sees each command's real output lines."""
     failures, namespace = [], {"__name__": "__docs__"}
-    previous, environ = Path.cwd(), dict(os.environ)
+    previous = Path.cwd()
     os.chdir(folder)
-    os.environ.update(environment())  # the page's Python prints at the same width
     try:
         for example in examples(page):
             if example.skip and (example.skip[0] == "not run" or not slow):
                 continue
             if example.kind == "python":
                 try:
-                    exec(compile("\n".join(example.body), example.name, "exec"), namespace)
+                    with _environ(environment()):
+                        exec(compile("\n".join(example.body), example.name, "exec"), namespace)
                 except Exception as e:  # the page's code failed as written
                     failures.append(f"{example.name}: {type(e).__name__}: {e}")
             elif example.kind == "session":
-                failures += _session(example, namespace)
+                with _environ(environment()):
+                    failures += _session(example, namespace)
             else:
                 for command in example.commands:
                     code, real = run_command(command, folder)
@@ -244,8 +263,6 @@ def run_page(page: Path, folder: Path, slow: bool, on_command=None) -> list[str]
                                         + "\n".join(real[:60]))
     finally:
         os.chdir(previous)
-        os.environ.clear()
-        os.environ.update(environ)
     return failures
 
 
