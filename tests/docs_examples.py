@@ -29,6 +29,7 @@ import argparse
 import contextlib
 import doctest
 import io
+import json
 import os
 import re
 import shlex
@@ -314,9 +315,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("pages", nargs="*", type=Path, help="pages (default: all)")
     parser.add_argument("--update", action="store_true", help="rewrite the shown outputs")
     parser.add_argument("--all", action="store_true", help="also the examples marked slow")
+    parser.add_argument("--results", type=Path, help="write each page's failures to this JSON file")
     args = parser.parse_args(argv)
     chosen = [p.resolve() for p in args.pages] or pages()
-    failed = 0
+    failed, results = 0, {}
     for page in chosen:
         if not runs(page, args.all):
             continue
@@ -327,9 +329,12 @@ def main(argv: list[str] | None = None) -> int:
             with tempfile.TemporaryDirectory() as folder:
                 failures = run_page(page, Path(folder), args.all)
             failed += len(failures)
+            results[page.relative_to(ROOT).as_posix()] = failures
             for failure in failures:
                 print(failure, end="\n\n")
             print(f"{page.relative_to(ROOT)}: {'ok' if not failures else 'differs'}")
+    if args.results:
+        args.results.write_text(json.dumps(results))
     return 1 if failed else 0
 
 

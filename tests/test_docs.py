@@ -2,6 +2,7 @@
 left out of the nav), its output schema lists exactly the tables and columns the games write, and
 its examples run as shown (tests/docs_examples.py)."""
 
+import json
 import re
 import subprocess
 import sys
@@ -11,7 +12,7 @@ import polars as pl
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "tests"))  # docs_examples is also a command: python -m tests.docs_examples
+sys.path.insert(0, str(ROOT / "tests"))  # docs_examples is a command too (python -m tests.…)
 import docs_examples  # noqa: E402
 SCHEMA_PAGE = ROOT / "docs" / "output-schema.md"
 
@@ -60,10 +61,21 @@ def test_the_output_schema_lists_what_a_run_writes(game, simulate, tmp_path):
     assert documented_tables(game) == written
 
 
+@pytest.fixture(scope="module")
+def examples_run(tmp_path_factory) -> dict[str, list[str]]:
+    """Runs every page's examples once, in a process of their own, as a user's commands would
+    run (not in this one, whose caches other tests stand in for); gives each page's failures."""
+    results = tmp_path_factory.mktemp("docs") / "results.json"
+    done = subprocess.run([sys.executable, "-m", "tests.docs_examples", "--results", str(results)],
+                          cwd=ROOT, capture_output=True, text=True)
+    assert done.returncode in (0, 1) and results.is_file(), done.stderr[-3000:]
+    return json.loads(results.read_text())
+
+
 @pytest.mark.parametrize("page", [p.relative_to(ROOT).as_posix() for p in docs_examples.pages()
                                   if docs_examples.runs(p)])
-def test_the_examples_of_a_page_run_as_shown(page, tmp_path):
-    failures = docs_examples.run_page(ROOT / page, tmp_path, slow=False)
+def test_the_examples_of_a_page_run_as_shown(page, examples_run):
+    failures = examples_run[page]
     assert not failures, ("\n\n".join(failures) + "\n\nWhere the code's new output is right, "
                           f"refresh the page: python -m tests.docs_examples --update {page}")
 
