@@ -309,6 +309,15 @@ def update(page: Path, slow: bool) -> int:
     return len(edits)
 
 
+def built_in_games_only() -> None:
+    """Forgets the games installed from elsewhere (a plugin a developer tried): the pages show
+    the games the project ships, as the tests do (tests/conftest.py)."""
+    from sim import games
+
+    for name in [n for n, target in games.GAMES.items() if not target.startswith("sim.games.")]:
+        del games.GAMES[name]
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m tests.docs_examples", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -317,6 +326,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--all", action="store_true", help="also the examples marked slow")
     parser.add_argument("--results", type=Path, help="write each page's failures to this JSON file")
     args = parser.parse_args(argv)
+    built_in_games_only()
     chosen = [p.resolve() for p in args.pages] or pages()
     failed, results = 0, {}
     for page in chosen:
