@@ -12,7 +12,6 @@ import polars as pl
 import sim
 from reports.sections import Section, Table
 from reports.variants import as_set, configuration_label, rule_changes, variant_label
-from sim import rules as rule_files
 
 
 def version() -> str:
@@ -76,9 +75,9 @@ def section(ctx):
         Table("Runs", run_table, note="played: when the run started (its manifest); version: "
               "tabletop-balance that played it; command: as typed (from the manifest)"),
         Table("Configurations and the rules they change", config_table,
-              note="rules changed from the defaults: every rule value (configs/"
-                   f"{rule_files.config_name(ctx.game.name)}.toml) the configuration plays "
-                   "otherwise, from --config and --set; bots by seat: seats count from 0")],
+              note="rules changed from the defaults: every rule value (`simulate rules "
+                   f"{ctx.game.name}` lists the defaults) the configuration plays otherwise, "
+                   "from --config and --set; bots by seat: seats count from 0")],
         text=f"Reported {reported} by tabletop-balance {version()} from "
              f"{len(ctx.runs)} run(s) ({', '.join(run_table['run'].to_list())}), "
              f"seed(s) {', '.join(map(str, seeds))}.")

@@ -211,7 +211,7 @@ def run(game: str, *, players: int | str | Sequence[int], games: int = 10_000,
         deck: str | Path | None = None, workers: int | None = None,
         out: str | Path | None = None, until_ci: float | None = None,
         backend: str = "local", scheduler: str | None = None,
-        bot_timeout: float = bot_limit.DEFAULT, progress: bool = False) -> Run:
+        bot_timeout: float = bot_limit.DEFAULT, quiet: bool = False) -> Run:
     """Plays `games` games of every configuration asked for into a new run folder; gives it.
 
     players: 7, "5,7", "3-10" or a list. rules: rule keys (`rule_keys(game)`) to values; a
@@ -225,7 +225,8 @@ def run(game: str, *, players: int | str | Sequence[int], games: int = 10_000,
     a list sweeps), reaction and reaction_profile (Spit, Speed), board and deck (Deep Space).
     workers: processes (default: every core). out: the run folder (default
     runs/GAME-DATE-TIME). until_ci: stop each configuration once its headline's 95% interval
-    is this narrow (half-width). progress: show a progress bar.
+    is this narrow (half-width). quiet: no line saying what plays and no progress bar (shown
+    on a terminal and in a notebook, the first compile of a game's engine included).
     """
     found = registry.get(game)
     options = _options(found, players, saboteurs, reaction, reaction_profile, config, rules)
@@ -237,14 +238,15 @@ def run(game: str, *, players: int | str | Sequence[int], games: int = 10_000,
     return Run(play(found, ruled, setups, games=games, seed=seed,
                     workers=workers or os.cpu_count() or 1,
                     out=Path(out) if out is not None else default_out(found.name),
-                    quiet=not progress, backend=backend, scheduler=scheduler,
+                    quiet=quiet, backend=backend, scheduler=scheduler,
                     until_ci=until_ci, bot_timeout=bot_timeout))
 
 
 def resume(folder: str | Path, *, workers: int | None = None, backend: str = "local",
            scheduler: str | None = None, bot_timeout: float = bot_limit.DEFAULT,
-           progress: bool = False) -> Run:
-    """Plays the games an interrupted run is missing (its seed and parameters); gives it."""
+           quiet: bool = False) -> Run:
+    """Plays the games an interrupted run is missing (its seed and parameters); gives it.
+    quiet: no progress bar."""
     from sim.run import runner
     from sim.run.store import Run as Store
 
@@ -255,7 +257,7 @@ def resume(folder: str | Path, *, workers: int | None = None, backend: str = "lo
     with interruptible(folder), bot_limit.limit_for_run(bot_timeout):
         return Run(runner.run(game, manifest["rules"], stored.setups,
                               manifest["games_per_setup"], manifest["seed"], folder,
-                              workers or os.cpu_count() or 1, resume=True, progress=progress,
+                              workers or os.cpu_count() or 1, resume=True, progress=not quiet,
                               backend=backend, scheduler=scheduler,
                               until_ci=manifest.get("until_ci")))
 
@@ -290,13 +292,13 @@ def compare(game: str, strategies: Sequence[str], *, players: int | str | Sequen
             strategies_file: str | Path | None = None, workers: int | None = None,
             out: str | Path | None = None, backend: str = "local",
             scheduler: str | None = None, bot_timeout: float = bot_limit.DEFAULT,
-            progress: bool = False, role_strategies: Mapping[str, str] | None = None
+            quiet: bool = False, role_strategies: Mapping[str, str] | None = None
             ) -> Comparison:
     """Plays `strategies` against each other on the same deals, each in every seat, at each
     player count of `players`; gives the comparison (head-to-head, ranking) and writes its
     report into RUN/compare/. forbid: "rockfall" (every strategy) or "STRATEGY=rockfall".
     role_strategies: {role: strategy} played whichever seat holds the role; the strategies
-    compared play the roles left open."""
+    compared play the roles left open. quiet: no line saying what plays, no progress bar."""
     from reports.compare import print_comparison
     from sim.studies.compare import plan
     from sim.run.setups import check_counts_of_sets, check_players, parse_counts
@@ -320,7 +322,7 @@ def compare(game: str, strategies: Sequence[str], *, players: int | str | Sequen
     played = Run(play(found, ruled, setups, games=games, seed=seed,
                       workers=workers or os.cpu_count() or 1,
                       out=Path(out) if out is not None else default_out(f"{game}-compare"),
-                      quiet=not progress, backend=backend, scheduler=scheduler,
+                      quiet=quiet, backend=backend, scheduler=scheduler,
                       bot_timeout=bot_timeout))
     import io
 

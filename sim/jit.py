@@ -10,12 +10,13 @@ arrays they are given, and are compiled with `_nrt=False`.
 import contextlib
 import hashlib
 import os
-import sys
 from pathlib import Path
 from typing import Callable, Iterator
 
 from numba import config, njit, typeof
 from numpy import ndarray
+
+from sim import live
 
 SOURCES = ("sim", "strategies")
 """The packages jitted code is built from: every module of their subpackages (the games) and of
@@ -80,10 +81,10 @@ def is_compiled(game_name: str) -> bool:
 
 @contextlib.contextmanager
 def first_compile(game_name: str, title: str, show: bool = True) -> Iterator[Callable[[str], None]]:
-    """Shows a spinner on stderr while a game's engine compiles into a cold cache (when `show`
-    and stderr is a terminal), then marks the cache folder as holding it. Gives a function
-    saying what is compiling now (e.g. "default bots, 7 players"), which the spinner shows
-    beside the time elapsed.
+    """Shows a spinner on stderr while a game's engine compiles into a cold cache (when `show`,
+    on a terminal or in a notebook: sim/live.py), then marks the cache folder as holding it.
+    Gives a function saying what is compiling now (e.g. "default bots, 7 players"), which the
+    spinner shows beside the time elapsed.
 
     A cold compile takes half a minute or more; silence that long reads as a hang. No estimate
     of how long: it depends on the machine's load, so the time elapsed is all that is true.
@@ -93,8 +94,8 @@ def first_compile(game_name: str, title: str, show: bool = True) -> Iterator[Cal
         return
     status = None
     say: Callable[[str], None] = lambda what: None
-    if show and sys.stderr.isatty():
-        from rich.console import Console
+    console = live.stderr_console() if show else None
+    if console is not None:
         from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
         from rich.table import Column
 
@@ -102,7 +103,7 @@ def first_compile(game_name: str, title: str, show: bool = True) -> Iterator[Cal
         status = Progress(SpinnerColumn(), TimeElapsedColumn(table_column=Column(min_width=7)),
                           TextColumn("{task.description}",
                                      table_column=Column(no_wrap=True, overflow="ellipsis")),
-                          console=Console(stderr=True), transient=True)
+                          console=console, transient=True)
         task = status.add_task(_compiling(title, ""), total=None)
         status.start()
         status.refresh()  # at once, not at the first tick

@@ -47,7 +47,8 @@ def rule_keys(game_name: str) -> list[RuleKey]:
 def describe(game_name: str, title: str) -> str:
     """Gives the listing `simulate rules GAME` prints."""
     path = rule_files.config_path(game_name)
-    name = f"configs/{path.name}" if path == rule_files.CONFIGS / path.name else str(path)
+    # the package's own file is no path a user has (a wheel carries it): it is the defaults
+    name = "built-in defaults" if path == rule_files.CONFIGS / path.name else str(path)
     entries = rule_keys(game_name)
     per_count = " N is a player count." if any(len(e.keys) > 1 for e in entries) else ""
     lines = [f"{title} rules ({name}): the keys --set KEY=VALUE and --config FILE "

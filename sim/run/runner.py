@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Callable, Iterator
 
 from reports.stats import Z95
-from sim import games
+from sim import games, live
 from sim.run import limits
 from sim.run.chunks import Chunk, Job, Played, default_chunk_size, stopping_point
 from sim.run.chunks import play as play_chunk
@@ -221,8 +221,10 @@ class _Stopper:
 
 @contextlib.contextmanager
 def _progress_bar(title: str, total: int, done: int, enabled: bool) -> Iterator[Callable[[int], None]]:
-    """Gives a function advancing a progress bar on stderr (a no-op when off or not a terminal)."""
-    if not (enabled and sys.stderr.isatty()):
+    """Gives a function advancing a progress bar on stderr (a no-op when off, or where no live
+    display shows: sim/live.py)."""
+    console = live.stderr_console() if enabled else None
+    if console is None:
         yield lambda games: None
         return
     from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TaskProgressColumn,
@@ -231,7 +233,7 @@ def _progress_bar(title: str, total: int, done: int, enabled: bool) -> Iterator[
     columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
                TaskProgressColumn(),
                TextColumn("{task.fields[rate]} games/s"), TimeRemainingColumn())
-    with Progress(*columns, transient=False) as bar:
+    with Progress(*columns, console=console, transient=False) as bar:
         task = bar.add_task(title, total=total, completed=done, rate="–")
 
         def advance(games: int) -> None:

@@ -156,6 +156,8 @@ def test_provenance_names_runs_seeds_command_rules_and_bots(two_variants):
     assert configs["rules changed from the defaults"].to_list() == ["hand_size.7=5",
                                                                      "hand_size.7=6"]
     assert configs["bots by seat"].to_list() == ["all: default"] * 2
+    note = tables_of([provenance])["Configurations and the rules they change"].note
+    assert "`simulate rules saboteur` lists the defaults" in note and "configs/" not in note
     assert "seed(s) 1" in provenance.text and "Reported " in provenance.text
 
 

@@ -1,12 +1,14 @@
 """The Python API (sim/api.py): the command line's runs, tables with labels, reports and
 comparisons, and one clear UserError for every bad argument."""
 
+import io
 from pathlib import Path
 
 import polars as pl
 import pytest
 
-from sim import api
+import sim.jit
+from sim import api, live
 from sim.errors import UserError
 
 EXAMPLES = Path(__file__).parents[2] / "strategies" / "examples"
@@ -38,6 +40,36 @@ def test_a_run_on_a_dask_cluster_gives_the_tables_of_a_local_run(tmp_path, small
                          scheduler=cluster.scheduler_address, **asked)
     assert remote.games().equals(local.games()) and remote.seats().equals(local.seats())
     assert remote.seats()["strategy"].to_list()[0] == "first_move.py:FirstMove"
+
+
+class Terminal(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+def test_a_run_shows_what_plays_its_compile_and_its_progress_unless_quiet(
+        tmp_path, small, monkeypatch, capsys):
+    # a script or a notebook sees a long run move, the first compile of an engine included
+    monkeypatch.setattr(sim.jit, "is_compiled", lambda name: False)  # as on a cold cache
+    terminal = Terminal()
+    monkeypatch.setattr("sys.stderr", terminal)
+    api.run("saboteur", players=4, out=tmp_path / "shown", **small)
+    assert "compiling Saboteur" in terminal.getvalue() and "8/8" in terminal.getvalue()
+    assert "Saboteur: 1 configuration(s) × 8 games, seed 5" in capsys.readouterr().out
+    terminal.seek(0)
+    terminal.truncate()
+    api.run("saboteur", players=4, out=tmp_path / "quiet", quiet=True, **small)
+    # (not Saboteur: a comparison's report keeps its defaults, which tests/reports stand in for)
+    api.compare("sequence-stacks", ["default", "random"], players=3, out=tmp_path / "c",
+                quiet=True, **small)
+    assert terminal.getvalue() == "" and capsys.readouterr().out == ""
+
+
+def test_a_notebook_shows_the_progress_a_pipe_does_not(monkeypatch):
+    monkeypatch.setattr("sys.stderr", io.StringIO())  # a pipe, a log file
+    assert live.stderr_console() is None
+    monkeypatch.setattr("rich.console._is_jupyter", lambda: True)
+    assert live.stderr_console() is not None
 
 
 def test_tables_carry_their_labels(tmp_path, small):

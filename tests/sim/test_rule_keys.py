@@ -33,6 +33,13 @@ def test_every_key_the_loader_takes_is_listed_and_nothing_else(name):
     assert all(f"  {entry.name}  " in text for entry in entries)
 
 
+def test_the_built_in_rules_are_named_as_a_user_without_a_clone_knows_them():
+    # a wheel's user has no configs/ folder: the package's own file is the defaults
+    first = describe("saboteur", "Saboteur").splitlines()[0]
+    assert first == ("Saboteur rules (built-in defaults): the keys --set KEY=VALUE and "
+                     "--config FILE take.")
+
+
 def test_a_per_player_count_table_reads_as_one_entry():
     (entry,) = [e for e in rule_keys("saboteur") if e.name == "hand_size.N"]
     assert entry.keys[4] == "hand_size.7"
