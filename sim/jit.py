@@ -8,13 +8,16 @@ arrays they are given, and are compiled with `_nrt=False`.
 """
 
 import contextlib
+import copy
 import hashlib
 import os
 import sys
+import types
 from pathlib import Path
 from typing import Callable, Iterator
 
 from numba import config, njit, typeof
+from numba.core import codegen, inline_closurecall, ir
 from numpy import ndarray
 
 SOURCES = ("sim", "strategies")
@@ -46,6 +49,66 @@ def cache_folder() -> str:
 
 
 config.CACHE_DIR = cache_folder()  # read by numba when a function below is decorated
+
+FUNCTION_OPT = 1
+"""LLVM's optimisation level for each function on its own, before the functions a compiled
+function calls are linked to it; the linked whole is still optimised at numba's level (3).
+
+The engines' play loops are large (their rules inlined) and numba optimises every function
+twice: alone at -O3, then linked with its callees at -O3. The first pass at -O1 leaves the
+second less to start from and takes a third of a cold compile's LLVM time less; the games
+play as fast (measured with `simulate bench`, docs/development.md)."""
+
+
+def _function_passes_at(level: int) -> None:
+    make = codegen.CPUCodegen._function_pass_manager
+    if hasattr(make, "level"):  # sim/jit.py run again (a test loads a copy)
+        return
+
+    def function_pass_manager(self, **options):
+        options.setdefault("opt", level)
+        return make(self, **options)
+
+    function_pass_manager.level = level
+    codegen.CPUCodegen._function_pass_manager = function_pass_manager
+
+
+def _inlining_copies_a_scope_once() -> None:
+    """Makes numba's inliner copy the scope of an inlined function once per copy of its code
+    rather than once per block of it (numba issue #8989, open in 0.68).
+
+    A function inlined with `inline="always"` (`small_rule`) is copied twice, block by block,
+    each block by `copy.deepcopy` on its own: every block's copy drags along a copy of the
+    function's whole scope (all its variables), so the copying grows with blocks times
+    variables, and a rule inlining rules that inline rules copies the lot again at each level:
+    a quarter of the cold compile of Saboteur's play loop. Here the blocks of one copy share
+    one copy of their scope, as the blocks copied share the scope copied: the same code."""
+    inline_ir = inline_closurecall.InlineWorker.inline_ir
+    if hasattr(inline_ir, "memos"):  # sim/jit.py run again
+        return
+    memos: list[dict] = []  # per inlining in progress: scope id -> the memo of its blocks' copy
+
+    def deepcopy(x, memo=None):
+        if memo is None and memos and isinstance(x, ir.Block):
+            memo = memos[-1].setdefault(id(x.scope), {})
+        return copy.deepcopy(x, memo)
+
+    def inline_ir_once(self, *args, **kwargs):
+        memos.append({})
+        try:
+            return inline_ir(self, *args, **kwargs)
+        finally:
+            memos.pop()
+
+    inline_ir_once.memos = memos
+    module = types.ModuleType("copy")  # stands for the copy module in numba's inliner
+    module.__dict__.update(copy.__dict__, deepcopy=deepcopy)
+    inline_closurecall.copy = module
+    inline_closurecall.InlineWorker.inline_ir = inline_ir_once
+
+
+_function_passes_at(FUNCTION_OPT)
+_inlining_copies_a_scope_once()
 
 rule = njit(cache=True, _nrt=False)
 """Decorates a jitted engine function."""
