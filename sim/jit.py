@@ -5,15 +5,23 @@ counting on, every read of a tuple field inside a branch, and every call taking 
 costs two atomic operations per array in it (about 0.3 us for a 27-array state): most of the
 run time. Engine functions therefore never allocate arrays; they only read and write the
 arrays they are given, and are compiled with `_nrt=False`.
+
+Two changes to numba's internals cut the time of a cold compile, not what the code does:
+the inliner copies an inlined function's scope once per copy (`_inlining_copies_a_scope_once`)
+and LLVM's first pass over each function runs at FUNCTION_OPT. numba is pinned to the minor
+version they are tested with (tests/sim/test_jit_compile_time.py).
 """
 
 import contextlib
+import copy
 import hashlib
 import os
+import types
 from pathlib import Path
 from typing import Callable, Iterator
 
 from numba import config, njit, typeof
+from numba.core import codegen, inline_closurecall, ir
 from numpy import ndarray
 
 from sim import live
@@ -47,6 +55,67 @@ def cache_folder() -> str:
 
 
 config.CACHE_DIR = cache_folder()  # read by numba when a function below is decorated
+
+FUNCTION_OPT = 1
+"""LLVM's optimisation level for each function on its own, before the functions a compiled
+function calls are linked to it; the linked whole is still optimised at numba's level (3).
+
+The engines' play loops are large (their rules inlined) and numba optimises every function
+twice: alone at -O3, then linked with its callees at -O3, the pass that makes the code that
+runs. At -O1 the first pass takes a third less time (in Saboteur's cold compile 2.8 CPU-s
+instead of 4.3) and the games play as fast (docs/development.md, "The numba cache")."""
+
+
+def _function_passes_at(level: int) -> None:
+    make = codegen.CPUCodegen._function_pass_manager
+    if hasattr(make, "level"):  # sim/jit.py run again (a test loads a copy)
+        return
+
+    def function_pass_manager(self, **options):
+        options.setdefault("opt", level)
+        return make(self, **options)
+
+    function_pass_manager.level = level
+    codegen.CPUCodegen._function_pass_manager = function_pass_manager
+
+
+def _inlining_copies_a_scope_once() -> None:
+    """Makes numba's inliner copy the scope of an inlined function once per copy of its code
+    rather than once per block of it (numba issue #8989, open in 0.68).
+
+    A function inlined with `inline="always"` (`small_rule`) is copied twice, block by block,
+    each block by `copy.deepcopy` on its own: every block's copy drags along a copy of the
+    function's whole scope (all its variables), so the copying grows with blocks times
+    variables, and a rule inlining rules that inline rules copies the lot again at each level:
+    6.2 of Saboteur's 24.6 CPU-s of cold compile went to inlining, 1.3 with this. Here the
+    blocks of one copy share one copy of their scope, as the blocks copied share the scope
+    copied: the same code (the same games, tested by their tables' hash)."""
+    inline_ir = inline_closurecall.InlineWorker.inline_ir
+    if hasattr(inline_ir, "memos"):  # sim/jit.py run again
+        return
+    memos: list[dict] = []  # per inlining in progress: scope id -> the memo of its blocks' copy
+
+    def deepcopy(x, memo=None):
+        if memo is None and memos and isinstance(x, ir.Block):
+            memo = memos[-1].setdefault(id(x.scope), {})
+        return copy.deepcopy(x, memo)
+
+    def inline_ir_once(self, *args, **kwargs):
+        memos.append({})
+        try:
+            return inline_ir(self, *args, **kwargs)
+        finally:
+            memos.pop()
+
+    inline_ir_once.memos = memos
+    module = types.ModuleType("copy")  # stands for the copy module in numba's inliner
+    module.__dict__.update(copy.__dict__, deepcopy=deepcopy)
+    inline_closurecall.copy = module
+    inline_closurecall.InlineWorker.inline_ir = inline_ir_once
+
+
+_function_passes_at(FUNCTION_OPT)
+_inlining_copies_a_scope_once()
 
 rule = njit(cache=True, _nrt=False)
 """Decorates a jitted engine function."""

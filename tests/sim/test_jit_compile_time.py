@@ -1,0 +1,84 @@
+"""sim/jit.py's two changes to how numba compiles, for compile time: the inliner copies an
+inlined function's scope once per copy (not once per block), and LLVM optimises each function
+alone at FUNCTION_OPT before the linked whole at numba's level."""
+
+import copy
+
+from numba import njit
+from numba.core import codegen, config, ir
+
+import sim.jit
+
+
+def test_inlining_copies_the_scope_of_the_inlined_function_once_per_copy(monkeypatch):
+    copies = []
+
+    def counting_deepcopy(self, memo):
+        if self.has_parent:  # the function's scope, not the global one above it
+            copies.append(self)
+        new = object.__new__(ir.Scope)
+        memo[id(self)] = new
+        for name, value in self.__dict__.items():
+            setattr(new, name, copy.deepcopy(value, memo))
+        return new
+
+    monkeypatch.setattr(ir.Scope, "__deepcopy__", counting_deepcopy, raising=False)
+
+    @njit(inline="always")
+    def clipped_sum(values, low, high):  # several blocks: a loop and branches
+        total = 0
+        for v in values:
+            if v < low:
+                total += low
+            elif v > high:
+                total += high
+            else:
+                total += v
+        return total
+
+    @njit
+    def caller(values):
+        return clipped_sum(values, 1, 5)
+
+    assert caller((0, 3, 9)) == 1 + 3 + 5
+    # the inliner copies the callee twice (one to inline, one kept): a scope copy each,
+    # where numba alone copied it for each of the callee's blocks
+    assert len(copies) == 2
+
+
+def test_llvm_optimises_functions_alone_at_function_opt_and_the_linked_whole_at_numbas(
+        monkeypatch):
+    levels = {"function": [], "module": []}
+    make = codegen.create_pass_builder
+
+    def recording(tm, opt, **options):
+        builder = make(tm, opt=opt, **options)
+        recorded.append(opt)
+        return builder
+
+    recorded: list[int] = []
+    monkeypatch.setattr(codegen, "create_pass_builder", recording)
+    function_passes, module_passes = (codegen.CPUCodegen._function_pass_manager,
+                                      codegen.CPUCodegen._module_pass_manager)
+
+    def spying(kind, passes):
+        def spy(self, **options):
+            start = len(recorded)
+            result = passes(self, **options)
+            levels[kind] += recorded[start:]
+            return result
+        return spy
+
+    monkeypatch.setattr(codegen.CPUCodegen, "_function_pass_manager",
+                        spying("function", function_passes))
+    monkeypatch.setattr(codegen.CPUCodegen, "_module_pass_manager",
+                        spying("module", module_passes))
+
+    @njit
+    def twice(x):
+        return 2 * x
+
+    assert twice(21) == 42
+    assert levels["function"] and set(levels["function"]) == {sim.jit.FUNCTION_OPT}
+    assert config.OPT in levels["module"]  # the full pass over the linked module
+    assert sim.jit.FUNCTION_OPT < config.OPT
