@@ -59,8 +59,6 @@ MIN_SLICE = 25  # games: a slice is not cut finer than this across workers
 SAMPLERS = ("tpe", "cmaes")
 PRUNERS = ("halving", "median", "none")
 MANIFEST = "tune.json"
-JOURNAL = "study.log"  # Optuna's trials (`storage`)
-LEGACY_STUDY = "study.db"
 
 
 @dataclass(frozen=True)
@@ -449,6 +447,10 @@ def search(settings: Settings, side: Side, out: Path, name: str, players: Player
     values = {**start, **{n: _rounded(best.params[n], parameters[n]) for n in side.names}}
     return Searched(values, best.value, len(complete), len(pruned), progress.games,
                     time.monotonic() - started)
+
+
+JOURNAL = "study.log"  # Optuna's trials (`storage`)
+LEGACY_STUDY = "study.db"
 
 
 def storage(out: Path):
