@@ -94,7 +94,7 @@ VECTOR = PARAMETERS + search.PARAMETERS
 # Every candidate of a phase is searched: the default's move is one of a dozen or so, and the
 # strength comes from comparing them all (sim/games/deep_space/search.py).
 SEARCH_PRESETS = {"search-fast": search.preset(1, 1, 16), "search": search.preset(1, 4, 16),
-                  "search-strong": search.preset(2, 8, 16)}
+                  "search-strong": search.preset(1, 12, 16)}
 PRESETS.update(SEARCH_PRESETS)
 STYLES.update({name: "search" for name in SEARCH_PRESETS})
 

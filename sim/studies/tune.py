@@ -43,6 +43,7 @@ from sim import games as registry
 from sim import usage
 from sim.errors import UserError
 from sim.game import Setup
+from sim.run.warm import warm
 from strategies import presets as presets_mod
 
 # Parameters that act only while a seat holds the role, per game (checked in the bots' code:
@@ -398,7 +399,7 @@ class Searched:
 def search(settings: Settings, side: Side, out: Path, name: str, players: Players,
            quiet: bool) -> Searched:
     """Gives the best vector of the side's parameters found by `settings.trials` trials of the
-    study `name` kept in out/study.db (finished trials of an earlier attempt count)."""
+    study `name` kept in `out` (`storage`; finished trials of an earlier attempt count)."""
     import optuna
     from optuna.trial import TrialState
 
@@ -406,7 +407,7 @@ def search(settings: Settings, side: Side, out: Path, name: str, players: Player
     # re-raises the error, which the command then says in one line: its warnings say no more.
     optuna.logging.set_verbosity(optuna.logging.ERROR)
     started = time.monotonic()
-    study = optuna.create_study(study_name=name, storage=f"sqlite:///{out / 'study.db'}",
+    study = optuna.create_study(study_name=name, storage=storage(out),
                                 load_if_exists=True, direction="maximize",
                                 sampler=_sampler(settings.sampler, settings.seed),
                                 pruner=_pruner(settings.pruner))
@@ -447,6 +448,22 @@ def search(settings: Settings, side: Side, out: Path, name: str, players: Player
     values = {**start, **{n: _rounded(best.params[n], parameters[n]) for n in side.names}}
     return Searched(values, best.value, len(complete), len(pruned), progress.games,
                     time.monotonic() - started)
+
+
+JOURNAL = "study.log"  # Optuna's trials (`storage`)
+LEGACY_STUDY = "study.db"
+
+
+def storage(out: Path):
+    """Gives the Optuna storage of the tuning in `out`: the journal file JOURNAL, appended to
+    as trials report (SQLite's commits cost a tuning of Saboteur a fifth of its CPU); a tuning
+    begun in SQLite (LEGACY_STUDY, before the journal) continues there."""
+    if (out / LEGACY_STUDY).exists():
+        return f"sqlite:///{out / LEGACY_STUDY}"
+    from optuna.storages import JournalStorage
+    from optuna.storages.journal import JournalFileBackend
+
+    return JournalStorage(JournalFileBackend(str(out / JOURNAL)))
 
 
 def _rounded(value: float, parameter) -> float:
@@ -598,7 +615,9 @@ def run(settings: Settings, out: Path, command: str, workers: int, quiet: bool,
     gain, the presets of each step and gain.json. The games are played on `workers` local
     processes, or on Dask (`backend`, `scheduler`: as runs take them); the results are the same."""
     game = registry.get(settings.game)
-    game.compile(settings.rules)  # before any worker starts: workers load numba's cache
+    # what the candidates play, before any worker starts: workers load numba's cache
+    warm(game, rules_with(settings.rules, settings.family, settings.side,
+                          dict(settings.side.start)), setups(settings.side, settings.players))
     steps: list[Step] = []
     side = settings.side
     # connected before anything is written: an unreachable scheduler leaves no folder behind

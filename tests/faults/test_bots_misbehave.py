@@ -234,7 +234,7 @@ def test_sigterm_during_tune_is_one_line_exit_143(bots, tmp_path):
                                cwd=tmp_path, env=ENV, stdout=subprocess.PIPE,
                                stderr=subprocess.PIPE, text=True)
     deadline = time.monotonic() + 300
-    while not (tmp_path / "t" / "study.db").exists():
+    while not (tmp_path / "t" / "study.log").exists():
         assert process.poll() is None, process.communicate()
         assert time.monotonic() < deadline, "no trial began within 5 minutes"
         time.sleep(0.1)

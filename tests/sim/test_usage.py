@@ -53,8 +53,11 @@ def test_saboteur_uses_are_the_moves_of_each_kind_in_the_trace():
         assert found[seat] == {k: counted[seat][k] for k in found[seat]}, seat
 
 
-def test_deep_space_uses_are_the_moves_of_each_kind_in_the_trace():
-    game, rules, text, tables = traced("deep-space", 3, 5, 1, ("raider",) * 3)
+@pytest.mark.parametrize("seats", [("raider",) * 3, ("search-fast", "raider", "raider")])
+def test_deep_space_uses_are_the_moves_of_each_kind_in_the_trace(seats):
+    # The engine counts a move as it applies it: a search seat's rollouts apply moves too,
+    # and must leave the real game's counts as they were.
+    game, rules, text, tables = traced("deep-space", 3, 5, 1, seats)
     counted = {seat: Counter() for seat in range(3)}
     for seat, line in re.findall(r"^   seat (\d) (.*)$", text, re.M):
         seen = counted[int(seat)]

@@ -86,7 +86,7 @@ class DeepSpace:
                                  user_presets(rules)) for seat in strategies]
         families = np.array([f for f, _ in resolved], np.int64)
         params = np.array([p for _, p in resolved], np.float64)
-        state = new_state(setup.players, len(planets), len(rs.card_kind),
+        state = new_state(setup.players, len(planets), len(rs.card_kind), len(kinds),
                           move_bound(rs, setup.players))
         for i, seat in enumerate(strategies):
             state.forbid[i], state.forbid_card[i] = forbid.mask(kinds, rs.card_kind,

@@ -69,6 +69,15 @@ from sim.games.deep_space.state import (
     SEED,
     TURN_SEAT,
     TURNS,
+    USE_ATTACK,
+    USE_BUILD,
+    USE_DISCARD,
+    USE_FIRST_CARD,
+    USE_MOVE,
+    USE_PLAY,
+    USE_RECRUIT,
+    USE_TRADE,
+    USE_WARP,
     WINNER,
 )
 from sim.jit import rule, small_rule
@@ -108,6 +117,7 @@ def start_game(s, rs, seed, game):
     for a in (s.gems, s.ore, s.bases, s.lost, s.won_fights, s.lost_fights, s.gems_mined,
               s.ore_mined, s.played):
         a[:] = 0
+    s.uses[:, :] = 0
     deck = s.deck
     for i in range(deck.shape[0]):
         deck[i] = i
@@ -449,6 +459,8 @@ def play_card(s, rs, seat, slot, planet, target):
     g = s.g
     card = discard_slot(s, seat, slot)
     s.played[seat] += 1
+    s.uses[seat, USE_PLAY] += 1
+    s.uses[seat, USE_FIRST_CARD + rs.card_kind[card]] += 1
     pay(s, seat, rs.card_gems[card], 0)
     sacrifice = rs.card_sacrifice[card]
     if sacrifice > 0:
@@ -471,8 +483,11 @@ def play_card(s, rs, seat, slot, planet, target):
 
 @rule
 def apply_move(s, rs, seat, move):
-    """Plays a legal move of `seat` (see the module docstring)."""
-    g, units, dogs = s.g, s.units, s.dogs
+    """Plays a legal move of `seat` (see the module docstring), counting it in s.uses by its
+    kinds: a move is also a warp through the gem warp and an attack onto a planet another
+    colour holds; a card played is `play` and its card kind; mining and ending a phase are
+    none."""
+    g, units, dogs, uses = s.g, s.units, s.dogs, s.uses
     action, a, b, c, d = move[0], move[1], move[2], move[3], move[4]
     if action == TAKE:
         m = mine_count(s, rs, seat)
@@ -482,7 +497,9 @@ def apply_move(s, rs, seat, move):
         draw_up(s, rs, seat)
         g[PHASE] = ACT
     elif action == MOVE:
+        uses[seat, USE_MOVE] += 1
         if move[5]:
+            uses[seat, USE_WARP] += 1
             pay(s, seat, rs.numbers[WARP_GEMS], 0)
         g[MOVES_LEFT] -= 1
         units[seat, a] -= c
@@ -490,20 +507,25 @@ def apply_move(s, rs, seat, move):
         dogs[seat, b] += d
         units[seat, b] += c
         if occupied(s, seat, b):
+            uses[seat, USE_ATTACK] += 1
             combat(s, rs, seat, b)
     elif action == RECRUIT:
+        uses[seat, USE_RECRUIT] += 1
         pay(s, seat, rs.numbers[RECRUIT_GEMS], 0)
         recruit(s, rs, seat, 1)
     elif action == TRADE:
+        uses[seat, USE_TRADE] += 1
         for slot in range(s.hand_n[seat] - 1, -1, -1):  # from the top, so slots stay valid
             if a & (1 << slot):
                 discard_slot(s, seat, slot)
         recruit(s, rs, seat, 1)
     elif action == BUILD:
+        uses[seat, USE_BUILD] += 1
         build(s, rs, seat, a)
     elif action == PLAY:
         play_card(s, rs, seat, a, b, c)
     elif action == DISCARD:
+        uses[seat, USE_DISCARD] += 1
         discard_slot(s, seat, a)
         g[DISCARDED] = 1
     elif g[PHASE] == ACT:  # END

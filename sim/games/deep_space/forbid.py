@@ -7,8 +7,6 @@ seat always has a move.
 
 import numpy as np
 
-from sim.games.deep_space.engine import BUILD, DISCARD, MOVE, RECRUIT, TRADE, occupied
-from sim.games.deep_space.engine import PLAY as PLAY_MOVE
 from sim.games.deep_space.state import (
     FORBID_ATTACK,
     FORBID_BUILD,
@@ -18,7 +16,6 @@ from sim.games.deep_space.state import (
     FORBID_TRADE,
     FORBID_WARP,
 )
-from sim.jit import small_rule
 
 ACTIONS = {  # name: (bit of State.forbid, what it forbids)
     "move": (FORBID_MOVE, "moving recruits at all"),
@@ -43,37 +40,10 @@ def names(rules: dict) -> dict[str, str]:
 
 
 def uses(kinds: list[str]) -> list[str]:
-    """Gives the kinds the seats table counts (uses_<kind>), in order: the actions, `play`, then
-    each card kind of the deck (`kinds`, by its index in the deck)."""
-    return [*_USE, *kinds]
-
-
-_USE = [*ACTIONS, PLAY]
-_MOVE, _WARP, _ATTACK, _RECRUIT, _TRADE, _BUILD, _DISCARD, _PLAY = (
-    1 << _USE.index(name) for name in
-    ("move", "warp", "attack", "recruit", "trade", "build", "discard", PLAY))
-_FIRST_CARD = len(_USE)  # the first card kind's place in uses()
-
-
-@small_rule
-def use_of(s, rs, seat, move):
-    """Gives the kinds (bit k: uses()[k]) of `seat`'s move, before it is played: a move is also
-    a warp through the gem warp, and an attack onto a planet another colour holds; a card played
-    is `play` and its card kind. Mining and ending a phase are none."""
-    action = move[0]
-    if action == MOVE:
-        return _MOVE | (_WARP if move[5] else 0) | (_ATTACK if occupied(s, seat, move[2]) else 0)
-    if action == PLAY_MOVE:
-        return _PLAY | (1 << (_FIRST_CARD + rs.card_kind[s.hand[seat, move[1]]]))
-    if action == RECRUIT:
-        return _RECRUIT
-    if action == TRADE:
-        return _TRADE
-    if action == BUILD:
-        return _BUILD
-    if action == DISCARD:
-        return _DISCARD
-    return 0
+    """Gives the kinds the seats table counts (uses_<kind>, State.uses as the engine counts
+    them), in order: the actions, `play`, then each card kind of the deck (`kinds`, by its index
+    in the deck)."""
+    return [*ACTIONS, PLAY, *kinds]
 
 
 def mask(kinds: list[str], card_kind: np.ndarray, forbidden: tuple[str, ...]) -> tuple[int, np.ndarray]:

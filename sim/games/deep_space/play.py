@@ -7,7 +7,6 @@ import numpy as np
 
 from sim import search, usage
 from sim.games.deep_space import engine, forbid
-from sim.games.deep_space.forbid import use_of
 from sim.games.deep_space.state import FIRST_SEAT, OVER, PLAYERS, TURN_SEAT, TURNS, WINNER
 from sim.jit import rule
 from strategies import bot_timeout
@@ -17,7 +16,7 @@ Results = namedtuple("Results", [
     "turns", "winner", "first_seat",
     "bases", "lost", "won_fights", "lost_fights", "gems_mined", "ore_mined", "played",
     "base_turn",
-    "uses",  # int64[games, players, len(forbid.uses(kinds))]: moves of each kind (sim/usage.py)
+    "uses",  # int64[games, players, len(forbid.uses(kinds))]: moves of each kind (State.uses)
 ])
 _PER_SEAT = ("bases", "lost", "won_fights", "lost_fights", "gems_mined", "ore_mined", "played")
 
@@ -49,6 +48,8 @@ def record_game(s, out, row):
         out.played[row, seat] = s.played[seat]
         for q in range(s.base_turn.shape[1]):
             out.base_turn[row, seat, q] = s.base_turn[seat, q]
+        for k in range(s.uses.shape[1]):
+            out.uses[row, seat, k] = s.uses[seat, k]
 
 
 @rule
@@ -66,7 +67,6 @@ def play_games(s, rs, families, params, seed, start, stop, out, searching):
                 bots.builtin_choose(s, rs, seat, families[seat], params[seat], move)
             else:
                 bots.choose(s, rs, seat, families[seat], params[seat], move)
-            usage.tally(out.uses, game - start, seat, use_of(s, rs, seat, move))
             engine.apply_move(s, rs, seat, move)
         record_game(s, out, game - start)
 
@@ -97,7 +97,6 @@ def python_steps(s, rs, families, params, seed, game, out, row, python, watched,
             bots.builtin_choose(s, rs, seat, families[seat], params[seat], move)
         else:
             bots.choose(s, rs, seat, families[seat], params[seat], move)
-        usage.tally(out.uses, row, seat, use_of(s, rs, seat, move))
         if watched:
             yield MOVE, seat
         engine.apply_move(s, rs, seat, move)

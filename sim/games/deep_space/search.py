@@ -27,7 +27,7 @@ def saved(s):
     """Gives the arrays a rollout changes: all but the rule-fixed and the scratch ones."""
     return (s.g, s.units, s.base, s.dogs, s.supply, s.gems, s.ore, s.bases, s.base_turn, s.hand,
             s.hand_n, s.deck, s.discard, s.lost, s.won_fights, s.lost_fights, s.gems_mined,
-            s.ore_mined, s.played, s.site_dist, s.deal_rng, s.dice_rng, s.bot_rng)
+            s.ore_mined, s.played, s.uses, s.site_dist, s.deal_rng, s.dice_rng, s.bot_rng)
 
 
 @small_rule

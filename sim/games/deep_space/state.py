@@ -19,6 +19,10 @@ MOVE_FIELDS = 6  # action, a, b, c, d, e (see engine.py)
 # Phases of a turn that wait for a player's decision.
 MINE, ACT, REDRAW = 0, 1, 2
 
+# Kinds of move State.uses counts (forbid.uses: the names --forbid takes), each card kind after.
+USE_MOVE, USE_WARP, USE_ATTACK, USE_RECRUIT, USE_TRADE, USE_BUILD, USE_DISCARD, USE_PLAY, \
+    USE_FIRST_CARD = range(9)
+
 # Bits of State.forbid: actions a seat may not take (--forbid; sim/games/deep_space/forbid.py).
 FORBID_MOVE, FORBID_WARP, FORBID_ATTACK, FORBID_RECRUIT, FORBID_TRADE, FORBID_BUILD, \
     FORBID_DISCARD = 1, 2, 4, 8, 16, 32, 64
@@ -43,6 +47,8 @@ State = namedtuple("State", [
     "gems_mined",   # int64[players]
     "ore_mined",    # int64[players]
     "played",       # int64[players]: action cards played
+    "uses",         # int64[players, USE_FIRST_CARD + card kinds]: moves of each kind this game
+                    # (forbid.uses names them), counted as they are played
     "site_dist",    # int64[players, P]: moves from a planet to the nearest planet where the
                     # colour may still build (bot scratch, kept up as bases are built)
     "deal_rng",     # uint64[1]: the deck and the starting roll
@@ -59,9 +65,9 @@ State = namedtuple("State", [
 ])
 
 
-def new_state(players: int, planets: int, cards: int, max_moves: int) -> State:
-    """Gives an empty state for a game of `players` on `planets` planets with `cards` cards,
-    with room to list `max_moves` legal moves."""
+def new_state(players: int, planets: int, cards: int, kinds: int, max_moves: int) -> State:
+    """Gives an empty state for a game of `players` on `planets` planets with `cards` cards
+    of `kinds` kinds, with room to list `max_moves` legal moves."""
     def ints(*shape):
         return np.zeros(shape, np.int64)
 
@@ -72,7 +78,8 @@ def new_state(players: int, planets: int, cards: int, max_moves: int) -> State:
         hand=np.full((players, MAX_HAND), -1, np.int64), hand_n=ints(players),
         deck=ints(cards), discard=ints(cards), lost=ints(players), won_fights=ints(players),
         lost_fights=ints(players), gems_mined=ints(players), ore_mined=ints(players),
-        played=ints(players), site_dist=ints(players, planets),
+        played=ints(players), uses=ints(players, USE_FIRST_CARD + kinds),
+        site_dist=ints(players, planets),
         deal_rng=np.zeros(1, np.uint64), dice_rng=np.zeros(1, np.uint64),
         bot_rng=np.zeros((players, 1), np.uint64),
         moves=ints(max_moves, MOVE_FIELDS), move=ints(MOVE_FIELDS), order=ints(players),

@@ -110,11 +110,26 @@ def test_a_resumed_search_keeps_its_finished_trials(tmp_path):
         import optuna
 
         before = [t.params for t in optuna.load_study(
-            study_name="step-1", storage=f"sqlite:///{tmp_path / 'study.db'}").trials]
+            study_name="step-1", storage=tune.storage(tmp_path)).trials]
         tune.search(settings(side, trials=4), side, tmp_path, "step-1", players, True)
-    after = optuna.load_study(study_name="step-1", storage=f"sqlite:///{tmp_path / 'study.db'}")
+    after = optuna.load_study(study_name="step-1", storage=tune.storage(tmp_path))
     assert len(after.trials) == 4 and [t.params for t in after.trials[:2]] == before
     assert before[0] == {n: dict(side.start)[n] for n in side.names}  # the start is tried first
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["study.log"]  # a journal, not SQLite
+
+
+def test_a_search_begun_in_sqlite_continues_there(tmp_path):
+    # tunings before the journal kept their trials in study.db: rerunning one resumes it
+    import optuna
+
+    side = saboteurs()
+    optuna.create_study(study_name="step-1", storage=f"sqlite:///{tmp_path / 'study.db'}",
+                        direction="maximize").enqueue_trial({n: dict(side.start)[n]
+                                                             for n in side.names})
+    with tune.Players(1) as players:
+        tune.search(settings(side, trials=2), side, tmp_path, "step-1", players, True)
+    study = optuna.load_study(study_name="step-1", storage=f"sqlite:///{tmp_path / 'study.db'}")
+    assert len(study.trials) == 2 and not (tmp_path / "study.log").exists()
 
 
 def test_a_tuning_writes_presets_that_load_and_a_held_out_gain(simulate, tmp_path):
