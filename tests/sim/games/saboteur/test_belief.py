@@ -163,3 +163,35 @@ def test_the_belief_search_deals_the_worlds_roles_from_the_seats_posterior(new_t
         drawn += s.role
     np.testing.assert_allclose(drawn / draws, want, atol=0.03)
     assert want[1] > 0.5 > want[2]  # the record moved the draws away from the prior (2/5)
+
+
+def test_a_bluffing_saboteur_pays_for_each_move_what_it_adds_to_its_public_record():
+    # Mid-round positions of a 7-player game; each listed move of a deduce saboteur is then
+    # played on a copy with the table observing: its score fell by the rise of its llr.
+    players = 7
+    s = new_state(players, len(NAMES))
+    from sim.games.saboteur import engine
+    engine.start_game(s, RS, 11, 0, -1)
+    honest, bluffing = bots.resolve("deduce")[1].copy(), bots.resolve("deduce")[1].copy()
+    honest[bots.BLUFF], honest[bots.NOISE], bluffing[bots.NOISE] = 0.0, 0.0, 0.0
+    checked = 0
+    for _ in range(25):
+        seat = int(s.g[TURN_SEAT])
+        s.role[seat] = SABOTEUR
+        stream = s.bot_rng[seat].copy()
+        n = bots.default_move(s, RS, seat, honest, s.move)
+        plain = s.move_score[:n].copy()
+        s.bot_rng[seat] = stream
+        assert bots.default_move(s, RS, seat, bluffing, s.move) == n
+        cost = plain - s.move_score[:n]
+        for i in range(n):
+            copy = type(s)(*(a.copy() for a in s))
+            before = copy.llr[seat]
+            play.play_turn(copy, RS, seat, s.moves[i].copy(), True)
+            assert cost[i] == pytest.approx(max(0.0, copy.llr[seat] - before)), s.moves[i]
+            checked += 1
+        s.bot_rng[seat] = stream
+        bots.default_move(s, RS, seat, bots.resolve("default")[1], s.move)
+        if play.play_turn(s, RS, seat, s.move, True):
+            break
+    assert checked > 100
