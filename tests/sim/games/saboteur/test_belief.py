@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from sim import rng
-from sim.games.saboteur import GAME, belief, cards, play, sampler
+from sim.games.saboteur import GAME, belief, cards, engine, play, sampler
 from sim.games.saboteur.cards import BREAK
 from sim.games.saboteur.engine import MINER, PLACE, SABOTEUR
 from sim.games.saboteur.state import (BELIEF_WORLDS, FIXED_SABOTEURS, ORIGIN, PLAYERS, TURN_SEAT,
@@ -159,7 +159,7 @@ def test_the_belief_search_deals_the_worlds_roles_from_the_seats_posterior(new_t
     for k in range(draws):
         rng.start(r, 5, k, 0)
         sampler.resample(s, table.rs, 0, r)
-        assert s.role[0] == MINER and s.g[bots.PLAYERS] == 5
+        assert s.role[0] == MINER and s.g[engine.SABOTEURS] == s.role.sum()
         drawn += s.role
     np.testing.assert_allclose(drawn / draws, want, atol=0.03)
     assert want[1] > 0.5 > want[2]  # the record moved the draws away from the prior (2/5)
@@ -170,7 +170,6 @@ def test_a_bluffing_saboteur_pays_for_each_move_what_it_adds_to_its_public_recor
     # played on a copy with the table observing: its score fell by the rise of its llr.
     players = 7
     s = new_state(players, len(NAMES))
-    from sim.games.saboteur import engine
     engine.start_game(s, RS, 11, 0, -1)
     honest, bluffing = bots.resolve("deduce")[1].copy(), bots.resolve("deduce")[1].copy()
     honest[bots.BLUFF], honest[bots.NOISE], bluffing[bots.NOISE] = 0.0, 0.0, 0.0
