@@ -4,7 +4,15 @@ out the default family's best moves.
 
 A bot sees only what its player could see: its own hand and role, the goals it has looked at
 with a map, and the public table (the maze, broken tools, hand sizes, the pile, and the public
-record of how each seat's moves helped or hurt the path, `State.suspicion`).
+records of how each seat's moves helped or hurt the path: the heuristic `State.suspicion`, and
+each seat's log-likelihood ratio of being a saboteur, `State.llr`, of the Bayesian belief over
+the roles in sim/games/saboteur/belief.py).
+
+`deduce` bots (the `deduce` parameter) act on that belief: a miner breaks the tools of a player
+it believes a saboteur (posterior at least `suspect_at`) and repairs only players it believes
+miners; a saboteur takes such a player for a fellow saboteur, and bluffs: each move costs it
+`bluff` per unit the move adds to its public log-likelihood ratio. The `search-belief` presets
+also deal their worlds' roles from the seat's posterior (sampler.py), not uniformly.
 
 Bots think in "front distance": how far the nearest open end of the path is from a goal
 (Manhattan, in cards), weighted by where the player believes the gold lies.
@@ -14,10 +22,12 @@ import numpy as np
 
 from sim import rng, search
 from sim.jit import rule, small_rule
+from sim.games.saboteur import belief as roles_belief
 from sim.games.saboteur import maze
 from sim.games.saboteur.cards import BREAK, MAP, PATH, REPAIR, ROCKFALL
 from sim.games.saboteur.engine import MINER, PLACE, SABOTEUR, slot_move_count, slot_moves
-from sim.games.saboteur.state import EMPTY, N_FRONT, ORIGIN, PLAYERS, STAMP, THROUGH
+from sim.games.saboteur.state import (BELIEF_WORLDS, EMPTY, N_FRONT, ORIGIN, PLAYERS, STAMP,
+                                      THROUGH)
 from strategies import presets
 from strategies.presets import RANDOM, SEARCH, Family, Parameter
 
@@ -37,11 +47,23 @@ PARAMETERS = (
     Parameter("noise", 0.05, 0.0, 5.0, "random jitter added to every move's score"),
     Parameter("fellow_at", 1.0, 0.0, 10.0,
               "suspicion at which a saboteur takes a player for a fellow saboteur"),
+    Parameter("deduce", 0.0, 0.0, 1.0,
+              "1: act on the Bayesian belief over roles instead of the suspicion thresholds"),
+    Parameter("suspect_at", 0.5, 0.0, 1.0,
+              "with deduce: chance of being a saboteur at which a player is taken for one"),
+    Parameter("bluff", 1.0, 0.0, 10.0,
+              "with deduce: a saboteur's cost per unit a move adds to its public "
+              "log-likelihood ratio"),
 )
 (STRIKE, COVER, BREAK_AT, USE_MAPS, RANDOM_MINERS, RANDOM_SABOTEURS, NOISE,
- FELLOW_AT) = range(len(PARAMETERS))
+ FELLOW_AT, DEDUCE, SUSPECT_AT, BLUFF) = range(len(PARAMETERS))
 SEARCH_AT = len(PARAMETERS)  # where the search family's parameters start in the vector
-VECTOR = PARAMETERS + search.PARAMETERS
+OWN_SEARCH = (
+    Parameter("belief_worlds", 0.0, 0.0, 1.0,
+              "1: deal the worlds' roles from the seat's posterior, not uniformly"),
+)
+BELIEF = SEARCH_AT + len(search.PARAMETERS)  # the search's own parameter's index
+VECTOR = PARAMETERS + search.PARAMETERS + OWN_SEARCH
 """Every family's parameters, in the order of a seat's parameter vector."""
 
 PRESETS = {
@@ -56,6 +78,10 @@ PRESETS = {
     "search-fast": search.preset(1, 4, 3),
     "search": search.preset(1, 8, 5),
     "search-strong": search.preset(1, 24, 8),
+    "deduce": {"deduce": 1.0},
+    # Belief search: the `deduce` policy in candidates and rollouts, worlds from the posterior.
+    "search-belief": {**search.preset(1, 8, 5), "deduce": 1.0, "belief_worlds": 1.0},
+    "search-belief-strong": {**search.preset(1, 24, 8), "deduce": 1.0, "belief_worlds": 1.0},
 }
 
 
@@ -63,7 +89,7 @@ FAMILIES = (
     Family("random", "uniform over the legal moves, passes included"),
     Family("default", "role-aware: miners dig towards the gold, saboteurs block and mislead",
            PARAMETERS),
-    search.family(PARAMETERS),
+    search.family(PARAMETERS, OWN_SEARCH),
 )
 BUILT_IN = presets.built_in(PRESETS)
 """The presets as `simulate strategies` lists them: name -> (family, parameters changed)."""
@@ -92,6 +118,7 @@ def keeps_record(families):
 def choose(s, rs, seat, family, params, out):
     """Writes the move `seat` makes into out[:5]."""
     if family == SEARCH:
+        s.g[BELIEF_WORLDS] = 1 if params[BELIEF] > 0.5 else 0
         search.decide(s, rs, seat, params, SEARCH_AT, out)
     else:
         builtin_choose(s, rs, seat, family, params, out)
@@ -302,6 +329,15 @@ def default_move(s, rs, seat, params, out):
     pull0 = front_pull(s, rs, w)
     striking = role == SABOTEUR and e0 <= params[STRIKE]
     covering = role == SABOTEUR and not striking and rng.uniform(r) < params[COVER]
+    # deduce: the chance that each seat is a saboteur, as the seat sees it and as the table does.
+    deduce = params[DEDUCE] > 0.5
+    mine, table = s.posterior[roles_belief.OWN], s.posterior[roles_belief.TABLE]
+    bluff = params[BLUFF] if deduce and role == SABOTEUR else 0.0
+    if deduce:
+        roles_belief.marginals(s, rs, seat, mine)
+    if bluff > 0.0:
+        roles_belief.marginals(s, rs, -1, table)
+    suspect_at = params[SUSPECT_AT]
     moves, hand, suspicion, reach, cell = s.moves, s.hand, s.suspicion, s.reach, s.cell
     broken, move_score = s.broken, s.move_score
     stamp, players = s.g[STAMP], s.g[PLAYERS]
@@ -361,6 +397,11 @@ def default_move(s, rs, seat, params, out):
             soon = (a - seat) % players  # breaking the next player to move matters most
             if a == seat:
                 score = -50.0
+            elif deduce and role == MINER:
+                score = 4.0 + 4.0 * mine[a] - idle if mine[a] >= suspect_at else -10.0
+            elif deduce:
+                score = -5.0 if mine[a] >= suspect_at else \
+                    (6.5 if striking else -4.5) - 3.0 * mine[a] - idle - 0.2 * soon
             elif role == MINER:
                 score = (4.0 + suspicion[a] - idle if suspicion[a] >= params[BREAK_AT]
                          else -10.0)
@@ -372,6 +413,10 @@ def default_move(s, rs, seat, params, out):
             unblocks = broken[a] == c  # the repaired tool was the only broken one
             if a == seat:
                 score = (8.0 if role == MINER or striking else 2.0) if unblocks else 1.0
+            elif deduce and role == MINER:
+                score = (3.0 if unblocks else 0.5) if mine[a] < suspect_at else -10.0
+            elif deduce:
+                score = 3.0 if mine[a] >= suspect_at and unblocks else -10.0
             elif role == MINER:
                 score = (3.0 if unblocks else 0.5) if suspicion[a] < params[BREAK_AT] * 0.5 \
                     else -10.0
@@ -397,6 +442,16 @@ def default_move(s, rs, seat, params, out):
                 score = -10.0
         else:
             score = -_keep_value(rs, card, role, knows_gold)
+        if bluff > 0.0 and action != MAP:
+            # What the move would add to the seat's public log-likelihood ratio, as observe counts it.
+            through = through_cards[card] == 1
+            seen_gain = 0.0
+            if action == PLACE:
+                seen_gain = seen0 - distance_after_place(s, rs, public, b1, at, b2, a, b, c, through)
+            suspect = table[a] if action == BREAK or action == REPAIR else 0.0
+            cut = action == ROCKFALL and reach[b, a] == stamp and cell[b, a] == THROUGH
+            h = roles_belief.evidence(action, through, seen_gain, a, suspect, seat, cut)
+            score -= bluff * max(0.0, -h) / roles_belief.TEMPERATURE
         score += params[NOISE] * rng.uniform(r)
         move_score[i] = score
         if score > best:
@@ -411,16 +466,19 @@ def default_move(s, rs, seat, params, out):
 
 @small_rule
 def observe(s, rs, seat, move, card, distance_before, cut_path):
-    """Updates the public suspicion of `seat` after its move (what every player at the table saw).
+    """Updates the public records of `seat` after its move (what every player at the table saw):
+    its suspicion, and its log-likelihood ratio of being a saboteur (belief.py).
 
     `card` is the card played, `distance_before` the public expected front distance before it,
     and `cut_path` whether a rockfall took out a card of the path joined to the start.
     """
     suspicion = s.suspicion
     through = rs.through[card]
-    action = move[0]
+    action, target = move[0], move[2]
+    gain, suspect = 0.0, 0.0
     if action == PLACE:
         after = expected_distance(s, rs, -1)
+        gain = distance_before - after
         if after > distance_before or not through:
             suspicion[seat] += 1.0
         elif after < distance_before:
@@ -431,3 +489,10 @@ def observe(s, rs, seat, move, card, distance_before, cut_path):
         suspicion[seat] += 0.5 if suspicion[move[2]] > 0.5 else -0.2
     elif action == ROCKFALL:
         suspicion[seat] += 1.0 if cut_path else -0.5
+    # The Bayesian record (belief.py): a broken or repaired tool tells by whom it was done to.
+    if (action == BREAK or action == REPAIR) and target != seat:
+        table = s.posterior[roles_belief.TABLE]
+        roles_belief.marginals(s, rs, -1, table)
+        suspect = table[target]
+    roles_belief.record(s, seat, roles_belief.evidence(action, through == 1, gain, target,
+                                                       suspect, seat, cut_path))

@@ -212,7 +212,7 @@ class SaboteurHidden(TurnBasedHidden):
     name = "saboteur"
     players = 5
     redealt = ("g", "hand", "deck", "role", "goal_kind", "bot_rng", "gold_rng", "deal_rng",
-               "scratch")
+               "scratch", "posterior")
     option_cases = ((), (("saboteurs", 1),))
 
     def prepare(self, rules, setup):

@@ -23,7 +23,8 @@ SEED = 3
 SAMPLES = 3  # re-deals per decision
 # The search presets but SEARCH_PLAYED (which every game plays) play the same code with a larger
 # budget: each in one game, Sequence Stacks, whose short rollouts keep it under a second of CPU.
-LONGER_SEARCHES = {"search": "sequence-stacks", "search-strong": "sequence-stacks"}
+LONGER_SEARCHES = {"search": "sequence-stacks", "search-strong": "sequence-stacks",
+                   "search-belief": "saboteur", "search-belief-strong": "saboteur"}
 
 
 SAMPLER_CASES = [(name, options) for name in sorted(ADAPTERS)

@@ -4,13 +4,17 @@
 stream `r` (sim/rng.py), for search bots (determinization) and for the test that no built-in bot
 reads hidden information. What the seat knows stays as it is: its own hand and role, the goals
 it has looked at with a map, and the public table (the maze, turned-over goals, broken tools,
-hand sizes, the size of the pile, who looked at which goal, gold, the public record of
-suspicion). Re-dealt, consistently with that:
+hand sizes, the size of the pile, who looked at which goal, gold, the public records of
+suspicion and of each seat's log-likelihood ratio of being a saboteur). Re-dealt, consistently
+with that:
   - the other seats' hands (each keeps its size) and the order of the draw pile, together: the
     cards in them are shuffled and dealt back (the multiset of hidden cards is kept);
   - the other seats' roles: from the role cards left once the seat's own is taken out (one may
     stay out of play, so the number of saboteurs in play is re-drawn too), or, with a fixed
-    number of saboteurs, that number's roles shuffled among the other seats;
+    number of saboteurs, that number's roles shuffled among the other seats; or, for a search
+    seat that deals its worlds from its belief (g[BELIEF_WORLDS] set: the `search-belief`
+    presets), drawn from the seat's posterior over the role assignments (belief.py: the same
+    prior, weighted by how likely each assignment makes the moves the table has seen);
   - the goals the seat has neither seen nor seen turned over (their kinds shuffled);
   - everything still to be drawn: the other seats' bot streams, the gold pile's stream, and the
     seed the later rounds' deals are drawn from.
@@ -21,8 +25,10 @@ Face-down discards left the game: the sampler does not put them back among the h
 
 from sim import rng, sampling
 from sim.jit import rule
+from sim.games.saboteur import belief
 from sim.games.saboteur.engine import MINER, SABOTEUR
-from sim.games.saboteur.state import DRAW_AT, FIXED_SABOTEURS, PLAYERS, SABOTEURS, SEED
+from sim.games.saboteur.state import (BELIEF_WORLDS, DRAW_AT, FIXED_SABOTEURS, PLAYERS,
+                                      SABOTEURS, SEED)
 
 
 @rule
@@ -32,7 +38,9 @@ def resample(s, rs, seat, r):
     p = g[PLAYERS]
     sampling.redeal_hands(s.deck, g[DRAW_AT], s.hand, s.hand_n, seat, r)
 
-    if g[FIXED_SABOTEURS] >= 0:
+    if g[BELIEF_WORLDS]:
+        belief.draw_roles(s, rs, seat, r)
+    elif g[FIXED_SABOTEURS] >= 0:
         n = 0
         for q in range(p):
             if q != seat:
@@ -47,12 +55,13 @@ def resample(s, rs, seat, r):
         for k in range(n):
             scratch[k] = SABOTEUR if k < saboteurs else MINER
         rng.shuffle(r, scratch[:n])
-    k = 0
-    for q in range(p):
-        if q != seat:
-            role[q] = scratch[k]
-            k += 1
-    g[SABOTEURS] = role.sum()
+    if not g[BELIEF_WORLDS]:
+        k = 0
+        for q in range(p):
+            if q != seat:
+                role[q] = scratch[k]
+                k += 1
+        g[SABOTEURS] = role.sum()
 
     kind, shown, seen = s.goal_kind, s.goal_shown, s.seen
     n = 0

@@ -47,8 +47,8 @@ def saved(s):
     """Gives the arrays a rollout changes: all but the rule-fixed and the scratch ones."""
     return (s.g, s.cell, s.exits, s.card_at, s.reach, s.front_at, s.front, s.front_fit,
             s.fit_count, s.placed, s.deck, s.hand, s.hand_n, s.broken, s.role, s.goal_kind,
-            s.goal_shown, s.seen, s.gold, s.round_gold, s.gold_pile, s.suspicion, s.deal_rng,
-            s.gold_rng, s.bot_rng, s.scratch)
+            s.goal_shown, s.seen, s.gold, s.round_gold, s.gold_pile, s.suspicion, s.llr,
+            s.deal_rng, s.gold_rng, s.bot_rng, s.scratch)
 
 
 @small_rule

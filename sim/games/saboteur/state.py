@@ -28,7 +28,9 @@ EMPTY, THROUGH, DEAD_END, START, GOAL_HIDDEN, GOAL_SHOWN = 0, 1, 2, 3, 4, 5
 # Scalars, as indices of State.g.
 (PLAYERS, SEED, GAME, TURN_SEAT, DRAW_AT, ROUND_TURNS, LAST_PATH_SEAT, LAST_SEAT,
  ROUND_OVER, MINERS_WON, FINDER, PASSES, GAME_TURNS, N_FRONT, N_PLACED, STAMP, SABOTEURS,
- FIXED_SABOTEURS, MINER_ROUNDS, N_SCALARS) = range(20)
+ FIXED_SABOTEURS, MINER_ROUNDS, BELIEF_WORLDS, N_SCALARS) = range(21)
+# g[BELIEF_WORLDS] is 1 while a search seat that deals its worlds' roles from its posterior
+# decides (sampler.py; set by strategies/saboteur.py `choose`).
 
 State = namedtuple("State", [
     "g",           # int64[N_SCALARS]
@@ -54,6 +56,10 @@ State = namedtuple("State", [
     "round_gold",  # int64[players]: nuggets gained this round
     "gold_pile",   # int64[4]: gold cards left worth 1, 2, 3 nuggets (index 0 unused)
     "suspicion",   # float64[players]: public record of how much each seat's moves hurt the path
+    "llr",         # float64[players]: public record, each seat's log-likelihood ratio of being
+                   # a saboteur given its moves (sim/games/saboteur/belief.py)
+    "posterior",   # float64[3, players + 1]: scratch of belief.py: a seat's chance of being a
+                   # saboteur as one seat sees it, as the table sees it, the prior by count
     "deal_rng",    # uint64[1]: this round's deal stream
     "gold_rng",    # uint64[1]: the gold pile's stream
     "bot_rng",     # uint64[players, 1]: each seat's bot stream
@@ -100,6 +106,8 @@ def new_state(players: int, deck_size: int) -> State:
         round_gold=np.zeros(players, np.int64),
         gold_pile=np.zeros(4, np.int64),
         suspicion=np.zeros(players, np.float64),
+        llr=np.zeros(players, np.float64),
+        posterior=np.zeros((3, players + 1), np.float64),
         deal_rng=np.zeros(1, np.uint64),
         gold_rng=np.zeros(1, np.uint64),
         bot_rng=np.zeros((players, 1), np.uint64),

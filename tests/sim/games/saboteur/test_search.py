@@ -29,7 +29,7 @@ def seats(strategy):
 
 def test_search_is_the_third_family_and_its_presets_are_budgets():
     assert [f.name for f in bots.FAMILIES] == ["random", "default", "search"]
-    budgets = [bots.resolve(name)[1][bots.SEARCH_AT:] for name in ("search-fast", "search",
+    budgets = [bots.resolve(name)[1][bots.SEARCH_AT:bots.BELIEF] for name in ("search-fast", "search",
                                                                    "search-strong")]
     assert all(bots.resolve(name)[0] == presets.SEARCH
                for name in ("search-fast", "search", "search-strong"))
