@@ -1,7 +1,8 @@
 """Deep Space's pieces of the search family (sim/search.py), registered for its State.
 
 The candidates are the moves of the phase the seat decides in: the default family's move
-first, then the other legal moves, the moves that are not squad moves before the squad moves,
+first, then the other legal moves, the moves that are not squad moves before the squad moves
+and the attacks (squad moves onto a planet another colour holds) before the other squad moves,
 and of the squad moves only the sizes that differ in kind (one recruit, all of them with all
 their dogs, just enough for a base where they go, all but one), up to `candidates`. A rollout
 plays the candidate, then the race on with the default family (the searcher's parameters) at
@@ -71,12 +72,17 @@ def candidates(s, rs, seat, params, moves):
     cap = min(search.parameter(params, bots.SEARCH_AT, search.CANDIDATES), moves.shape[0])
     n = engine.legal_moves(s, rs, seat)
     k = 1
-    for squads in range(2):  # the other actions first: they are few, the squad moves many
+    # the other actions first: they are few, the squad moves many; of the squad moves the
+    # attacks before the rest, which would otherwise crowd them out of the cap
+    for kind in range(3):
         for i in range(n):
             if k >= cap:
                 return k
-            if (s.moves[i, 0] == MOVE) == (squads == 1) and _distinct(s, rs, seat, i) \
-                    and not _same(s.moves, i, s.move):
+            squad = s.moves[i, 0] == MOVE
+            if squad != (kind > 0) or (squad and engine.occupied(s, seat, s.moves[i, 2])
+                                       != (kind == 1)):
+                continue
+            if _distinct(s, rs, seat, i) and not _same(s.moves, i, s.move):
                 for f in range(moves.shape[1]):
                     moves[k, f] = s.moves[i, f]
                 k += 1

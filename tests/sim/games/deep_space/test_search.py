@@ -126,3 +126,21 @@ def test_a_search_seat_plays_the_same_games_in_any_chunking(rules):
     parts = [GAME.play(small, setup, 7, a, b, 0) for a, b in ((0, 1), (1, 3))]
     for table in whole:
         assert whole[table].equals(parts[0][table].vstack(parts[1][table])), table
+
+
+def test_an_attack_is_among_the_candidates_however_many_squad_moves_there_are(new_table):
+    """The attacks come before the other squad moves: the cap used to cut them off."""
+    t = new_table(players=2)
+    t.put(0, "H0", 6, dogs=1)
+    t.s.gems[0] = 3
+    target = max(t.destinations(0), key=t.q)  # the last in the legal moves' planet order
+    t.put(1, target, 1)
+    attacks = {m for m in t.kinds_of_moves(MOVE, 0) if t.planets[m[2]] == target}
+    assert attacks and len(t.kinds_of_moves(MOVE, 0)) > 16
+    n = pieces.candidates(t.s, t.rs, 0, vector({**SMALL, "candidates": 16.0}),
+                          t.s.search_moves)
+    found = [tuple(m) for m in t.s.search_moves[:n].tolist()]
+    assert attacks & set(found)
+    squads = [m for m in found[1:] if m[0] == MOVE]
+    onto = [t.planets[m[2]] == target for m in squads]
+    assert onto == sorted(onto, reverse=True), "the attacks before the other squad moves"
