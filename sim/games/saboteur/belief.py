@@ -25,7 +25,8 @@ The posterior over role assignments A (a set of saboteur seats) is then exactly
 the prior from the role cards of the player count (`cards.saboteur_cards`, `miner_cards`: the
 seats' roles are p of the p + 1 cards, so the number of saboteurs in play varies and
 prior(A) = C(S, k) C(M, p - k) / C(p, k) for k saboteurs), or with a fixed number F of
-saboteurs, uniform over the sets of F seats. It is enumerated exactly: at most 2**10 sets. A
+saboteurs, uniform over the sets of F seats. The marginals are exact sums over the sets by size
+(elementary symmetric polynomials); `draw_roles` lists the sets, at most 2**10. A
 seat's own belief conditions on its own role (saboteurs do not see each other in these rules:
 a saboteur knows only that it is one). `marginals` gives each seat's chance of being a
 saboteur; `draw_roles` deals the other seats' roles from a seat's posterior (the belief
@@ -42,7 +43,9 @@ from sim.games.saboteur.state import FIXED_SABOTEURS, PLAYERS, SABOTEURS
 
 TEMPERATURE = 1.0  # T: how sharply a role's moves follow its team's interest
 LLR_LIMIT = 30.0  # a seat's log-likelihood ratio stays within +-LLR_LIMIT
-OWN, TABLE, PRIOR = 0, 1, 2  # rows of State.posterior: a seat's own belief, the table's, prior
+# rows of State.posterior: a seat's own belief, the table's, the prior by count, and scratch:
+# exp(llr), the elementary symmetric polynomials of it over the seats, and over all but one
+OWN, TABLE, PRIOR, EXP_LLR, SYMMETRIC, SYMMETRIC_BUT = range(6)
 
 
 @small_rule
@@ -112,26 +115,56 @@ def _weight(s, by_count, seat, mask):
     return w * math.exp(x) if w > 0.0 else 0.0
 
 
+@small_rule
+def _symmetric(x, p, skip, skip_too, e):
+    """Writes into e[j] the elementary symmetric polynomial of degree j of x[q] over the seats q
+    < p but `skip` and `skip_too` (the sum, over every set of j of those seats, of the product
+    of their x), for j = 0..p; gives how many seats it ranged over."""
+    for j in range(p + 1):
+        e[j] = 0.0
+    e[0] = 1.0
+    n = 0
+    for q in range(p):
+        if q != skip and q != skip_too:
+            n += 1
+            for j in range(n, 0, -1):
+                e[j] += x[q] * e[j - 1]
+    return n
+
+
 @rule
 def marginals(s, rs, seat, out):
     """Writes into out[q] the chance that seat q is a saboteur, as `seat` sees it (its own role
-    and the public record; seat -1: the table's view, the record alone)."""
+    and the public record; seat -1: the table's view, the record alone).
+
+    Exact, without listing the 2**p sets: a set's weight is prior(k) times the product of
+    exp(llr[q]) over its seats, so summed by size the weights are the elementary symmetric
+    polynomials of exp(llr) (O(p**2) each), and seat q's share those of the other seats."""
     p = s.g[PLAYERS]
-    by_count = s.posterior[PRIOR]
+    by_count, x = s.posterior[PRIOR], s.posterior[EXP_LLR]
+    every, but_q = s.posterior[SYMMETRIC], s.posterior[SYMMETRIC_BUT]
     prior(s, rs, by_count)
     for q in range(p):
-        out[q] = 0.0
+        x[q] = math.exp(s.llr[q])
+    # a seat's own role is known to it: a saboteur is in every set it weighs, a miner in none
+    known = 1 if seat >= 0 and s.role[seat] == SABOTEUR else 0
+    n = _symmetric(x, p, seat, -1, every)
     total = 0.0
-    for mask in range(1 << p):
-        w = _weight(s, by_count, seat, mask)
-        if w > 0.0:
-            total += w
-            for q in range(p):
-                if (mask >> q) & 1:
-                    out[q] += w
-    if total > 0.0:
-        for q in range(p):
-            out[q] /= total
+    for j in range(n + 1):
+        total += by_count[known + j] * every[j]
+    for q in range(p):
+        out[q] = 0.0
+    if total <= 0.0:
+        return
+    for q in range(p):
+        if q == seat:
+            out[q] = known
+            continue
+        _symmetric(x, p, seat, q, but_q)
+        with_q = 0.0
+        for j in range(n):
+            with_q += by_count[known + 1 + j] * but_q[j]
+        out[q] = min(x[q] * with_q / total, 1.0)  # not above 1 by rounding
 
 
 @rule

@@ -58,8 +58,9 @@ State = namedtuple("State", [
     "suspicion",   # float64[players]: public record of how much each seat's moves hurt the path
     "llr",         # float64[players]: public record, each seat's log-likelihood ratio of being
                    # a saboteur given its moves (sim/games/saboteur/belief.py)
-    "posterior",   # float64[3, players + 1]: scratch of belief.py: a seat's chance of being a
-                   # saboteur as one seat sees it, as the table sees it, the prior by count
+    "posterior",   # float64[6, players + 1]: scratch of belief.py: a seat's chance of being a
+                   # saboteur as one seat sees it, as the table sees it, the prior by count,
+                   # and the sums the marginals are computed from
     "deal_rng",    # uint64[1]: this round's deal stream
     "gold_rng",    # uint64[1]: the gold pile's stream
     "bot_rng",     # uint64[players, 1]: each seat's bot stream
@@ -107,7 +108,7 @@ def new_state(players: int, deck_size: int) -> State:
         gold_pile=np.zeros(4, np.int64),
         suspicion=np.zeros(players, np.float64),
         llr=np.zeros(players, np.float64),
-        posterior=np.zeros((3, players + 1), np.float64),
+        posterior=np.zeros((6, players + 1), np.float64),
         deal_rng=np.zeros(1, np.uint64),
         gold_rng=np.zeros(1, np.uint64),
         bot_rng=np.zeros((players, 1), np.uint64),

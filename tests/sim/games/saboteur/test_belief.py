@@ -63,7 +63,8 @@ def bayes(players, llr, fixed, seat, own_role):
 @settings(max_examples=40, deadline=None)
 @given(data=st.data(), players=st.integers(3, 10))
 def test_the_marginals_are_bayes_rule_over_the_deals(data, players):
-    llr = data.draw(st.lists(st.floats(-6, 6), min_size=players, max_size=players))
+    limit = belief.LLR_LIMIT  # the record's whole range
+    llr = data.draw(st.lists(st.floats(-limit, limit), min_size=players, max_size=players))
     fixed = data.draw(st.sampled_from([-1, *range(players)]))
     seat = data.draw(st.integers(-1, players - 1))
     own = data.draw(st.sampled_from([MINER, SABOTEUR]))
