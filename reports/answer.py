@@ -208,24 +208,35 @@ def stability_sentence(frame: pl.DataFrame) -> str:
     return f"Across the top two rungs{rungs} the verdict " + "; it ".join(parts) + "."
 
 
-def _reference(ctx: ReportContext) -> tuple[str | None, str]:
-    """Gives the variant (kept-apart label) the verdict sentence reads when the report holds
-    several (a ladder's top rung, else the first playing the default rules; None for one) and
-    how the sentence names it."""
+def _reference(ctx: ReportContext) -> tuple[list[str] | None, str]:
+    """Gives the variants (kept-apart labels) the verdict sentence reads when the report holds
+    several (a ladder's top rung at each player count, of its default rules where it plays
+    them; else the first playing the default rules; None for one) and how the sentence names
+    them."""
     if not ctx.split:
         return None, ""
     from reports.ladder import rungs
 
-    ladder = rungs(ctx)
+    ladder = [r for r in rungs(ctx) if not r.equals_default()]
     if ladder:
-        top = max(ladder, key=lambda r: r.order)
-        config, lead = top.configuration, f"at the top rung, {top.rung}"
+        variants = {r.variant for r in ladder}
+        variant = "default rules" if "default rules" in variants else \
+            max(ladder, key=lambda r: r.order).variant
+        top: dict[int, object] = {}
+        for r in ladder:
+            if r.variant == variant and (r.players not in top or r.order > top[r.players].order):
+                top[r.players] = r
+        configs = [r.configuration for r in top.values()]
+        names = {r.rung for r in top.values()}
+        lead = f"at the top rung, {names.pop()}" if len(names) == 1 else \
+            "at each player count's top rung"
     else:
         defaults = ctx.configs.filter(pl.col("default"))
-        config = (defaults if defaults.height else ctx.configs)["configuration"][0]
+        configs = [(defaults if defaults.height else ctx.configs)["configuration"][0]]
         lead = None
-    apart = ctx.configs.filter(pl.col("configuration") == config)["apart"][0]
-    return apart, lead or f"with {apart}"
+    aparts = ctx.configs.filter(pl.col("configuration").is_in(configs))["apart"].unique(
+        maintain_order=True).to_list()
+    return aparts, lead or f"with {aparts[0]}"
 
 
 def _hero(sections: list[Section]) -> tuple[Path | None, str]:
@@ -243,7 +254,7 @@ def sentences(ctx: ReportContext, sections: list[Section]) -> list[str]:
     frame = headline_by_players(ctx)
     said = []
     if reference is not None:
-        frame = frame.filter(pl.col("variant") == reference)
+        frame = frame.filter(pl.col("variant").is_in(reference))
     said.append(verdict_sentence(frame, head, lead))
     titles = {s.title for s in sections}
     driver = driver_of(ctx.game.name)
@@ -274,7 +285,7 @@ def sentences(ctx: ReportContext, sections: list[Section]) -> list[str]:
     if driver is not None:
         rates = driver.rates(ctx)
         if reference is not None and "variant" in rates.columns:
-            rates = rates.filter(pl.col("variant") == reference)
+            rates = rates.filter(pl.col("variant").is_in(reference))
         said.append(driver_sentence(rates, driver, head))
     return [s for s in said if s]
 

@@ -83,6 +83,9 @@ def _below(ax, points: float):
         0, -points / 72, ax.figure.dpi_scale_trans)
 
 
+PLOT_INCHES = 4.0  # the least width a chart's plot keeps beside a legend outside it
+
+
 def _finish(fig, ax, path: Path, title: str, xlabel: str, ylabel: str, caption: str,
             left: float | None = None, bottom: float = 0.2, right: float = 0.97) -> Path:
     """Gives the saved chart after titling, labelling and captioning it; `left` by default
@@ -94,8 +97,11 @@ def _finish(fig, ax, path: Path, title: str, xlabel: str, ylabel: str, caption: 
              va="bottom", wrap=True)
     legend = ax.get_legend()
     if legend is not None and right < 0.97:  # outside: as much room as the legend is wide
-        wide = legend.get_window_extent(fig.canvas.get_renderer()).width / fig.bbox.width
-        right = 0.97 - wide - 0.02
+        inches = legend.get_window_extent(fig.canvas.get_renderer()).width / fig.dpi
+        # a legend of long labels widens the figure rather than squeeze the plot away
+        fig.set_figwidth(max(fig.get_figwidth(), inches + (left or 0) * fig.get_figwidth()
+                             + 1.15 + PLOT_INCHES + 0.3))
+        right = 0.97 - (inches + 0.1) / fig.get_figwidth()
     if left is None:
         left = 1.15 / fig.get_figwidth()
     # fixed margins: tight_layout costs more than drawing the chart

@@ -11,7 +11,6 @@ from rich.text import Text
 from reports import render
 from reports import runs as runs_mod
 from reports.sections import Table as SectionTable
-from reports.sections import load_game_sections
 from reports.stats import design_effect, wilson_arrays
 from reports.variants import configuration_label
 from reports.verdicts import TOLERANCE, target_of, verdicts
@@ -78,7 +77,6 @@ def summary_frame(run) -> pl.DataFrame:
                               pl.Series("low", low), pl.Series("high", high))
            .join(labels, on="setup", how="left")
            .join(wide, on="setup", how="left"))
-    load_game_sections(run.game)  # the game's report module declares its target
     balance = target_of(run.game)
     goal = balance.at(out["players"].to_numpy())
     rate, low, high = (out[c].to_numpy().astype(float) for c in ("rate", "low", "high"))

@@ -403,7 +403,7 @@ def resume(
 
     check_table_format(output_format)
     _print_summary(api.resume(run, workers=workers, backend=backend, scheduler=scheduler,
-                              bot_timeout=bot_timeout, progress=not quiet)._store, output_format)
+                              bot_timeout=bot_timeout, quiet=quiet)._store, output_format)
 
 
 # Deep Space: the board and the action deck are data files, given by name in the rules.

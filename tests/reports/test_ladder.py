@@ -190,3 +190,23 @@ def test_a_tuned_rung_with_a_held_out_gain_is_the_ladders_top_rung_named_by_its_
     assert stable.frame.select("lower rung", "top rung").rows() == [
         ("default", "tuned (preset tuned-deep)")]
     assert "tuned = default" not in section.text
+
+
+def test_the_answer_of_a_ladder_states_the_top_rungs_verdict_at_every_player_count(simulate,
+                                                                                   tmp_path):
+    """Each player count's ladder in a run of its own: the Answer reads every count's top rung
+    (it read the last count's alone)."""
+    from reports import answer, runs
+    from reports.sections import ReportContext
+
+    for players in (2, 3):
+        code, _, err = simulate("ladder", "deep-space", "--seed", "3", "--workers", "1",
+                                "--out", f"lad{players}", "--quiet", "--players", str(players),
+                                "--games", "30", "--rungs", "random,default")
+        assert code == 0, err
+    ctx = ReportContext(runs.open_runs([tmp_path / "lad2", tmp_path / "lad3"]),
+                        runs.game_named("deep-space"), tmp_path / "charts")
+    verdict = answer.sentences(ctx, [])[0]
+    assert verdict.startswith("Against its target (a fair share, 1 / players) for the first "
+                              "player's win rate, at the top rung, default: ")
+    assert " 2 " in verdict.replace(",", " ") and " 3 " in verdict.replace(",", " ")

@@ -5,6 +5,7 @@ from typing import TextIO
 import numpy as np
 import polars as pl
 
+from reports.verdicts import Target, declare
 from sim import search as search_family
 from sim.games.deep_space import board as boards
 from sim.games.deep_space import deck as decks
@@ -134,3 +135,5 @@ class DeepSpace:
 
 
 GAME = DeepSpace()
+# what balanced means for the headline (the summary's and the report's verdicts)
+declare(GAME.name, Target(None, above="the first player", below="the other players"))

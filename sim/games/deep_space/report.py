@@ -29,10 +29,8 @@ from reports.sections import (
     with_wilson,
 )
 from reports.stats import significance_level
-from reports.verdicts import Target, declare
 
 # the starter is rolled for: a fair share for the player moving first is 1/players
-declare("deep-space", Target(None, above="the first player", below="the other players"))
 
 
 @game_section("deep-space")

@@ -5,6 +5,7 @@ from typing import TextIO
 import numpy as np
 import polars as pl
 
+from reports.verdicts import Target, declare
 from sim import search as search_family
 from sim.errors import UserError
 from sim.game import Headline, Setup
@@ -164,3 +165,5 @@ def _by_role(setup: Setup) -> list[tuple[str, ...]]:
 
 
 GAME = Saboteur()
+# what balanced means for the headline (the summary's and the report's verdicts)
+declare(GAME.name, Target(0.5, above="miners", below="saboteurs"))

@@ -13,10 +13,9 @@ from reports.sections import (ADJUSTED, CLUSTER, INTERVAL_NOTE, TARGET_PERCENT, 
                               gap_tests, rate_covariance, with_mean_interval, with_verdicts,
                               with_wilson)
 from reports.stats import mean_design_effect
-from reports.verdicts import Driver, Target, declare, declare_driver
+from reports.verdicts import Driver, declare_driver
 
 # the miners' round-win rate is balanced at 50% (simulate report --target changes it)
-declare("saboteur", Target(0.5, above="miners", below="saboteurs"))
 
 
 @game_section("saboteur")

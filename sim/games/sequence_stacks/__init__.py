@@ -6,6 +6,7 @@ from typing import TextIO
 import numpy as np
 import polars as pl
 
+from reports.verdicts import Target, declare
 from sim import search as search_family
 from sim.game import Headline, Setup
 from sim.games.sequence_stacks import cards, forbid, play, sampler, search
@@ -124,3 +125,5 @@ class SequenceStacks:
 
 
 GAME = SequenceStacks()
+# what balanced means for the headline (the summary's and the report's verdicts)
+declare(GAME.name, Target(None, above="the first player", below="the other players"))

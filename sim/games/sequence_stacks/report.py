@@ -25,13 +25,11 @@ from reports.sections import (
     with_wilson,
 )
 from reports.stats import holm, significance_level
-from reports.verdicts import Target, declare
 from sim.games.sequence_stacks.tables import PLURALS
 
 GAME = "sequence-stacks"
 
 # a symmetric race: the first player's fair share is 1/players
-declare(GAME, Target(None, above="the first player", below="the other players"))
 
 
 @game_section(GAME)

@@ -5,6 +5,7 @@ Speed shares Spit's clock, deck, reaction settings, tables and game shape (sim/g
 
 import polars as pl
 
+from reports.verdicts import Target, declare
 from sim import usage
 from sim.game import Column
 from sim.games.speed import cards, forbid, play, sampler, search, view
@@ -54,3 +55,5 @@ class Speed(RealTimeGame):
 
 
 GAME = Speed()
+# what balanced means for the headline (the summary's and the report's verdicts)
+declare(GAME.name, Target(None, above="seat 0", below="seat 1"))

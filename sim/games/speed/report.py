@@ -2,9 +2,7 @@
 
 from reports.sections import game_section
 from sim.games.spit.report import SECTIONS
-from reports.verdicts import Target, declare
 
-declare("speed", Target(None, above="seat 0", below="seat 1"))
 
 for _section in SECTIONS:
     game_section("speed")(_section)

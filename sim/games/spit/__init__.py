@@ -7,6 +7,7 @@ This package also holds what Speed (sim/games/speed) shares with Spit: the discr
 
 import polars as pl
 
+from reports.verdicts import Target, declare
 from sim import usage
 from sim.game import Column
 from sim.games.spit import cards, forbid, play, sampler, search, view
@@ -59,3 +60,5 @@ class Spit(RealTimeGame):
 
 
 GAME = Spit()
+# what balanced means for the headline (the summary's and the report's verdicts)
+declare(GAME.name, Target(None, above="seat 0", below="seat 1"))

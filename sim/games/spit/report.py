@@ -7,7 +7,6 @@ from __future__ import annotations
 import polars as pl
 
 from reports import charts
-from reports.verdicts import Target, declare
 from reports.sections import (
     ReportContext,
     Section,
@@ -165,7 +164,6 @@ def stall_frequency(ctx: ReportContext) -> Section:
 
 
 # two players: balanced is 50% for seat 0
-declare("spit", Target(None, above="seat 0", below="seat 1"))
 
 SECTIONS = (win_rate_by_reaction_ratio, variant_effects, game_length, stall_frequency)
 for _section in SECTIONS:
