@@ -4,6 +4,7 @@ as --set takes them, which the report's tables and its provenance both name."""
 from __future__ import annotations
 
 import dataclasses
+import weakref
 from pathlib import Path
 
 from sim import rules as rule_files
@@ -14,18 +15,25 @@ DEFAULT_MARK = "(default)"
 _NOT_RULES = ("strategy_presets",)
 
 
-_DEFAULTS: dict[str, dict[str, object]] = {}
+_DEFAULTS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
 
 def _default_leaves(game) -> dict[str, object]:
     """Gives the game's default rules (configs/<game>.toml, validated) by dotted key, once per
-    game (none for a game without rule files)."""
-    if game.name not in _DEFAULTS:
-        load = getattr(game, "load_rules", None)
-        _DEFAULTS[game.name] = {} if load is None else {
-            key: rule_files.frozen(value)
-            for key, value in rule_files.leaves(load(None, [])).items()}
-    return _DEFAULTS[game.name]
+    game object (none for a game without rule files): by object, not by name, so that a
+    stand-in game of the same name never reads another's defaults."""
+    try:
+        return _DEFAULTS[game]
+    except (KeyError, TypeError):  # not yet read, or a game that cannot be a weak key
+        pass
+    load = getattr(game, "load_rules", None)
+    leaves = {} if load is None else {
+        key: rule_files.frozen(value) for key, value in rule_files.leaves(load(None, [])).items()}
+    try:
+        _DEFAULTS[game] = leaves
+    except TypeError:
+        pass
+    return leaves
 
 
 def rule_changes(game, rules: dict, setup) -> tuple[tuple[str, object], ...]:

@@ -23,12 +23,11 @@ WIDTHS = (80, 100, 120)
 
 def real_games(patch: pytest.MonkeyPatch) -> None:
     """Reads the real games (tests/reports' fakes, once patched in under xdist, stay for the
-    session) and their own default rules (cached by game name)."""
-    from reports import runs, variants
+    session)."""
+    from reports import runs
     from sim import games
 
     patch.setattr(runs, "game_named", games.get)
-    patch.setattr(variants, "_DEFAULTS", {})
 
 
 @pytest.fixture(autouse=True)
