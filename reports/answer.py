@@ -215,9 +215,9 @@ def _reference(ctx: ReportContext) -> tuple[list[str] | None, str]:
     them."""
     if not ctx.split:
         return None, ""
-    from reports.ladder import rungs
+    from reports.ladder import levels
 
-    ladder = [r for r in rungs(ctx) if not r.equals_default()]
+    ladder = levels(ctx)
     if ladder:
         variants = {r.variant for r in ladder}
         variant = "default rules" if "default rules" in variants else \

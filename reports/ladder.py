@@ -374,11 +374,18 @@ def _chart(ctx: ReportContext, frame: pl.DataFrame, ladder_order: list[str],
         ylabel=f"{head.title} (%)", caption=_n_caption(int(frame["games"].sum())))
 
 
-def _read(ctx: ReportContext, ladder: list[Rung]) -> tuple[pl.DataFrame, list[str], pl.DataFrame]:
-    """Gives the headline per rung, the keys its rows are read apart by, and the stability
-    of each verdict across the top two rungs; computed once per report (the Answer reads it)."""
+def levels(ctx: ReportContext) -> list[Rung]:
+    """Gives the ladder's levels: its rungs but the tuned ones equal to default (no held-out
+    gain), which are named as such rather than shown as a level."""
+    return [r for r in rungs(ctx) if not r.equals_default()]
+
+
+def _read(ctx: ReportContext) -> tuple[pl.DataFrame, list[str], pl.DataFrame]:
+    """Gives the headline per level of the ladder, the keys its rows are read apart by, and
+    the stability of each verdict across the top two levels; computed once per report (the
+    Answer reads it)."""
     def make():
-        head = _headline(ctx, _keys(ladder))
+        head = _headline(ctx, _keys(levels(ctx)))
         # a ladder of rule variants (--set, --config): each variant's rungs, read apart
         apart = ["players", "variant"] if head["variant"].n_unique() > 1 else ["players"]
         return head, apart, stability(ctx, head, apart)
@@ -387,8 +394,7 @@ def _read(ctx: ReportContext, ladder: list[Rung]) -> tuple[pl.DataFrame, list[st
 
 def stable(ctx: ReportContext) -> pl.DataFrame:
     """Gives `stability`'s frame of the report's ladder (empty without one)."""
-    ladder = [r for r in rungs(ctx) if not r.equals_default()]
-    return _read(ctx, ladder)[2] if ladder else pl.DataFrame()
+    return _read(ctx)[2] if levels(ctx) else pl.DataFrame()
 
 
 @common_section
@@ -399,10 +405,10 @@ def balance_across_skill(ctx: ReportContext) -> Section | None:
     if not ladder:
         return None
     same = [r for r in ladder if r.equals_default()]
-    ladder = [r for r in ladder if not r.equals_default()]
+    ladder = levels(ctx)
     keys = _keys(ladder)
     order = list(dict.fromkeys(r.rung for r in sorted(ladder, key=lambda r: r.order)))
-    head, apart, stable = _read(ctx, ladder)
+    head, apart, stable = _read(ctx)
     flagged = flags(head if len(apart) > 1 else head.drop("variant"))
     # on the chart's axis a rung's label, where it has one label at every player count
     labels = {name: {r.label for r in ladder if r.rung == name} for name in order}
