@@ -99,8 +99,8 @@ def _finish(fig, ax, path: Path, title: str, xlabel: str, ylabel: str, caption: 
     if legend is not None and right < 0.97:  # outside: as much room as the legend is wide
         inches = legend.get_window_extent(fig.canvas.get_renderer()).width / fig.dpi
         # a legend of long labels widens the figure rather than squeeze the plot away
-        fig.set_figwidth(max(fig.get_figwidth(), inches + (left or 0) * fig.get_figwidth()
-                             + 1.15 + PLOT_INCHES + 0.3))
+        margin = 1.15 if left is None else left * fig.get_figwidth()  # the y labels'
+        fig.set_figwidth(max(fig.get_figwidth(), margin + PLOT_INCHES + inches + 0.3))
         right = 0.97 - (inches + 0.1) / fig.get_figwidth()
     if left is None:
         left = 1.15 / fig.get_figwidth()
