@@ -24,23 +24,21 @@ Face-down discards left the game: the sampler does not put them back among the h
 """
 
 from sim import rng, sampling
-from sim.jit import rule
+from sim.jit import rule, small_rule
 from sim.games.saboteur import belief
 from sim.games.saboteur.engine import MINER, SABOTEUR
 from sim.games.saboteur.state import (BELIEF_WORLDS, DRAW_AT, FIXED_SABOTEURS, PLAYERS,
                                       SABOTEURS, SEED)
 
 
-@rule
-def resample(s, rs, seat, r):
-    """Re-deals in place everything `seat` cannot know (see the module docstring)."""
+@small_rule
+def _deal_roles(s, rs, seat, r):
+    """Deals the other seats' roles uniformly: the role cards of the player count less the
+    seat's own (the number of saboteurs in play drawn with them), or with a fixed number of
+    saboteurs those roles shuffled among the other seats; sets the number in play."""
     g, role, scratch = s.g, s.role, s.scratch
     p = g[PLAYERS]
-    sampling.redeal_hands(s.deck, g[DRAW_AT], s.hand, s.hand_n, seat, r)
-
-    if g[BELIEF_WORLDS]:
-        belief.draw_roles(s, rs, seat, r)
-    elif g[FIXED_SABOTEURS] >= 0:
+    if g[FIXED_SABOTEURS] >= 0:
         n = 0
         for q in range(p):
             if q != seat:
@@ -55,13 +53,24 @@ def resample(s, rs, seat, r):
         for k in range(n):
             scratch[k] = SABOTEUR if k < saboteurs else MINER
         rng.shuffle(r, scratch[:n])
-    if not g[BELIEF_WORLDS]:
-        k = 0
-        for q in range(p):
-            if q != seat:
-                role[q] = scratch[k]
-                k += 1
-        g[SABOTEURS] = role.sum()
+    k = 0
+    for q in range(p):
+        if q != seat:
+            role[q] = scratch[k]
+            k += 1
+    g[SABOTEURS] = role.sum()
+
+
+@rule
+def resample(s, rs, seat, r):
+    """Re-deals in place everything `seat` cannot know (see the module docstring)."""
+    g, scratch = s.g, s.scratch
+    sampling.redeal_hands(s.deck, g[DRAW_AT], s.hand, s.hand_n, seat, r)
+
+    if g[BELIEF_WORLDS]:
+        belief.draw_roles(s, rs, seat, r)
+    else:
+        _deal_roles(s, rs, seat, r)
 
     kind, shown, seen = s.goal_kind, s.goal_shown, s.seen
     n = 0
