@@ -47,7 +47,7 @@ def deal_scores(ctx: ReportContext) -> pl.DataFrame:
     """Gives, per ordered pair (strategy, opponent) that met and per deal, the strategy's score
     on the deal: the mean over the seat assignments that seated both on it of 1 where its
     seats did better than the opponent's, ½ as well, 0 worse. Columns: run, deal, strategy,
-    opponent, score.
+    opponent, score; rows in that order (the same run gives the same table).
 
     The deal is the unit: a deal's assignments share its cards and dice (a copy of a bot in the
     other seats even replays the same game), so they are not independent games."""
@@ -58,7 +58,8 @@ def deal_scores(ctx: ReportContext) -> pl.DataFrame:
         scores.join(scores, on=["run", "game_id", "deal"], suffix="_opp")
         .filter(pl.col("strategy") != pl.col("strategy_opp"))
         .group_by("run", "deal", "strategy", pl.col("strategy_opp").alias("opponent"))
-        .agg((better.cast(pl.Float64) + 0.5 * level.cast(pl.Float64)).mean().alias("score")),
+        .agg((better.cast(pl.Float64) + 0.5 * level.cast(pl.Float64)).mean().alias("score"))
+        .sort("run", "deal", "strategy", "opponent"),
         "seats")
 
 

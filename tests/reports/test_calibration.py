@@ -253,7 +253,9 @@ def test_head_to_head_rejects_five_percent_of_equal_strategies():
     # (a random mover and the same from its own stream) on 400 deals each; a deal's two seat
     # assignments share its cards (63% of deals end one game each). The exact sign test over
     # deals rejects about 4.1% at 400 deals (its size, summed over the non-tied counts).
-    blocks = recorded_deal_scores().partition_by("run")
+    scores = recorded_deal_scores()
+    assert scores.equals(scores.sort("run", "deal", "strategy", "opponent"))  # same every time
+    blocks = scores.partition_by("run")
     assert len(blocks) == 200 and all(b.height == 2 * DEALS for b in blocks)
     hits = sum(head_to_head_p(block) < NOMINAL for block in blocks)
     assert 0.03 <= hits / len(blocks) <= 0.07, hits / len(blocks)
