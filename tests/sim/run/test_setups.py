@@ -6,7 +6,8 @@ import pytest
 
 from sim.errors import UserError
 from sim.game import Setup
-from sim.run.setups import build_setups, parse_counts, parse_seat_strategies
+from sim.counts import parse_counts
+from sim.run.setups import build_setups, parse_seat_strategies
 
 
 @pytest.mark.parametrize("text, counts", [
