@@ -26,8 +26,16 @@ from strategies.presets import user_presets
 class DeepSpaceBots:
     """Deep Space's plug-in for user-chosen play (sim.game.Bots)."""
 
-    families = bots.FAMILIES
-    presets = bots.BUILT_IN
+    # Read when asked, not when this package loads: strategies/deep_space.py imports the game's rules,
+    # which loads this package first, before the bots' tables exist.
+    @property
+    def families(self) -> tuple:
+        return bots.FAMILIES
+
+    @property
+    def presets(self) -> dict:
+        return bots.BUILT_IN
+
 
     def forbiddable(self, rules: dict) -> dict[str, str]:
         return forbid.names(rules)
