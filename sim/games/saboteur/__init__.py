@@ -24,8 +24,8 @@ from strategies.presets import user_presets
 class SaboteurBots:
     """Saboteur's plug-in for user-chosen play (sim.game.Bots)."""
 
-    # Read when asked, not when this package loads: strategies/saboteur.py imports the game's rules,
-    # which loads this package first, before the bots' tables exist.
+    # Read when asked, not when this package loads: the bots' module imports this game's
+    # rules, and so loads this package before the bots' tables exist.
     @property
     def families(self) -> tuple:
         return bots.FAMILIES
