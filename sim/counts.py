@@ -1,6 +1,7 @@
 """The numbers a flag names (`--players 3-5,8`, `--saboteurs 2,3`) and the most configurations
-one run holds: parsed where the rules and the games check their own flags, below the run
-machinery that keeps the runs (sim.run.limits refuses the larger sweeps with the same bound)."""
+one run holds, which bounds them: in the shared core, so that a game checking its own flags
+(Spit's --players) and the rules' sweeps need not import the run machinery (sim.run.limits
+refuses a larger sweep with the same bound)."""
 
 from __future__ import annotations
 
