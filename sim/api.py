@@ -301,7 +301,8 @@ def compare(game: str, strategies: Sequence[str], *, players: int | str | Sequen
     compared play the roles left open. quiet: no line saying what plays, no progress bar."""
     from reports.compare import print_comparison
     from sim.studies.compare import plan
-    from sim.run.setups import check_counts_of_sets, check_players, parse_counts
+    from sim.counts import parse_counts
+    from sim.run.setups import check_counts_of_sets, check_players
     from strategies.seats import forbid_strategies
 
     found = registry.get(game)
@@ -343,12 +344,12 @@ def configure(name: str, players: str, options: dict[str, list], strategy: str,
 
     The presets of --strategies-file ride in the rules (strategies/presets.py); --forbid
     restrictions in the seats' strategy strings (strategies/seats.py)."""
+    from sim.counts import parse_counts
     from sim.rules import with_values
     from sim.run.setups import (
         build_setups,
         check_counts_of_sets,
         check_players,
-        parse_counts,
         parse_role_strategies,
         parse_seat_strategies,
         rule_variants,
@@ -521,7 +522,7 @@ def _options(game, players, saboteurs, reaction, reaction_profile, config, rules
     if wrong:
         raise UserError(f"{game.name} does not take {wrong[0]}")
     if game.name == "saboteur":
-        from sim.run.setups import parse_counts
+        from sim.counts import parse_counts
 
         text = _counts(saboteurs) if saboteurs is not None else None
         return {"saboteurs": parse_counts("--saboteurs", text) if text else [None]}

@@ -305,7 +305,7 @@ def saboteur(
     **run,
 ) -> None:
     """Play Saboteur games for every configuration asked for and summarise them."""
-    from sim.run.setups import parse_counts
+    from sim.counts import parse_counts
 
     _run_game("saboteur", players=players,
               options={"saboteurs": parse_counts("--saboteurs", saboteurs) if saboteurs else [None]},
@@ -504,7 +504,8 @@ def balance_rules(
     """Search the rule values that bring the game's headline rate to its target; print them with
     the rate measured on fresh seeds, write OUT/balanced.toml (a --config) and a response chart."""
     from sim.studies import balance as search
-    from sim.run.setups import build_setups, check_players, parse_counts
+    from sim.counts import parse_counts
+    from sim.run.setups import build_setups, check_players
 
     game = registry.get(game_name)
     counts = parse_counts("--players", players, functools.partial(check_players, game))
@@ -586,8 +587,8 @@ def compare(
     from reports.render import check_table_format
     from sim.studies.compare import plan
     from sim.rules import split_sweeps
-    from sim.run.setups import (check_counts_of_sets, check_players, parse_counts,
-                                parse_role_strategies)
+    from sim.counts import parse_counts
+    from sim.run.setups import check_counts_of_sets, check_players, parse_role_strategies
     from strategies.seats import forbid_strategies
 
     check_table_format(output_format)
@@ -747,7 +748,8 @@ def ladder(
 
     from sim.rules import with_values
     from sim.studies import ladder as ladders
-    from sim.run.setups import check_players, parse_counts, parse_role_strategies, rule_variants
+    from sim.counts import parse_counts
+    from sim.run.setups import check_players, parse_role_strategies, rule_variants
 
     game = registry.get(game_name)
     counts = parse_counts("--players", players, functools.partial(check_players, game))
@@ -841,7 +843,8 @@ def _bench_game(name: str, *, players: str | None, strategies: str, games: int,
     from rich.console import Console
 
     from sim.studies.bench import bench
-    from sim.run.setups import build_setups, check_players, parse_counts
+    from sim.counts import parse_counts
+    from sim.run.setups import build_setups, check_players
 
     # A measurement's games are played in one call, their results held in memory as a chunk's.
     limits.check_games(games, most=limits.MAX_CHUNK_SIZE, per="per measurement (one chunk)")

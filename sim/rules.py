@@ -194,7 +194,7 @@ def split_sweeps(game_name: str, overrides: list[str]) -> tuple[list[str], list[
     A later --set of a key replaces an earlier one. Raises UserError for a swept table, an
     empty range or value, or more values than a run holds configurations.
     """
-    from sim.run.limits import MAX_SETUPS
+    from sim.counts import MAX_SETUPS
 
     rules = defaults(game_name)
     last: dict[str, list[str]] = {}

@@ -6,11 +6,12 @@ from __future__ import annotations
 
 import os
 
+from sim.counts import MAX_SETUPS
 from sim.errors import UserError
 
-# A run folder names a shard by its configuration (3 digits) and its first game (9 digits).
+# A run folder names a shard by its configuration (3 digits: sim.counts.MAX_SETUPS) and its
+# first game (9 digits).
 MAX_GAMES = 10**9
-MAX_SETUPS = 1000
 # The chunk plan is a list held in memory (about 200 bytes a chunk), as are the finished ones.
 MAX_CHUNKS = 250_000
 # A chunk's results are arrays of its games, held in memory until its shards are written.

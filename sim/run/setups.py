@@ -5,44 +5,14 @@ from __future__ import annotations
 
 import itertools
 import math
-import re
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable
 
 from sim import rules as rule_files
 from sim.errors import UserError
 from sim.rule_keys import count_of, in_words
-from sim.run.limits import MAX_SETUPS, check_setups
+from sim.run.limits import check_setups
 from sim.game import Game, Setup
-
-_COUNT = re.compile(r"(\d+)(?:-(\d+))?")
-
-
-def parse_counts(flag: str, text: str, check: Callable[[int], None] | None = None) -> list[int]:
-    """Gives the numbers named by `7`, `5,7`, `3-10` (or a mix like `3-5,8`), in order, once each.
-
-    `check` (raising UserError for a number not allowed) sees each number before the range is
-    listed, so that `3-3000000000` is refused at its first number not allowed.
-    """
-    counts: list[int] = []
-    for part in text.split(","):
-        match = _COUNT.fullmatch(part.strip())
-        if not match:
-            raise UserError(f"{flag} takes a number (7), a list (5,7) or a range (3-10), got {text!r}")
-        low = int(match[1])
-        high = int(match[2]) if match[2] else low
-        if high < low:
-            raise UserError(f"{flag}: the range {part.strip()!r} is empty")
-        # The first number not allowed stops it, long before a range like 3-3000000000 ends.
-        for n in itertools.islice(range(low, high + 1), MAX_SETUPS + 1) if check else ():
-            check(n)
-        if high - low >= MAX_SETUPS:
-            raise UserError(f"{flag}: the range {part.strip()!r} names more than {MAX_SETUPS:,}"
-                            " numbers")
-        counts += [n for n in range(low, high + 1) if n not in counts]
-    return counts
-
 
 def check_players(game: Game, players: int) -> None:
     """Raises UserError unless the game takes `players` players."""

@@ -112,7 +112,7 @@ def setup_options(rules: dict, reaction: list[str], profile: str | None,
 
 def check_players(game: str, players: str) -> None:
     """Raises UserError unless `--players` names exactly 2."""
-    from sim.run.setups import parse_counts
+    from sim.counts import parse_counts
 
     counts = parse_counts("--players", players)
     if counts != [2]:

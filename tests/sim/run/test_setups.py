@@ -1,4 +1,4 @@
-"""Command-line configurations: player counts, seat strategies, sweeps."""
+"""Command-line configurations: seat strategies, sweeps (the player counts: test_counts.py)."""
 
 import json
 
@@ -6,23 +6,7 @@ import pytest
 
 from sim.errors import UserError
 from sim.game import Setup
-from sim.run.setups import build_setups, parse_counts, parse_seat_strategies
-
-
-@pytest.mark.parametrize("text, counts", [
-    ("7", [7]),
-    ("5,7", [5, 7]),
-    ("3-6", [3, 4, 5, 6]),
-    ("3-4, 8,4", [3, 4, 8]),
-])
-def test_counts_are_a_number_a_list_or_a_range(text, counts):
-    assert parse_counts("--players", text) == counts
-
-
-@pytest.mark.parametrize("text", ["", "x", "3-", "5-3", "3,,4", "-2"])
-def test_other_counts_are_refused_naming_the_flag(text):
-    with pytest.raises(UserError, match="^--players"):
-        parse_counts("--players", text)
+from sim.run.setups import build_setups, parse_seat_strategies
 
 
 def test_seat_strategies_are_seat_equals_name():
