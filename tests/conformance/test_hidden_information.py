@@ -19,7 +19,7 @@ from sim.games.saboteur import engine as saboteur_engine
 from sim.games.saboteur import play as saboteur_play
 
 from .builtin_seats import SEARCH_PLAYED
-from .hidden_positions import ADAPTERS, Checker, copy
+from .hidden_positions import ADAPTERS, Checker, copy, stream
 
 SEED = 3
 SAMPLES = 3  # re-deals per decision
@@ -186,22 +186,28 @@ def test_a_search_that_rolls_out_the_real_deal_is_caught(rules, name):
                               f"{checker.decisions} decisions"
 
 
-def test_saboteurs_public_records_are_the_same_in_every_world_the_seat_could_be_in(rules):
+def test_saboteurs_public_records_are_the_same_in_every_world_another_seat_could_be_in(rules):
     # The records a move adds to the table's public record (suspicion, the log-likelihood ratio
     # of being a saboteur, the lean towards the goals the mover looked at: strategies/saboteur.py
-    # `observe`) come out the same on the real state and on every re-dealt copy: a bot reading
-    # them reads nothing hidden through them (the goals' kinds, say, through the lean).
+    # `observe`) come out the same on the real state and on copies re-dealt for another seat
+    # (the mover's hand as it is): what every seat reads there holds nothing hidden from it
+    # (the goals the mover saw, say, through its lean).
     adapter = ADAPTERS["saboteur"]
     rs = adapter.prepare(rules["saboteur"],
                          Setup(adapter.players, ("deduce",) * adapter.players)).rs
-    compared, leaning = Counter(), Counter()
+    compared, leaning, calls = Counter(), Counter(), Counter()
 
-    def inspect(real, redealt, seat, _):
+    def inspect(real, _, seat, __):
+        calls[0] += 1
+        observer = (seat + 1 + calls[0] % (adapter.players - 1)) % adapter.players
+        world = copy(real)
+        adapter.resample(world, rs, observer, stream(calls[0], 0))
+        world[0].hand[seat] = real[0].hand[seat]
         listing = copy(real)[0]
         n = saboteur_engine.legal_moves(listing, rs, seat)
         places = [m for m in listing.moves[:n] if m[0] == saboteur_engine.PLACE][:8]
         for move in places:
-            a, b = copy(real)[0], copy(redealt)[0]
+            a, b = copy(real)[0], copy(world)[0]
             if saboteur_play.play_turn(a, rs, seat, move.copy(), True) \
                     or saboteur_play.play_turn(b, rs, seat, move.copy(), True):
                 continue  # a round over (the gold found) is dealt afresh: nothing to compare
