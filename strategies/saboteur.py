@@ -88,8 +88,12 @@ PRESETS = {
     "search-strong": search.preset(1, 24, 8),
     "deduce": {"deduce": 1.0},
     # Belief search: the `deduce` policy in candidates and rollouts, worlds from the posterior.
-    "search-belief": {**search.preset(1, 8, 5), "deduce": 1.0, "belief_worlds": 1.0},
-    "search-belief-strong": {**search.preset(1, 24, 8), "deduce": 1.0, "belief_worlds": 1.0},
+    # Without trust: the paths gained it nothing measurable (docs/search.md, "whose path to
+    # trust"), its worlds deal the goals uniformly.
+    "search-belief": {**search.preset(1, 8, 5), "deduce": 1.0, "belief_worlds": 1.0,
+                      "trust": 0.5},
+    "search-belief-strong": {**search.preset(1, 24, 8), "deduce": 1.0, "belief_worlds": 1.0,
+                             "trust": 0.5},
 }
 
 
