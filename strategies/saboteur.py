@@ -14,8 +14,8 @@ miners; a saboteur takes such a player for a fellow saboteur, and bluffs: each m
 `bluff` per unit the move adds to its public log-likelihood ratio. A `deduce` miner also weighs
 whose path to trust (`trust`): the paths the other players built after looking at a goal
 (`State.lean`) move its belief of where the gold lies, each as far as it believes that player a
-miner. The `search-belief` presets
-also deal their worlds' roles from the seat's posterior (sampler.py), not uniformly.
+miner. The `search-belief` presets also deal their worlds' roles from the seat's posterior
+(sampler.py), not uniformly; they keep `trust` at 0.5 (no gain measured: docs/search.md).
 
 Bots think in "front distance": how far the nearest open end of the path is from a goal
 (Manhattan, in cards), weighted by where the player believes the gold lies.
