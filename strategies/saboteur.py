@@ -11,12 +11,17 @@ the roles in sim/games/saboteur/belief.py).
 `deduce` bots (the `deduce` parameter) act on that belief: a miner breaks the tools of a player
 it believes a saboteur (posterior at least `suspect_at`) and repairs only players it believes
 miners; a saboteur takes such a player for a fellow saboteur, and bluffs: each move costs it
-`bluff` per unit the move adds to its public log-likelihood ratio. The `search-belief` presets
-also deal their worlds' roles from the seat's posterior (sampler.py), not uniformly.
+`bluff` per unit the move adds to its public log-likelihood ratio. A `deduce` miner also weighs
+whose path to trust (`trust`): the paths the other players built after looking at a goal
+(`State.lean`) move its belief of where the gold lies, each as far as it believes that player a
+miner. The `search-belief` presets also deal their worlds' roles from the seat's posterior
+(sampler.py), not uniformly; they keep `trust` at 0.5 (no gain measured: docs/search.md).
 
 Bots think in "front distance": how far the nearest open end of the path is from a goal
 (Manhattan, in cards), weighted by where the player believes the gold lies.
 """
+
+import math
 
 import numpy as np
 
@@ -54,9 +59,12 @@ PARAMETERS = (
     Parameter("bluff", 1.0, 0.0, 10.0,
               "with deduce: a saboteur's cost per unit a move adds to its public "
               "log-likelihood ratio"),
+    Parameter("trust", 0.75, 0.5, 0.95,
+              "with deduce: a miner's chance that a miner who looked at a goal builds towards it "
+              "if gold, away if coal (0.5: paths tell nothing)"),
 )
 (STRIKE, COVER, BREAK_AT, USE_MAPS, RANDOM_MINERS, RANDOM_SABOTEURS, NOISE,
- FELLOW_AT, DEDUCE, SUSPECT_AT, BLUFF) = range(len(PARAMETERS))
+ FELLOW_AT, DEDUCE, SUSPECT_AT, BLUFF, TRUST) = range(len(PARAMETERS))
 SEARCH_AT = len(PARAMETERS)  # where the search family's parameters start in the vector
 OWN_SEARCH = (
     Parameter("belief_worlds", 0.0, 0.0, 1.0,
@@ -80,8 +88,12 @@ PRESETS = {
     "search-strong": search.preset(1, 24, 8),
     "deduce": {"deduce": 1.0},
     # Belief search: the `deduce` policy in candidates and rollouts, worlds from the posterior.
-    "search-belief": {**search.preset(1, 8, 5), "deduce": 1.0, "belief_worlds": 1.0},
-    "search-belief-strong": {**search.preset(1, 24, 8), "deduce": 1.0, "belief_worlds": 1.0},
+    # Without trust: the paths gained it nothing measurable (docs/search.md, "whose path to
+    # trust"), its worlds deal the goals uniformly.
+    "search-belief": {**search.preset(1, 8, 5), "deduce": 1.0, "belief_worlds": 1.0,
+                      "trust": 0.5},
+    "search-belief-strong": {**search.preset(1, 24, 8), "deduce": 1.0, "belief_worlds": 1.0,
+                             "trust": 0.5},
 }
 
 
@@ -184,8 +196,51 @@ def belief(s, seat, w):
 
 
 @small_rule
+def trust(s, seat, q, mine, w):
+    """Weighs w, `seat`'s chance that each goal is the gold, by Bayes' rule with the paths the
+    other players built after looking at a goal (State.lean), each trusted as far as `seat`
+    believes it a miner (mine[p]: its chance of being a saboteur).
+
+    The model: a miner who looked at goal g builds towards it (lean +1) with chance q if it is
+    the gold, 1 - q if it is coal; a saboteur the other way round (it saw where the gold is and
+    builds away). Seen from `seat`, a lean towards g is then a = (1 - m) q + m (1 - q) likely
+    if g is the gold, 1 - a if coal, so a net lean L of player p on goal g weighs "gold at g"
+    by (a / (1 - a))**L against every other goal. Goals `seat` knows are coal stay 0; a seat
+    that knows the gold is not moved (call it only when it does not)."""
+    if q == 0.5:
+        return
+    lean, seen = s.lean, s.seen
+    total = 0.0
+    for i in range(3):
+        if w[i] == 0.0:
+            continue
+        x = 0.0
+        for p in range(s.g[PLAYERS]):
+            if p != seat and seen[p, i] and lean[p, i] != 0.0:
+                a = (1.0 - mine[p]) * q + mine[p] * (1.0 - q)
+                x += lean[p, i] * math.log(a / (1.0 - a))
+        w[i] *= math.exp(min(max(x, -30.0), 30.0))
+        total += w[i]
+    for i in range(3):
+        w[i] /= total
+
+
+@small_rule
 def _goal_distance(goal_xy, x, y, i):
     return abs(x - ORIGIN - goal_xy[i, 0]) + abs(y - ORIGIN - goal_xy[i, 1])
+
+
+@small_rule
+def goal_distances(s, rs):
+    """Gives, per goal, how far the path's nearest open end is from it (in cards; 99: none)."""
+    front, goal_xy = s.front, rs.goal_xy
+    d0, d1, d2 = 99, 99, 99
+    for f in range(s.g[N_FRONT]):
+        x, y = front[f, 0], front[f, 1]
+        d0 = min(d0, _goal_distance(goal_xy, x, y, 0))
+        d1 = min(d1, _goal_distance(goal_xy, x, y, 1))
+        d2 = min(d2, _goal_distance(goal_xy, x, y, 2))
+    return d0, d1, d2
 
 
 @small_rule
@@ -323,18 +378,20 @@ def default_move(s, rs, seat, params, out):
     belief(s, seat, w)
     belief(s, -1, public)
     knows_gold = max(w[0], w[1], w[2]) == 1.0
+    # deduce: the chance that each seat is a saboteur, as the seat sees it and as the table does.
+    deduce = params[DEDUCE] > 0.5
+    mine, table = s.posterior[roles_belief.OWN], s.posterior[roles_belief.TABLE]
+    if deduce:
+        roles_belief.marginals(s, rs, seat, mine)
+        if role == MINER and not knows_gold:
+            trust(s, seat, params[TRUST], mine, w)
     front_distances(s, rs, b1, at, b2)
     e0 = w[0] * b1[0] + w[1] * b1[1] + w[2] * b1[2]
     seen0 = public[0] * b1[0] + public[1] * b1[1] + public[2] * b1[2]
     pull0 = front_pull(s, rs, w)
     striking = role == SABOTEUR and e0 <= params[STRIKE]
     covering = role == SABOTEUR and not striking and rng.uniform(r) < params[COVER]
-    # deduce: the chance that each seat is a saboteur, as the seat sees it and as the table does.
-    deduce = params[DEDUCE] > 0.5
-    mine, table = s.posterior[roles_belief.OWN], s.posterior[roles_belief.TABLE]
     bluff = params[BLUFF] if deduce and role == SABOTEUR else 0.0
-    if deduce:
-        roles_belief.marginals(s, rs, seat, mine)
     if bluff > 0.0:
         roles_belief.marginals(s, rs, -1, table)
     suspect_at = params[SUSPECT_AT]
@@ -465,12 +522,15 @@ def default_move(s, rs, seat, params, out):
 # ---- the public record of suspicion -----------------------------------------------------------
 
 @small_rule
-def observe(s, rs, seat, move, card, distance_before, cut_path):
+def observe(s, rs, seat, move, card, distance_before, cut_path, goals_before):
     """Updates the public records of `seat` after its move (what every player at the table saw):
-    its suspicion, and its log-likelihood ratio of being a saboteur (belief.py).
+    its suspicion, its log-likelihood ratio of being a saboteur (belief.py), and its lean
+    towards each goal it has looked at.
 
     `card` is the card played, `distance_before` the public expected front distance before it,
-    and `cut_path` whether a rockfall took out a card of the path joined to the start.
+    `cut_path` whether a rockfall took out a card of the path joined to the start, and
+    `goals_before` a path card's `goal_distances` before it (used once the seat has looked at
+    a goal).
     """
     suspicion = s.suspicion
     through = rs.through[card]
@@ -483,6 +543,8 @@ def observe(s, rs, seat, move, card, distance_before, cut_path):
             suspicion[seat] += 1.0
         elif after < distance_before:
             suspicion[seat] -= 0.5
+        if s.seen[seat, 0] + s.seen[seat, 1] + s.seen[seat, 2] > 0:
+            _lean(s, rs, seat, goals_before)
     elif action == BREAK and move[2] != seat:
         suspicion[seat] += -0.3 if suspicion[move[2]] > 0.5 else 1.0
     elif action == REPAIR and move[2] != seat:
@@ -496,3 +558,28 @@ def observe(s, rs, seat, move, card, distance_before, cut_path):
         suspect = table[target]
     roles_belief.record(s, seat, roles_belief.evidence(action, through == 1, gain, target,
                                                        suspect, seat, cut_path))
+
+
+@small_rule
+def _lean(s, rs, seat, before):
+    """Adds a path card of `seat` to its lean towards each face-down goal it has looked at: +1
+    if the card brought the path's nearest open end nearer that goal than, on average, the other
+    face-down goals, -1 if less near (the goals lie the same way from the start: most cards
+    bring all of them nearer, only the difference says which one a player heads for)."""
+    after = goal_distances(s, rs)
+    shown, seen, lean = s.goal_shown, s.seen, s.lean
+    for g in range(3):
+        if not seen[seat, g] or shown[g]:
+            continue
+        others, n = 0.0, 0
+        for j in range(3):
+            if j != g and not shown[j]:
+                others += before[j] - after[j]
+                n += 1
+        if n == 0:
+            continue
+        towards = before[g] - after[g] - others / n
+        if towards > 0.0:
+            lean[seat, g] += 1.0
+        elif towards < 0.0:
+            lean[seat, g] -= 1.0

@@ -15,9 +15,11 @@ import pytest
 
 from sim import games
 from sim.game import Setup
+from sim.games.saboteur import engine as saboteur_engine
+from sim.games.saboteur import play as saboteur_play
 
 from .builtin_seats import SEARCH_PLAYED
-from .hidden_positions import ADAPTERS, Checker
+from .hidden_positions import ADAPTERS, Checker, copy, stream
 
 SEED = 3
 SAMPLES = 3  # re-deals per decision
@@ -182,3 +184,37 @@ def test_a_search_that_rolls_out_the_real_deal_is_caught(rules, name):
     checker = checked_games(name, rules, "random", peek=peek)
     assert checker.differing, f"a search rolling out the real deal went unnoticed in " \
                               f"{checker.decisions} decisions"
+
+
+def test_saboteurs_public_records_are_the_same_in_every_world_another_seat_could_be_in(rules):
+    # The records a move adds to the table's public record (suspicion, the log-likelihood ratio
+    # of being a saboteur, the lean towards the goals the mover looked at: strategies/saboteur.py
+    # `observe`) come out the same on the real state and on copies re-dealt for another seat
+    # (the mover's hand as it is): what every seat reads there holds nothing hidden from it
+    # (the goals the mover saw, say, through its lean).
+    adapter = ADAPTERS["saboteur"]
+    rs = adapter.prepare(rules["saboteur"],
+                         Setup(adapter.players, ("deduce",) * adapter.players)).rs
+    compared, leaning, calls = Counter(), Counter(), Counter()
+
+    def inspect(real, _, seat, __):
+        calls[0] += 1
+        observer = (seat + 1 + calls[0] % (adapter.players - 1)) % adapter.players
+        world = copy(real)
+        adapter.resample(world, rs, observer, stream(calls[0], 0))
+        world[0].hand[seat] = real[0].hand[seat]
+        listing = copy(real)[0]
+        n = saboteur_engine.legal_moves(listing, rs, seat)
+        places = [m for m in listing.moves[:n] if m[0] == saboteur_engine.PLACE][:8]
+        for move in places:
+            a, b = copy(real)[0], copy(world)[0]
+            if saboteur_play.play_turn(a, rs, seat, move.copy(), True) \
+                    or saboteur_play.play_turn(b, rs, seat, move.copy(), True):
+                continue  # a round over (the gold found) is dealt afresh: nothing to compare
+            for field in ("suspicion", "llr", "lean"):
+                assert np.array_equal(getattr(a, field), getattr(b, field)), field
+            compared[seat] += 1
+            leaning[seat] += not np.array_equal(a.lean, real[0].lean)
+
+    checked_games("saboteur", rules, "deduce", inspect=inspect)
+    assert sorted(compared) == list(range(adapter.players)) and sum(leaning.values()) >= 20

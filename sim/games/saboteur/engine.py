@@ -101,6 +101,7 @@ def start_round(s, rs, round_index, first_seat):
     s.round_gold[:] = 0
     s.suspicion[:] = 0.0
     s.llr[:] = 0.0
+    s.lean[:, :] = 0.0
     g[TURN_SEAT] = first_seat
     g[ROUND_TURNS] = 0
     g[LAST_PATH_SEAT] = -1

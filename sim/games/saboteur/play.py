@@ -30,15 +30,18 @@ def turn(s, rs, seat, move, observed):
     record), draws; gives True when the round is over."""
     card = s.hand[seat, move[1]]
     before, cut_path = 0.0, False
+    goals_before = (99, 99, 99)
     if observed:
         cell, reach, stamp = s.cell, s.reach, s.g[STAMP]
         if move[0] == engine.PLACE:
             before = bots.expected_distance(s, rs, -1)
+            if s.seen[seat, 0] + s.seen[seat, 1] + s.seen[seat, 2] > 0:
+                goals_before = bots.goal_distances(s, rs)
         cut_path = move[0] == ROCKFALL and cell[move[3], move[2]] == THROUGH \
             and reach[move[3], move[2]] == stamp
     engine.apply_move(s, rs, seat, move)
     if observed:
-        bots.observe(s, rs, seat, move, card, before, cut_path)
+        bots.observe(s, rs, seat, move, card, before, cut_path, goals_before)
     return engine.end_turn(s, rs)
 
 

@@ -5,7 +5,8 @@ stream `r` (sim/rng.py), for search bots (determinization) and for the test that
 reads hidden information. What the seat knows stays as it is: its own hand and role, the goals
 it has looked at with a map, and the public table (the maze, turned-over goals, broken tools,
 hand sizes, the size of the pile, who looked at which goal, gold, the public records of
-suspicion and of each seat's log-likelihood ratio of being a saboteur). Re-dealt, consistently
+suspicion, of each seat's log-likelihood ratio of being a saboteur and of its lean towards the
+goals it looked at). Re-dealt, consistently
 with that:
   - the other seats' hands (each keeps its size) and the order of the draw pile, together: the
     cards in them are shuffled and dealt back (the multiset of hidden cards is kept);

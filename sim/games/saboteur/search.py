@@ -48,7 +48,7 @@ def saved(s):
     return (s.g, s.cell, s.exits, s.card_at, s.reach, s.front_at, s.front, s.front_fit,
             s.fit_count, s.placed, s.deck, s.hand, s.hand_n, s.broken, s.role, s.goal_kind,
             s.goal_shown, s.seen, s.gold, s.round_gold, s.gold_pile, s.suspicion, s.llr,
-            s.deal_rng, s.gold_rng, s.bot_rng, s.scratch)
+            s.lean, s.deal_rng, s.gold_rng, s.bot_rng, s.scratch)
 
 
 @small_rule

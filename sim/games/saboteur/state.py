@@ -58,6 +58,10 @@ State = namedtuple("State", [
     "suspicion",   # float64[players]: public record of how much each seat's moves hurt the path
     "llr",         # float64[players]: public record, each seat's log-likelihood ratio of being
                    # a saboteur given its moves (sim/games/saboteur/belief.py)
+    "lean",        # float64[players, 3]: public record, per seat and goal, the net number of the
+                   # seat's path cards, played once it had looked at that goal, that brought the
+                   # path's open end nearer that goal than the other face-down goals (+1) or
+                   # took it further (-1) (strategies/saboteur.py `observe`, `trust`)
     "posterior",   # float64[6, players + 1]: scratch of belief.py: a seat's chance of being a
                    # saboteur as one seat sees it, as the table sees it, the prior by count,
                    # and the sums the marginals are computed from
@@ -108,6 +112,7 @@ def new_state(players: int, deck_size: int) -> State:
         gold_pile=np.zeros(4, np.int64),
         suspicion=np.zeros(players, np.float64),
         llr=np.zeros(players, np.float64),
+        lean=np.zeros((players, 3), np.float64),
         posterior=np.zeros((6, players + 1), np.float64),
         deal_rng=np.zeros(1, np.uint64),
         gold_rng=np.zeros(1, np.uint64),

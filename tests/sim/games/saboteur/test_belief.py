@@ -195,3 +195,51 @@ def test_a_bluffing_saboteur_pays_for_each_move_what_it_adds_to_its_public_recor
         if play.play_turn(s, RS, seat, s.move, True):
             break
     assert checked > 100
+
+
+def gold_belief(table, seat=0):
+    """Gives where a `deduce` miner at `seat` believes the gold lies (its bot's belief)."""
+    table.give(seat, "straight_ew")
+    bots.default_move(table.s, table.rs, seat, bots.resolve("deduce")[1], table.s.move)
+    return table.s.belief[0].copy()
+
+
+def peek_and_head_north(table, seat, llr):
+    """Seat `seat`, whose public log-likelihood ratio of being a saboteur is `llr`, has looked at
+    the north goal (8, -2) and turns the only open end north, towards it."""
+    only_open_end(table)
+    table.s.llr[seat] = llr
+    table.s.seen[seat, 0] = 1
+    play_observed(table, seat, "curve_nw", 5, 0, "NW")
+    table.s.llr[seat] = llr  # the record of its role as set, whatever the card added
+
+
+def test_a_deduce_miner_follows_the_path_of_a_trusted_player_who_looked_at_a_goal(table):
+    peek_and_head_north(table, 1, -4.0)
+    w = gold_belief(table)
+    assert w[0] > 0.5 and w[1] == w[2] and w.sum() == pytest.approx(1.0)
+    assert table.s.lean[1].tolist() == [1.0, 0.0, 0.0]  # towards the goal it looked at
+
+
+def test_a_deduce_miner_turns_away_from_the_path_of_a_suspect_who_looked_at_a_goal(table):
+    peek_and_head_north(table, 1, 4.0)
+    w = gold_belief(table)
+    assert w[0] < 0.2 and w[1] == w[2] > 0.4
+
+
+def test_a_players_own_knowledge_of_the_goals_wins_over_the_others_paths(table):
+    peek_and_head_north(table, 1, -4.0)
+    table.s.seen[0, 0] = 1  # seat 0 saw that the north goal is coal
+    assert gold_belief(table).tolist() == [0.0, 0.5, 0.5]
+    table.s.seen[0, 1] = 1  # ... and the gold in the middle
+    assert gold_belief(table).tolist() == [0.0, 1.0, 0.0]
+
+
+def test_only_a_seat_that_looked_at_a_goal_leans_and_the_default_family_ignores_it(table):
+    only_open_end(table)
+    play_observed(table, 1, "curve_nw", 5, 0, "NW")
+    assert not table.s.lean.any()  # it had looked at no goal: its path tells nothing
+    table.s.lean[1, 0], table.s.seen[1, 0] = 3.0, 1
+    table.give(0, "straight_ew")
+    bots.default_move(table.s, table.rs, 0, bots.resolve("default")[1], table.s.move)
+    assert table.s.belief[0].tolist() == pytest.approx([1 / 3] * 3)
