@@ -80,6 +80,18 @@ def test_the_engines_arrays_score_as_the_tables_do(role, seat, against, strategi
         assert arrays["uses_path"].sum() > 0 or strategies
 
 
+def test_two_workers_score_as_one_and_start_one_process():
+    # the tuning process plays every other task itself: one worker process to start, not two
+    import multiprocessing
+
+    side = saboteurs()
+    tasks = tune.tasks(settings(side), side, dict(side.start), 11, 0, 60, 2, True)
+    before = set(multiprocessing.active_children())
+    with tune.Players(2) as players:
+        assert len(tasks) == 2 and same(players.play(tasks), tune.Players(1).play(tasks))
+        assert len(set(multiprocessing.active_children()) - before) == 1
+
+
 def test_with_a_role_only_that_roles_parameters_are_searched():
     side = saboteurs()
     assert side.names == ("strike_distance", "cover", "fellow_at")
