@@ -1,5 +1,5 @@
 """Whole `simulate` commands, timed by the CPU seconds of the process they start: a warm start,
-a cold compile, a report of 200,000 games."""
+a cold compile, a report of 200,000 games, a tuning."""
 
 import tempfile
 from pathlib import Path
@@ -77,3 +77,25 @@ class Report(_Command):
 
     def time_report_200000_games(self, run):
         simulate("report", run, "--out", self.folder("report"))
+
+
+class Tune(_Command):
+    """`simulate tune` of Saboteur's saboteurs at 7 players, 30 trials × 2,000 games on 2
+    workers (36,250 games with the held-out ones): against Engine's time for as many games,
+    what a tuning costs beyond its games (docs/tuning.md)."""
+
+    repeat = (1, 3, 60.0)
+    rounds = 1
+    warmup_time = 0
+    timeout = 600
+
+    def setup_cache(self):
+        game, rules, setup = configured("saboteur", ("default",) * 7)
+        game.play(rules, setup, SEED, 0, 1, 0)
+
+    setup_cache.timeout = COMPILE_TIMEOUT
+
+    def time_tune_saboteur_30_trials(self):
+        simulate("tune", "saboteur", "--players", "7", "--family", "default", "--role",
+                 "saboteur", "--against", "default", "--trials", "30", "--games", "2000",
+                 "--workers", "2", "--seed", str(SEED), "--quiet", "--out", self.folder("tune"))

@@ -96,10 +96,12 @@ def _floored(deff, games) -> np.ndarray:
 
 
 def two_sided_p(z) -> np.ndarray:
-    """Gives the two-sided normal p-value of z statistics (nan stays nan)."""
-    from scipy import stats
+    """Gives the two-sided normal p-value of z statistics (nan stays nan): scipy.stats.norm.sf's
+    own ndtr, from scipy.special (a fifth of scipy.stats' import, which a tuning paid for one
+    p-value)."""
+    from scipy.special import ndtr
 
-    return 2 * stats.norm.sf(np.abs(np.asarray(z, dtype=float)))
+    return 2 * ndtr(-np.abs(np.asarray(z, dtype=float)))
 
 
 def significance_level(p: float) -> str:

@@ -10,9 +10,12 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Protocol, TextIO
+from typing import TYPE_CHECKING, Protocol, TextIO
 
 import polars as pl
+
+if TYPE_CHECKING:
+    import numpy as np
 
 
 # The skill ladder's rungs, weakest first (sim/studies/ladder.py plays them), the option of a
@@ -168,6 +171,21 @@ class Headline:
                 self.trials.cast(pl.Float64).alias("__t"))
 
 
+@dataclass(frozen=True)
+class Outcomes:
+    """What a chunk of games gave, as arrays in game order (`Game.outcomes`): what the seats
+    and games tables say of each game, for a study that scores many small chunks (`simulate
+    tune`) without building the tables."""
+
+    won: np.ndarray  # bool [games, players]: the seats table's `won`
+    kinds: tuple[str, ...]  # the kinds of move counted, as the seats table's uses_<kind>
+    uses: np.ndarray  # [games, players, kinds]: the seats table's uses_<kind>
+    headline: tuple[np.ndarray, np.ndarray]  # [games]: Headline.per_game's `__s`, `__t`
+    # per role (games with roles), [games]: the seat-rounds in the role its team won, and all
+    # its seat-rounds (the rounds table's rows of that role, by their winner_team)
+    roles: dict[str, tuple[np.ndarray, np.ndarray]]
+
+
 class Bots(Protocol):
     """What a game offers for user-chosen play (`GAME.bots`; see docs/bots-plugin.md):
     its built-in bot families with their parameters, its built-in presets, and the card and
@@ -194,6 +212,8 @@ class Game(Protocol):
     summary: tuple[tuple[str, pl.Expr], ...]  # further per-configuration aggregates over `games`
     # Optional: `summary_rates`, the titles of the `summary` aggregates that are rates (shares
     # of games, shown as percentages beside the headline's).
+    # Optional: `outcomes(rules, setup, seed, start, stop) -> Outcomes`, the games `play` plays
+    # as arrays, without the tables (`simulate tune` scores its slices so, else from `play`).
 
     def strategy_names(self) -> list[str]:
         """Gives the names `--strategy` accepts (families and presets)."""

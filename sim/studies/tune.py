@@ -250,11 +250,35 @@ class Task:
         return f"games {self.start}-{self.stop - 1} of {', '.join(self.setup.seats)}"
 
 
-def score(task: Task) -> pl.DataFrame:
-    """Gives, one row per game of the task in order, the candidate's successes and trials `s`,
-    `t` (won seat-games, or won seat-rounds in its role) and the game's headline successes and
+Scores = dict[str, np.ndarray]  # a column's name -> its value per game, games in order
+
+
+def score(task: Task) -> Scores:
+    """Gives, per game of the task in order, the candidate's successes and trials `s`, `t`
+    (won seat-games, or won seat-rounds in its role) and the game's headline successes and
     trials `__s`, `__t`; with `task.usage`, also the candidate's seat-games `seats` and their
-    moves of each kind, `uses_<kind>` summed over them."""
+    moves of each kind, `uses_<kind>` summed over them. From the engine's arrays when the game
+    gives them (`outcomes`): a slice's tables cost a seventh of its games' time."""
+    game = registry.get(task.game)
+    if not hasattr(game, "outcomes"):
+        return score_tables(task)
+    played = game.outcomes(task.rules, task.setup, task.seed, task.start, task.stop)
+    candidate = np.array([s == CANDIDATE for s in task.setup.strategies()])
+    seats = np.full(task.stop - task.start, float(candidate.sum()))
+    if task.role is not None:
+        s, t = played.roles[task.role]
+    else:
+        s, t = played.won[:, candidate].sum(axis=1).astype(np.float64), seats
+    scores = {"s": s, "t": t, "__s": played.headline[0], "__t": played.headline[1]}
+    if task.usage:
+        uses = played.uses[:, candidate].sum(axis=1).astype(np.float64)
+        scores["seats"] = seats
+        scores.update(zip(usage.names(played.kinds), uses.T))
+    return scores
+
+
+def score_tables(task: Task) -> Scores:
+    """Gives `score` from the tables `play` gives (a game without `outcomes`)."""
     game = registry.get(task.game)
     tables = game.play(task.rules, task.setup, task.seed, task.start, task.stop, 0)
     ids = pl.DataFrame({"game_id": np.arange(task.start, task.stop, dtype=np.int64)})
@@ -274,7 +298,8 @@ def score(task: Task) -> pl.DataFrame:
         uses = candidate.group_by("game_id").agg(pl.len().cast(pl.Float64).alias("seats"),
                                                  *(pl.col(k).cast(pl.Float64).sum() for k in kinds))
         out, columns = out.join(uses, on="game_id", how="left"), [*columns, "seats", *kinds]
-    return out.sort("game_id").fill_null(0.0).select(columns)
+    out = out.sort("game_id").fill_null(0.0)
+    return {c: out[c].to_numpy() for c in columns}
 
 
 class Players:
@@ -299,8 +324,10 @@ class Players:
         elif self.workers > 1:
             import multiprocessing
 
-            # spawn: forking a process that holds numba's and polars' threads is unsafe
-            self.pool = ProcessPoolExecutor(self.workers,
+            # this process plays a share too (`play`): one process fewer to start, and the
+            # engine it loaded before (run's warm-up) plays. spawn: forking a process that
+            # holds numba's and polars' threads is unsafe
+            self.pool = ProcessPoolExecutor(self.workers - 1,
                                             mp_context=multiprocessing.get_context("spawn"))
         return self
 
@@ -310,15 +337,18 @@ class Players:
         if self.cluster is not None:
             self.cluster.__exit__(*exc)
 
-    def play(self, tasks: list[Task]) -> pl.DataFrame:
-        """Gives the tasks' scores one after another (one row per game, tasks in order)."""
+    def play(self, tasks: list[Task]) -> Scores:
+        """Gives the tasks' scores one after another (per game, tasks in order)."""
         if self.cluster is not None:
             results = self.cluster.map(score, tasks, Task.games)
-        elif self.pool is not None:
-            results = list(self.pool.map(score, tasks))
+        elif self.pool is not None:  # every workers-th task here, the others on the pool
+            futures = {i: self.pool.submit(score, task) for i, task in enumerate(tasks)
+                       if i % self.workers}
+            results = [futures[i].result() if i in futures else score(task)
+                       for i, task in enumerate(tasks)]
         else:
             results = [score(t) for t in tasks]
-        return pl.concat(results)
+        return {c: np.concatenate([r[c] for r in results]) for c in results[0]}
 
 
 def tasks(settings: Settings, side: Side, values: dict[str, float], seed: int, start: int,
@@ -430,8 +460,8 @@ def search(settings: Settings, side: Side, out: Path, name: str, players: Player
         for step, (a, b) in enumerate(pairwise(bounds)):
             played = players.play(tasks(settings, side, values, settings.seed, a, b,
                                         players.workers))
-            progress.played(played.height)
-            s, t = s + played["s"].sum(), t + played["t"].sum()
+            progress.played(len(played["s"]))
+            s, t = s + float(played["s"].sum()), t + float(played["t"].sum())
             trial.report(s / t if t else 0.0, step)
             if trial.should_prune():
                 raise optuna.TrialPruned()
@@ -509,16 +539,16 @@ class Usage:
                                   for k, a, b in zip(self.kinds, self.start, self.tuned)}}
 
 
-def usage_of(start: pl.DataFrame, tuned: pl.DataFrame) -> Usage:
+def usage_of(start: Scores, tuned: Scores) -> Usage:
     """Gives the use of each kind per candidate seat-game from the scores of the start's games
     and of the tuned vector's (the same games, `score` with usage)."""
-    columns = usage.names(usage.kinds_of(start.columns))
+    columns = usage.names(usage.kinds_of(start))
 
-    def means(played: pl.DataFrame) -> tuple[float, ...]:
+    def means(played: Scores) -> tuple[float, ...]:
         seats = played["seats"].sum()
         return tuple(float(played[c].sum() / seats) if seats else math.nan for c in columns)
 
-    return Usage(tuple(usage.kinds_of(start.columns)), means(start), means(tuned),
+    return Usage(tuple(usage.kinds_of(start)), means(start), means(tuned),
                  int(start["seats"].sum()))
 
 
@@ -545,8 +575,7 @@ def measure(settings: Settings, side: Side, start: dict, tuned: dict, seed: int,
     n = settings.gain_games
     a = players.play(tasks(settings, side, start, seed, 0, n, players.workers, True))
     b = players.play(tasks(settings, side, tuned, seed, 0, n, players.workers, True))
-    (sa, ta), (sb, tb) = (a["s"].to_numpy(), a["t"].to_numpy()), (b["s"].to_numpy(),
-                                                                   b["t"].to_numpy())
+    (sa, ta), (sb, tb) = (a["s"], a["t"]), (b["s"], b["t"])
     ra, rb = sa.sum() / ta.sum(), sb.sum() / tb.sum()
     influence = (sb - rb * tb) / tb.sum() - (sa - ra * ta) / ta.sum()
     m = len(influence)
@@ -554,7 +583,7 @@ def measure(settings: Settings, side: Side, start: dict, tuned: dict, seed: int,
     gain = float(rb - ra)
     p = float(two_sided_p(gain / se)) if se > 0 else (1.0 if gain == 0 else 0.0)
     return Gain(seed, _rate(sa, ta), _rate(sb, tb), gain, gain - Z95 * se, gain + Z95 * se, p,
-                _rate(b["__s"].to_numpy(), b["__t"].to_numpy()), usage_of(a, b))
+                _rate(b["__s"], b["__t"]), usage_of(a, b))
 
 
 # ---- a tuning, from start to files ---------------------------------------------------------

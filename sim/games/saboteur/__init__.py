@@ -8,7 +8,7 @@ import polars as pl
 from reports.verdicts import Target, declare
 from sim import search as search_family
 from sim.errors import UserError
-from sim.game import Headline, Setup
+from sim.game import Headline, Outcomes, Setup
 from sim.games.saboteur import cards, forbid, play, sampler, search
 from sim.games.saboteur.state import new_state
 from sim.games.saboteur.tables import COLUMNS
@@ -103,6 +103,27 @@ class Saboteur:
         return ruleset, names, families, params, state, (-1 if fixed is None else fixed)
 
     def play(self, rules, setup, seed, start, stop, id_offset):
+        out = self._results(rules, setup, seed, start, stop)
+        ids = np.arange(start, stop, dtype=np.int64) + id_offset
+        return build_tables(out, ids, setup.players, setup.strategies(), setup.option("saboteurs"),
+                            _by_role(setup))
+
+    def outcomes(self, rules, setup, seed, start, stop) -> Outcomes:
+        out = self._results(rules, setup, seed, start, stop)
+        miners_won = out.round_miners_won[:, :, None] == 1  # [games, rounds, 1]
+        roles = {}
+        for index, role in enumerate(forbid.ROLES):
+            held = out.round_role == index
+            team_won = miners_won if role == "miner" else ~miners_won
+            roles[role] = ((held & team_won).sum(axis=(1, 2)).astype(np.float64),
+                           held.sum(axis=(1, 2)).astype(np.float64))
+        rounds = np.full(len(out.turns), out.round_turns.shape[1], np.float64)
+        return Outcomes(out.rank == 1, forbid.USES, out.uses,
+                        (out.miner_rounds.astype(np.float64), rounds), roles)
+
+    def _results(self, rules, setup, seed, start, stop):
+        """Gives the engine's result arrays (play.Results) of games [start, stop) of a
+        configuration."""
         ruleset, names, families, params, state, fixed = self.prepare(rules, setup)
         out = play.new_results(stop - start, setup.players, int(ruleset.numbers[cards.ROUNDS]))
         classes = python_bots.python_classes(setup.seats)
@@ -115,9 +136,7 @@ class Saboteur:
         else:
             play.play_games(state, ruleset, families, params, seed, start, stop, fixed, out,
                             search_family.searching(families))
-        ids = np.arange(start, stop, dtype=np.int64) + id_offset
-        return build_tables(out, ids, setup.players, setup.strategies(), setup.option("saboteurs"),
-                            _by_role(setup))
+        return out
 
     @staticmethod
     def _python_players(state, ruleset, names, known, classes, rules) -> dict:
