@@ -30,8 +30,7 @@ def test_imports_follow_the_layers():
 
 @pytest.mark.parametrize("game", ["saboteur", "deep_space", "sequence_stacks", "speed", "spit"])
 def test_a_game_s_bots_import_before_their_game(game):
-    # strategies/<game>.py imports its game's rules, which runs sim/games/<game>/__init__.py
-    # first, and that wires in the bots (the two packages' remaining cycle, excepted in
-    # pyproject.toml): it must not read the bots' tables before they are loaded.
-    imported = _python("-c", f"import strategies.{game}")
+    # sim/games/<game>/bots.py imports its game's rules, which runs sim/games/<game>/__init__.py
+    # first, and that wires in the bots: it must not read the bots' tables before they are loaded.
+    imported = _python("-c", f"import sim.games.{game}.bots")
     assert imported.returncode == 0, imported.stderr
