@@ -1,8 +1,9 @@
-"""DESIGN.md's dependency rule: imports run one way (faces -> studies -> run -> reports and
-bots -> games -> the shared core), no two modules import each other, and a game package never
-imports the runner, the store or the studies. The contracts, and the few imports excepted from
-them with their reasons, are pyproject.toml's [tool.importlinter]; this runs `lint-imports`
-on them (docs/development.md)."""
+"""DESIGN.md's dependency rule: imports run one way (faces -> studies -> run -> reports ->
+games, each with its built-in bots -> the shared core and the bot interface), no two modules
+import each other, no game imports another, and a game package never imports the runner, the
+store or the studies. The contracts, and the few imports excepted from them with their reasons,
+are pyproject.toml's [tool.importlinter]; this runs `lint-imports` on them (docs/development.md,
+"Layers", says where this departs from DESIGN.md)."""
 
 import os
 import subprocess
