@@ -118,7 +118,7 @@ def searching(families: np.ndarray) -> bool | None:
 
 def has_search_seat(resolve, rules: dict, setups) -> bool:
     """Gives whether a seat of one of `setups` plays the search family; `resolve` is the
-    game's strategy resolver (strategies/<game>.py)."""
+    game's strategy resolver (sim/games/<game>/bots.py)."""
     presets = user_presets(rules)
     return any(resolve(seat.base, presets)[0] == SEARCH
                for setup in setups

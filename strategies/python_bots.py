@@ -189,7 +189,7 @@ class View(Suggests):
 
 def built_in_chooser(bots) -> Callable:
     """Gives choose(s, rs, seat, family, params, out), the game's built-in bots
-    (strategies/<game>.py) called from Python, giving what they give (the real-time games:
+    (sim/games/<game>/bots.py) called from Python, giving what they give (the real-time games:
     whether the bot plans a move), bound to the arguments' types on first use
     (sim/jit.py `direct`): `builtin_choose` for the random and default families, and `choose`
     only once a Python bot asks what a search preset would play, so that nothing else compiles
@@ -333,7 +333,7 @@ class SeatPlayer:
 
     def __init__(self, s, rs, strategies, forbiddable, rules: dict, view: type[View],
                  word: Callable[[list], tuple] | None = None):
-        """strategies: the game's built-in bots (strategies/<game>.py); forbiddable: the names
+        """strategies: the game's built-in bots (sim/games/<game>/bots.py); forbiddable: the names
         --forbid takes; view: the game's View; word: the game's wording of a move row (None:
         each `ask` gives its own)."""
         self.s, self.rs, self.strategies = s, rs, strategies

@@ -1,8 +1,9 @@
-"""DESIGN.md's dependency rule: imports run one way (faces -> studies -> run -> reports and
-bots -> games -> the shared core), no two modules import each other, and a game package never
-imports the runner, the store or the studies. The contracts, and the few imports excepted from
-them with their reasons, are pyproject.toml's [tool.importlinter]; this runs `lint-imports`
-on them (docs/development.md)."""
+"""DESIGN.md's dependency rule: imports run one way (faces -> studies -> run -> reports ->
+games, each with its built-in bots -> the shared core and the bot interface), no two modules
+import each other, no game imports another, and a game package never imports the runner, the
+store or the studies. The contracts, and the few imports excepted from them with their reasons,
+are pyproject.toml's [tool.importlinter]; this runs `lint-imports` on them (docs/development.md,
+"Layers", says where this departs from DESIGN.md)."""
 
 import os
 import subprocess
@@ -30,8 +31,7 @@ def test_imports_follow_the_layers():
 
 @pytest.mark.parametrize("game", ["saboteur", "deep_space", "sequence_stacks", "speed", "spit"])
 def test_a_game_s_bots_import_before_their_game(game):
-    # strategies/<game>.py imports its game's rules, which runs sim/games/<game>/__init__.py
-    # first, and that wires in the bots (the two packages' remaining cycle, excepted in
-    # pyproject.toml): it must not read the bots' tables before they are loaded.
-    imported = _python("-c", f"import strategies.{game}")
+    # sim/games/<game>/bots.py imports its game's rules, which runs sim/games/<game>/__init__.py
+    # first, and that wires in the bots: it must not read the bots' tables before they are loaded.
+    imported = _python("-c", f"import sim.games.{game}.bots")
     assert imported.returncode == 0, imported.stderr

@@ -30,9 +30,9 @@ from sim.games.sequence_stacks import play as sequence_stacks_play
 from sim.games.sequence_stacks import state as sequence_stacks_state
 from sim.games.speed import state as speed_state
 from sim.games.spit import state as spit_state
-from strategies import deep_space as deep_space_bots
-from strategies import saboteur as saboteur_bots
-from strategies import sequence_stacks as sequence_stacks_bots
+from sim.games.deep_space import bots as deep_space_bots
+from sim.games.saboteur import bots as saboteur_bots
+from sim.games.sequence_stacks import bots as sequence_stacks_bots
 
 SAMPLER_SEED = 19
 

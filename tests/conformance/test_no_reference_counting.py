@@ -68,11 +68,10 @@ def test_a_rule_over_a_tuple_of_arrays_calls_no_reference_counting():
 
 
 def engine_dispatchers(name: str) -> list[CPUDispatcher]:
-    """Gives every jitted function of game `name`'s package and of its bots' module."""
+    """Gives every jitted function of game `name`'s package (its bots' module included)."""
     package = importlib.import_module(games.module_of(name))
     modules = [importlib.import_module(info.name)
                for info in pkgutil.walk_packages(package.__path__, package.__name__ + ".")]
-    modules.append(importlib.import_module("strategies." + package.__name__.rpartition(".")[2]))
     return list({id(f): f for m in modules for f in vars(m).values()
                  if isinstance(f, CPUDispatcher)}.values())
 

@@ -8,8 +8,8 @@ import pytest
 from sim import games, search
 from sim.game import Setup
 from sim.games.saboteur import GAME as SABOTEUR
+from sim.games.saboteur import bots
 from strategies import presets
-from strategies import saboteur as bots
 
 SEARCHING = sorted(name for name in games.names() if hasattr(games.get(name), "search"))
 SMALL = {"family": "search", "rollouts": 1.0, "determinizations": 1.0, "candidates": 2.0}

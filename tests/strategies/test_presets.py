@@ -7,9 +7,8 @@ import numpy as np
 import pytest
 
 from sim.errors import UserError
-from sim.games.saboteur import GAME
+from sim.games.saboteur import GAME, bots
 from strategies import presets
-from strategies import saboteur as bots
 
 EXAMPLE = Path(__file__).parents[2] / "configs" / "saboteur-presets.toml"
 

@@ -9,7 +9,7 @@ from reports.verdicts import Target, declare
 from sim import search as search_family
 from sim.games.deep_space import board as boards
 from sim.games.deep_space import deck as decks
-from sim.games.deep_space import forbid, play, ruleset, sampler, search
+from sim.games.deep_space import bots, forbid, play, ruleset, sampler, search
 from sim.games.deep_space.engine import move_bound
 from sim.games.deep_space.state import new_state
 from sim.games.deep_space.tables import COLUMNS
@@ -17,7 +17,6 @@ from sim.games.deep_space.tables import build as build_tables
 from sim.games.deep_space.trace import Tracer
 from sim.games.deep_space.view import PythonSeatPlayer
 from sim.game import Headline, Setup
-from strategies import deep_space as bots
 from strategies import python_bots
 from strategies import seats as seat_strings
 from strategies.presets import user_presets

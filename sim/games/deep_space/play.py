@@ -6,11 +6,10 @@ from collections import namedtuple
 import numpy as np
 
 from sim import search, usage
-from sim.games.deep_space import engine, forbid
+from sim.games.deep_space import bots, engine, forbid
 from sim.games.deep_space.state import FIRST_SEAT, OVER, PLAYERS, TURN_SEAT, TURNS, WINNER
 from sim.jit import rule
 from strategies import bot_timeout
-from strategies import deep_space as bots
 
 Results = namedtuple("Results", [
     "turns", "winner", "first_seat",

@@ -73,7 +73,7 @@ def seat_advantage(ctx: ReportContext) -> Section:
 def _style(strategy: str) -> str:
     """Gives how a strategy plays, in words: a built-in style, a Python bot or a preset from a
     file, and what it may not play (e.g. "balanced, no warp")."""
-    from strategies.deep_space import STYLES
+    from sim.games.deep_space.bots import STYLES
     from strategies.seats import is_python, parse
 
     seat = parse(strategy)

@@ -13,12 +13,11 @@ bases over the best other colour, as a share of the bases that win.
 """
 
 from sim import rng, sampling, search
-from sim.games.deep_space import engine, sampler
+from sim.games.deep_space import bots, engine, sampler
 from sim.games.deep_space.engine import MOVE
 from sim.games.deep_space.ruleset import BASE_RECRUITS
 from sim.games.deep_space.state import OVER, PLAYERS, TURN_SEAT, TURNS, WINNER, State
 from sim.jit import rule, small_rule
-from strategies import deep_space as bots
 
 HORIZON = 2  # rounds a rollout plays on: as strong as 4 in 200 paired games, twice as fast
 

@@ -13,7 +13,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from sim.games.deep_space import engine, forbid
+from sim.games.deep_space import bots, engine, forbid
 from sim.games.deep_space.deck import EFFECTS
 from sim.games.deep_space.engine import BUILD, DISCARD, MOVE, PLAY, RECRUIT, TAKE, TRADE
 from sim.games.deep_space.ruleset import (
@@ -36,7 +36,6 @@ from sim.games.deep_space.state import (
 from sim.jit import direct
 
 PHASES = ("mine", "act", "redraw")
-from strategies import deep_space as bots
 from strategies import python_bots
 from strategies.python_bots import LegalMoves
 

@@ -9,14 +9,13 @@ from reports.verdicts import Target, declare
 from sim import search as search_family
 from sim.errors import UserError
 from sim.game import Headline, Outcomes, Setup
-from sim.games.saboteur import cards, forbid, play, sampler, search
+from sim.games.saboteur import bots, cards, forbid, play, sampler, search
 from sim.games.saboteur.state import new_state
 from sim.games.saboteur.tables import COLUMNS
 from sim.games.saboteur.tables import build as build_tables
 from sim.games.saboteur.trace import Tracer
 from sim.games.saboteur.view import PythonSeatPlayer, deck_cards
 from strategies import python_bots
-from strategies import saboteur as bots
 from strategies import seats as seat_strings
 from strategies.presets import user_presets
 

@@ -6,7 +6,7 @@ import numpy as np
 
 from sim import search, usage
 from sim.jit import rule, small_rule
-from sim.games.saboteur import engine
+from sim.games.saboteur import bots, engine
 from sim.games.saboteur.cards import ROCKFALL, ROUNDS
 from sim.games.saboteur.forbid import USES, use_of
 from sim.games.saboteur.state import (
@@ -21,7 +21,6 @@ from sim.games.saboteur.state import (
     TURN_SEAT,
 )
 from strategies import bot_timeout
-from strategies import saboteur as bots
 
 
 @small_rule

@@ -22,17 +22,16 @@ paired games against `default` at 7 players (as in Sequence Stacks:
 sim/games/sequence_stacks/search.py). A turn of the table shows what a move does to the path and
 whose tools get broken, scored smoothly. Once the world is dealt, such a rollout is nearly
 settled (the default family's jitter is small), so a budget buys worlds rather than rollouts
-of one world (the presets in strategies/saboteur.py).
+of one world (the presets in bots.py).
 """
 
 import numpy as np
 
 from sim import sampling, search
 from sim.jit import rule, small_rule
-from sim.games.saboteur import engine, play, sampler
+from sim.games.saboteur import bots, engine, play, sampler
 from sim.games.saboteur.engine import MINER
 from sim.games.saboteur.state import MINERS_WON, PLAYERS, TURN_SEAT, State
-from strategies import saboteur as bots
 from strategies.presets import DEFAULT
 
 GOLD = 0.1  # a nugget gained, in rounds won: a tiebreak between moves that win alike

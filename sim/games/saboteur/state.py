@@ -30,7 +30,7 @@ EMPTY, THROUGH, DEAD_END, START, GOAL_HIDDEN, GOAL_SHOWN = 0, 1, 2, 3, 4, 5
  ROUND_OVER, MINERS_WON, FINDER, PASSES, GAME_TURNS, N_FRONT, N_PLACED, STAMP, SABOTEURS,
  FIXED_SABOTEURS, MINER_ROUNDS, BELIEF_WORLDS, N_SCALARS) = range(21)
 # g[BELIEF_WORLDS] is 1 while a search seat that deals its worlds' roles from its posterior
-# decides (sampler.py; set by strategies/saboteur.py `choose`).
+# decides (sampler.py; set by bots.py `choose`).
 
 State = namedtuple("State", [
     "g",           # int64[N_SCALARS]

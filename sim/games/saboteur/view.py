@@ -16,13 +16,12 @@ from typing import NamedTuple
 import numpy as np
 
 from sim.jit import direct, rule
-from sim.games.saboteur import engine, forbid
+from sim.games.saboteur import bots, engine, forbid
 from sim.games.saboteur.cards import BREAK, MAP, PATH, REPAIR, ROCKFALL, TOOL_NAMES
 from sim.games.saboteur.engine import DISCARD, PLACE
 from sim.games.saboteur.state import DRAW_AT, N_PLACED, ORIGIN, ROUND_TURNS, STAMP, THROUGH
 from sim.games.saboteur.trace import ROLES, sides
 from strategies import python_bots
-from strategies import saboteur as bots
 from strategies.python_bots import LegalMoves
 
 SIDES = tuple(sides(mask) for mask in range(16))  # looked up: a view lists every maze card

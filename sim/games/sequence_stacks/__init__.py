@@ -9,7 +9,7 @@ import polars as pl
 from reports.verdicts import Target, declare
 from sim import search as search_family
 from sim.game import Headline, Setup
-from sim.games.sequence_stacks import cards, forbid, play, sampler, search
+from sim.games.sequence_stacks import bots, cards, forbid, play, sampler, search
 from sim.games.sequence_stacks.state import new_state, views
 from sim.games.sequence_stacks.tables import COLUMNS
 from sim.games.sequence_stacks.tables import build as build_tables
@@ -17,7 +17,6 @@ from sim.games.sequence_stacks.trace import Tracer
 from sim.games.sequence_stacks.view import PythonSeatPlayer
 from strategies import python_bots
 from strategies import seats as seat_strings
-from strategies import sequence_stacks as bots
 from strategies.presets import user_presets
 
 

@@ -7,7 +7,7 @@ import numpy as np
 
 from sim import search, usage
 from sim.jit import rule
-from sim.games.sequence_stacks import engine
+from sim.games.sequence_stacks import bots, engine
 from sim.games.sequence_stacks.cards import ACTIONS
 from sim.games.sequence_stacks.forbid import USES, use_of
 from sim.games.sequence_stacks.state import (
@@ -22,7 +22,6 @@ from sim.games.sequence_stacks.state import (
     WINNER,
 )
 from strategies import bot_timeout
-from strategies import sequence_stacks as bots
 
 
 @rule

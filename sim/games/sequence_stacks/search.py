@@ -29,7 +29,7 @@ ran thousands of moves each.
 
 from sim import sampling, search
 from sim.jit import rule, small_rule
-from sim.games.sequence_stacks import engine, sampler
+from sim.games.sequence_stacks import bots, engine, sampler
 from sim.games.sequence_stacks.cards import EACH_COLOUR, TO_WIN
 from sim.games.sequence_stacks.state import (
     CHIPS,
@@ -42,7 +42,6 @@ from sim.games.sequence_stacks.state import (
     WINNER,
     State,
 )
-from strategies import sequence_stacks as bots
 from strategies.presets import DEFAULT
 
 LEAD_WORTH = 0.08  # a chip of lead over the nearest opponent (5 chips: 0.1 to 0.9)

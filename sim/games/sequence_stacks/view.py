@@ -15,7 +15,7 @@ from typing import NamedTuple
 import numpy as np
 
 from sim.jit import direct
-from sim.games.sequence_stacks import engine, forbid
+from sim.games.sequence_stacks import bots, engine, forbid
 from sim.games.sequence_stacks.cards import (
     ALLOWED,
     COLOURS,
@@ -67,7 +67,6 @@ CARD_NAMES = tuple(name(t) for t in range(TYPES))
 PILE_LABELS = tuple(pile_label(slot) for slot in range(2 * MAX_OPEN))
 ACTION_NAMES = ("play", "action", "discard", "end", "block", "pass")  # by engine action
 from strategies import python_bots
-from strategies import sequence_stacks as bots
 from strategies.python_bots import LegalMoves
 
 

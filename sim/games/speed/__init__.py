@@ -8,12 +8,11 @@ import polars as pl
 from reports.verdicts import Target, declare
 from sim import usage
 from sim.game import Column
-from sim.games.speed import cards, forbid, play, sampler, search, view
+from sim.games.speed import bots, cards, forbid, play, sampler, search, view
 from sim.games.speed.state import new_state
 from sim.games.speed.trace import Tracer
 from sim.games.spit.realtime import RealTimeBots, RealTimeGame
 from sim.games.spit.tables import columns
-from strategies import speed as bots
 
 OPTION_COLUMNS = (
     Column("cards_each", "cards dealt to each player (15, the source's deal; variant: 20)"),

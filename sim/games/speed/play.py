@@ -8,12 +8,11 @@ import numpy as np
 
 from sim import usage
 from sim.jit import rule, small_rule
-from sim.games.speed import engine
+from sim.games.speed import bots, engine
 from sim.games.speed.forbid import USES, use_of
 from sim.games.speed.state import HAND_NO, MOVES, OVER, STALLED, STALLS, WINNER, State
 from sim.games.spit import loop
 from sim.games.spit.loop import play_games, play_python  # noqa: F401  (the game's loop: RealTimeGame.loop)
-from strategies import speed as bots
 
 
 @small_rule

@@ -10,12 +10,11 @@ import polars as pl
 from reports.verdicts import Target, declare
 from sim import usage
 from sim.game import Column
-from sim.games.spit import cards, forbid, play, sampler, search, view
+from sim.games.spit import bots, cards, forbid, play, sampler, search, view
 from sim.games.spit.realtime import RealTimeBots, RealTimeGame
 from sim.games.spit.state import new_state
 from sim.games.spit.tables import columns
 from sim.games.spit.trace import Tracer
-from strategies import spit as bots
 
 OPTION_COLUMNS = (
     Column("stock_piles", "stock piles per layout (5; variant: 4)"),

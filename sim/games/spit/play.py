@@ -10,11 +10,10 @@ import numpy as np
 
 from sim import usage
 from sim.jit import rule, small_rule
-from sim.games.spit import engine, loop
+from sim.games.spit import bots, engine, loop
 from sim.games.spit.forbid import USES, use_of
 from sim.games.spit.loop import play_games, play_python  # noqa: F401  (the game's loop: RealTimeGame.loop)
 from sim.games.spit.state import DEAL, LONE_PILE, MOVES, OVER, STALLED, STALLS, WINNER, State
-from strategies import spit as bots
 
 
 @small_rule

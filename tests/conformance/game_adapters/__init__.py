@@ -3,7 +3,7 @@
 Every registered game (the `tabletop_balance.games` entry points) must have an adapter here, named after its package; the
 suite fails when one is missing. An adapter is a module-level `ADAPTER` object with:
 
-    strategies   the game's bots module (strategies/<game>.py): choose, resolve, strategy_names
+    strategies   the game's bots module (sim/games/<game>/bots.py): choose, resolve, strategy_names
     setups       two or three small configurations mixing its bots (and options)
     variants     lists of --set overrides the property tests draw rule options from
     players      player counts the Python-driver test plays

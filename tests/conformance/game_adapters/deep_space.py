@@ -3,9 +3,9 @@
 import numpy as np
 
 from sim.games.deep_space import engine, view
+from sim.games.deep_space import bots as strategies
 from sim.games.deep_space.state import DISCARDS, DOGS_LEFT, DRAW_AT, FIRST_SEAT, PLAYERS
 from sim.game import Setup
-from strategies import deep_space as strategies
 
 
 class DeepSpace:

@@ -4,7 +4,7 @@ import numpy as np
 
 from sim.game import Setup
 from sim.games.saboteur import view
-from strategies import saboteur as strategies
+from sim.games.saboteur import bots as strategies
 
 KIND_NAMES = {"place": "path", "break": "break", "repair": "repair", "map": "map",
               "rockfall": "rockfall"}

@@ -4,9 +4,9 @@ import numpy as np
 
 from sim.game import Setup
 from sim.games.sequence_stacks import view
+from sim.games.sequence_stacks import bots as strategies
 from sim.games.sequence_stacks.cards import FIRST_ACTION, TYPES
 from sim.games.sequence_stacks.state import DRAW, DRAW_N, REMOVED_N, views
-from strategies import sequence_stacks as strategies
 
 ACTION_CARDS = {"skip": "skip", "reverse": "reverse", "steal-a-card": "steal_card",
                 "steal-a-chip": "steal_chip"}

@@ -7,10 +7,9 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from sim.games.deep_space import GAME, engine
+from sim.games.deep_space import GAME, bots, engine
 from sim.games.deep_space.state import OVER, PLAYERS, TURN_SEAT, TURNS
 from sim.game import Setup
-from strategies import deep_space as bots
 
 OPTIONS = [[], ["options.mining=fixed"], ["options.redraw=always"],
            ["options.redraw=never"], ["supply.gems=6", "supply.ore=6"], ["turn_cap=40"]]

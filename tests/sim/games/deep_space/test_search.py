@@ -5,13 +5,12 @@ import numpy as np
 import pytest
 
 from sim import rng
-from sim.games.deep_space import GAME, engine
+from sim.games.deep_space import GAME, bots, engine
 from sim.games.deep_space import search as pieces
 from sim.games.deep_space.engine import BUILD, END, MOVE
 from sim.games.deep_space.ruleset import BASE_ORE, BASE_RECRUITS
 from sim.games.deep_space.state import TURN_SEAT
 from sim.game import Setup
-from strategies import deep_space as bots
 from strategies import presets
 
 SMALL = {"family": "search", "rollouts": 1.0, "determinizations": 1.0, "candidates": 4.0}

@@ -3,11 +3,10 @@ and the legal moves in words, in the engine's order."""
 
 import pytest
 
-from sim.games.deep_space import GAME, engine, view
+from sim.games.deep_space import GAME, bots, engine, view
 from sim.games.deep_space.engine import BUILD, DISCARD, MOVE, PLAY, TAKE, TRADE
 from sim.games.deep_space.state import PHASE, REDRAW, TURN_SEAT
 from sim.game import Setup
-from strategies import deep_space as bots
 
 
 @pytest.fixture(scope="module")

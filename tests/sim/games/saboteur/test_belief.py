@@ -10,12 +10,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from sim import rng
-from sim.games.saboteur import GAME, belief, cards, engine, play, sampler
+from sim.games.saboteur import GAME, belief, bots, cards, engine, play, sampler
 from sim.games.saboteur.cards import BREAK
 from sim.games.saboteur.engine import MINER, PLACE, SABOTEUR
 from sim.games.saboteur.state import (BELIEF_WORLDS, FIXED_SABOTEURS, ORIGIN, PLAYERS, TURN_SEAT,
                                       new_state)
-from strategies import saboteur as bots
 
 RS, NAMES = cards.build(GAME.load_rules(None, []))
 

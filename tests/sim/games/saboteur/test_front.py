@@ -3,9 +3,8 @@
 import numpy as np
 import pytest
 
-from sim.games.saboteur import GAME, cards, engine, maze, play
+from sim.games.saboteur import GAME, bots, cards, engine, maze, play
 from sim.games.saboteur.state import N_FRONT, TURN_SEAT, new_state
-from strategies import saboteur as bots
 
 
 def _front(s):

@@ -7,12 +7,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from sim.game import Setup
-from sim.games.saboteur import GAME, engine, maze, play
+from sim.games.saboteur import GAME, bots, engine, maze, play
 from sim.games.saboteur.cards import PATH, ROCKFALL, ROUNDS
 from sim.games.saboteur.engine import PLACE
 from sim.games.saboteur.state import (DRAW_AT, GAME_TURNS, N_FRONT, N_PLACED, ROUND_TURNS, STAMP,
                                 TURN_SEAT, State)
-from strategies import saboteur as bots
 
 DECK = 67
 OPTIONS = [

@@ -6,11 +6,10 @@ import pytest
 
 from sim.errors import UserError
 from sim.game import Setup
-from sim.games.saboteur import GAME, cards, engine, play
+from sim.games.saboteur import GAME, bots, cards, engine, play
 from sim.games.saboteur.engine import PLACE
 from sim.games.saboteur.state import (DRAW_AT, LAST_PATH_SEAT, LAST_SEAT, MINERS_WON, ROUND_OVER,
                                 TURN_SEAT, new_state)
-from strategies import saboteur as bots
 
 
 def end_turn(table) -> bool:

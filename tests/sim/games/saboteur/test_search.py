@@ -7,11 +7,10 @@ import pytest
 
 from sim import rng, search
 from sim.game import Setup
-from sim.games.saboteur import GAME, cards, engine, play
+from sim.games.saboteur import GAME, bots, cards, engine, play
 from sim.games.saboteur import search as saboteur_search
 from sim.games.saboteur.state import ROUND_OVER, ROUND_TURNS, TURN_SEAT, new_state
 from strategies import presets
-from strategies import saboteur as bots
 
 PLAYERS = 5
 SMALL = {"family": "search", "rollouts": 1.0, "determinizations": 1.0, "candidates": 2.0}

@@ -9,10 +9,9 @@ from hypothesis import strategies as st
 from sequence_stacks_positions import held_mask
 
 from sim.game import Setup
-from sim.games.sequence_stacks import GAME, engine, play
+from sim.games.sequence_stacks import GAME, bots, engine, play
 from sim.games.sequence_stacks.cards import MAX_OPEN, OPEN_PER_COLOUR, SUPPLY
 from sim.games.sequence_stacks.state import MOVES, OVER, STALLED, TURNS, WINNER, views
-from strategies import sequence_stacks as bots
 
 OPTIONS = [
     [], ["options.refill=empty_hand_only"], ["options.chip_supply=unlimited"],

@@ -6,10 +6,9 @@ import numpy as np
 import pytest
 
 from sim.game import Setup
-from sim.games.sequence_stacks import GAME, cards, engine, search, state
+from sim.games.sequence_stacks import GAME, bots, cards, engine, search, state
 from sim.games.sequence_stacks.state import new_state
 from strategies import presets
-from strategies import sequence_stacks as bots
 
 PLAYERS = 3
 SMALL = {"family": "search", "rollouts": 1.0, "determinizations": 1.0, "candidates": 2.0}

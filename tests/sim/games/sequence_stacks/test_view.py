@@ -4,10 +4,9 @@ to decide) and the legal moves in words, in the engine's order."""
 import pytest
 
 from sim.game import Setup
-from sim.games.sequence_stacks import GAME, engine, view
+from sim.games.sequence_stacks import GAME, bots, engine, view
 from sim.games.sequence_stacks.engine import ACT, BLOCK_IT, DISCARD, PLAY, TOP
 from sim.games.sequence_stacks.state import DRAW, DRAW_N, HAND
-from strategies import sequence_stacks as bots
 
 
 @pytest.fixture(scope="module")

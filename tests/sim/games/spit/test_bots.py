@@ -4,10 +4,10 @@ default family prefers, each on a position built for it."""
 import numpy as np
 import pytest
 
+from sim.games.speed import bots as speed_bots
+from sim.games.spit import bots
 from sim.games.spit.state import PLAY, TURN
 from strategies import presets
-from strategies import speed as speed_bots
-from strategies import spit as bots
 
 
 def test_every_strategy_name_resolves_to_a_family_and_named_parameters():

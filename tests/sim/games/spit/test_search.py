@@ -13,13 +13,13 @@ from sim.games.speed import search as speed_pieces
 from sim.games.spit import GAME as SPIT
 from sim.games.speed import engine as speed_engine
 from sim.games.speed import state as speed_state
+from sim.games.speed import bots as speed_bots
 from sim.games.spit import loop, race, rollout
 from sim.games.spit import engine as spit_engine
 from sim.games.spit import search as spit_pieces
 from sim.games.spit import state as spit_state
+from sim.games.spit import bots as spit_bots
 from strategies import presets
-from strategies import speed as speed_bots
-from strategies import spit as spit_bots
 
 GAMES = {"spit": (SPIT, spit_bots, spit_pieces), "speed": (SPEED, speed_bots, speed_pieces)}
 # each game's state: the index of its moves landed, of its game over and of its deal (hand)

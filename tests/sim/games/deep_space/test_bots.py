@@ -6,10 +6,9 @@ import polars as pl
 import pytest
 
 from sim import rng
-from sim.games.deep_space import GAME, engine, play
+from sim.games.deep_space import GAME, bots, engine, play
 from sim.games.deep_space.state import OVER, TURN_SEAT, WINNER
 from sim.game import Setup
-from strategies import deep_space as bots
 from strategies import presets
 
 

@@ -2,21 +2,15 @@
 positions its parameters are about, that it reads nothing its player could not see, and the
 names a seat's strategy may have."""
 
-import sys
-from pathlib import Path
-
 import numpy as np
 import pytest
+from sequence_stacks_positions import Table, held_mask
 
 from sim import rng
-from sim.games.sequence_stacks import GAME, cards, engine, forbid
+from sim.games.sequence_stacks import GAME, bots, cards, engine, forbid
 from sim.games.sequence_stacks.engine import ACT, BLOCK_IT, DISCARD, PASS, PLAY
 from sim.games.sequence_stacks.state import OVER, new_state, views
 from strategies import presets
-from strategies import sequence_stacks as bots
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "sim" / "games" / "sequence_stacks"))
-from sequence_stacks_positions import Table, held_mask
 
 
 def choice(table, seat, strategy):

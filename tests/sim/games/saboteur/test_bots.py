@@ -5,10 +5,9 @@ import numpy as np
 import pytest
 
 from sim import rng
-from sim.games.saboteur import GAME, cards, engine, maze, play
+from sim.games.saboteur import GAME, bots, cards, engine, maze, play
 from sim.games.saboteur.state import MINERS_WON, ORIGIN, ROUND_OVER, TURN_SEAT, new_state
 from strategies import presets
-from strategies import saboteur as bots
 
 
 def dealt(players, seed):
