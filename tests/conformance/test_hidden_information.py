@@ -188,7 +188,7 @@ def test_a_search_that_rolls_out_the_real_deal_is_caught(rules, name):
 
 def test_saboteurs_public_records_are_the_same_in_every_world_another_seat_could_be_in(rules):
     # The records a move adds to the table's public record (suspicion, the log-likelihood ratio
-    # of being a saboteur, the lean towards the goals the mover looked at: strategies/saboteur.py
+    # of being a saboteur, the lean towards the goals the mover looked at: sim/games/saboteur/bots.py
     # `observe`) come out the same on the real state and on copies re-dealt for another seat
     # (the mover's hand as it is): what every seat reads there holds nothing hidden from it
     # (the goals the mover saw, say, through its lean).

@@ -61,7 +61,7 @@ State = namedtuple("State", [
     "lean",        # float64[players, 3]: public record, per seat and goal, the net number of the
                    # seat's path cards, played once it had looked at that goal, that brought the
                    # path's open end nearer that goal than the other face-down goals (+1) or
-                   # took it further (-1) (strategies/saboteur.py `observe`, `trust`)
+                   # took it further (-1) (bots.py `observe`, `trust`)
     "posterior",   # float64[6, players + 1]: scratch of belief.py: a seat's chance of being a
                    # saboteur as one seat sees it, as the table sees it, the prior by count,
                    # and the sums the marginals are computed from

@@ -23,15 +23,8 @@ from strategies.presets import user_presets
 class SequenceStacksBots:
     """Sequence Stacks' plug-in for user-chosen play (sim.game.Bots)."""
 
-    # Read when asked, not when this package loads: the bots' module imports this game's
-    # rules, and so loads this package before the bots' tables exist.
-    @property
-    def families(self) -> tuple:
-        return bots.FAMILIES
-
-    @property
-    def presets(self) -> dict:
-        return bots.BUILT_IN
+    families = bots.FAMILIES
+    presets = bots.BUILT_IN
 
     def forbiddable(self, rules: dict) -> dict[str, str]:
         return forbid.names(rules)

@@ -32,7 +32,7 @@ Rules = namedtuple("Rules", [
     "start_game",   # (s, rs, c, seed, game): sets up a game and deals
     "bots",         # the game's strategies module: choose(s, rs, seat, family, params, plan)
                     # -> bool, the seat's bot plans a move, and builtin_choose, the same for
-                    # every family but search (a module: it may still be importing)
+                    # every family but search
     "use_of",       # (s, rs, c, seat) -> the kinds (bits, the game's forbid.USES) of the
                     # seat's planned move, before it lands
     "land",         # (s, rs, c, seat) -> race.DROPPED, PLAYED, OUT or CAPPED

@@ -25,15 +25,7 @@ class RealTimeBots:
 
     def __init__(self, strategies, forbid):
         self.strategies, self.forbid = strategies, forbid
-
-    # Read when asked: the strategies module may still be importing the game's package.
-    @property
-    def families(self) -> tuple:
-        return self.strategies.FAMILIES
-
-    @property
-    def presets(self) -> dict:
-        return self.strategies.BUILT_IN
+        self.families, self.presets = strategies.FAMILIES, strategies.BUILT_IN
 
     def forbiddable(self, rules: dict) -> dict[str, str]:
         return self.forbid.names(rules)
