@@ -138,9 +138,13 @@ def builtin_choose(s, rs, seat, family, params, out):
         default_move(s, rs, seat, params, out)
 
 
-@rule
+@small_rule
 def random_move(s, rs, seat, out):
-    """Writes a move drawn uniformly from the legal moves into out."""
+    """Writes a move drawn uniformly from the legal moves into out.
+
+    Inlined (as engine.apply_move is): a call to a compiled rule passes every array of the
+    state and the rules as separate arguments, about 370 values pushed on the stack, which
+    cost more than this function's own work (docs/development.md, Deep Space's slowdown)."""
     n = engine.legal_moves(s, rs, seat)
     k = rng.below(s.bot_rng[seat], n)
     for f in range(out.shape[0]):

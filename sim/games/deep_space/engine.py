@@ -481,12 +481,17 @@ def play_card(s, rs, seat, slot, planet, target):
         gain(s, seat, amount, 0)
 
 
-@rule
+@small_rule
 def apply_move(s, rs, seat, move):
     """Plays a legal move of `seat` (see the module docstring), counting it in s.uses by its
     kinds: a move is also a warp through the gem warp and an attack onto a planet another
     colour holds; a card played is `play` and its card kind; mining and ending a phase are
-    none."""
+    none.
+
+    Inlined where it is called (the play loops, the search's rollouts): numba passes each
+    array of a named tuple as separate values (pointer, sizes, strides), so a call to a
+    compiled rule pushes every array of the state and the rules, about 370 values, on the
+    stack; once a move, that was a third of a game's time (docs/development.md)."""
     g, units, dogs, uses = s.g, s.units, s.dogs, s.uses
     action, a, b, c, d = move[0], move[1], move[2], move[3], move[4]
     if action == TAKE:
