@@ -7,8 +7,7 @@ slowdown)."""
 
 import pytest
 
-from sim.games.deep_space import engine
-from strategies import deep_space as bots
+from sim.games.deep_space import bots, engine
 
 
 @pytest.mark.parametrize("rule", [engine.apply_move, bots.random_move])
