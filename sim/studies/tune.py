@@ -263,7 +263,7 @@ def score(task: Task) -> Scores:
     if not hasattr(game, "outcomes"):
         return score_tables(task)
     played = game.outcomes(task.rules, task.setup, task.seed, task.start, task.stop)
-    candidate = np.array([s == CANDIDATE for s in task.setup.strategies()])
+    candidate = np.array([s == CANDIDATE for s in task.setup.seats])
     seats = np.full(task.stop - task.start, float(candidate.sum()))
     if task.role is not None:
         s, t = played.roles[task.role]
@@ -282,7 +282,8 @@ def score_tables(task: Task) -> Scores:
     game = registry.get(task.game)
     tables = game.play(task.rules, task.setup, task.seed, task.start, task.stop, 0)
     ids = pl.DataFrame({"game_id": np.arange(task.start, task.stop, dtype=np.int64)})
-    candidate = tables["seats"].filter(pl.col("strategy") == CANDIDATE)
+    candidate = tables["seats"].filter(pl.col("seat").is_in(
+        [i for i, s in enumerate(task.setup.seats) if s == CANDIDATE]))
     if task.role is not None:
         rows = (tables["rounds"].filter(pl.col("role") == task.role)
                 .select("game_id", (pl.col("winner_team") == TEAMS[task.role]).alias("won")))
@@ -532,16 +533,20 @@ class Usage:
     start: tuple[float, ...]
     tuned: tuple[float, ...]
     seat_games: int  # of the candidate's seats, each way
+    # tuning a role: every seat plays the candidate in that role, and the tables count a seat's
+    # moves over its whole game, so the figures are of every seat, in every role it held
+    every_seat: bool = False
 
     def to_json(self) -> dict:
-        return {"seat_games": self.seat_games,
+        return {"seat_games": self.seat_games, "every_seat": self.every_seat,
                 "per_seat_game": {k: {"start": a, "tuned": b}
                                   for k, a, b in zip(self.kinds, self.start, self.tuned)}}
 
 
-def usage_of(start: Scores, tuned: Scores) -> Usage:
+def usage_of(start: Scores, tuned: Scores, every_seat: bool) -> Usage:
     """Gives the use of each kind per candidate seat-game from the scores of the start's games
-    and of the tuned vector's (the same games, `score` with usage)."""
+    and of the tuned vector's (the same games, `score` with usage); every_seat: a role's
+    tuning (`Usage.every_seat`)."""
     columns = usage.names(usage.kinds_of(start))
 
     def means(played: Scores) -> tuple[float, ...]:
@@ -549,7 +554,7 @@ def usage_of(start: Scores, tuned: Scores) -> Usage:
         return tuple(float(played[c].sum() / seats) if seats else math.nan for c in columns)
 
     return Usage(tuple(usage.kinds_of(start)), means(start), means(tuned),
-                 int(start["seats"].sum()))
+                 int(start["seats"].sum()), every_seat)
 
 
 @dataclass
@@ -583,7 +588,7 @@ def measure(settings: Settings, side: Side, start: dict, tuned: dict, seed: int,
     gain = float(rb - ra)
     p = float(two_sided_p(gain / se)) if se > 0 else (1.0 if gain == 0 else 0.0)
     return Gain(seed, _rate(sa, ta), _rate(sb, tb), gain, gain - Z95 * se, gain + Z95 * se, p,
-                _rate(b["__s"], b["__t"]), usage_of(a, b))
+                _rate(b["__s"], b["__t"]), usage_of(a, b, side.role is not None))
 
 
 # ---- a tuning, from start to files ---------------------------------------------------------
@@ -799,7 +804,9 @@ def report(settings: Settings, steps: list[Step], out: Path) -> str:
 def usage_table(u: Usage, indent: str = "") -> str:
     """Gives the table of what the tuned seats used against the start, per seat-game on the
     same held-out deals: one row per kind the game counts."""
-    lines = [f"uses per seat-game of the tuned seats (held out, {u.seat_games:,} seat-games each):",
+    whose = ("every seat, in whichever role it held (a role moves between seats)" if u.every_seat
+             else "the tuned seats")
+    lines = [f"uses per seat-game of {whose} (held out, {u.seat_games:,} seat-games each):",
              f"{'kind':<20} {'start':>10} {'tuned':>10} {'change':>10}"]
     lines += [f"{kind:<20} {a:>10.3f} {b:>10.3f} {b - a:>+10.3f}"
               for kind, a, b in zip(u.kinds, u.start, u.tuned)]
