@@ -6,9 +6,11 @@ costs two atomic operations per array in it (about 0.3 us for a 27-array state):
 run time. Engine functions therefore never allocate arrays; they only read and write the
 arrays they are given, and are compiled with `_nrt=False`.
 
-Two changes to numba's internals cut the time of a cold compile, not what the code does:
-the inliner copies an inlined function's scope once per copy (`_inlining_copies_a_scope_once`)
-and LLVM's first pass over each function runs at FUNCTION_OPT. numba is pinned to the minor
+Four changes to numba's internals cut the time of a cold compile, not what the code does:
+the inliner copies an inlined function's scope once per copy (`_inlining_copies_a_scope_once`),
+the liveness analysis works on bitsets (`_live_map_of_bitsets`), LLVM's first pass over each
+function runs at FUNCTION_OPT, and a callee's library skips the module passes that its
+callers' run again (`_callees_optimised_in_their_callers`). numba is pinned to the minor
 version they are tested with (tests/sim/test_jit_compile_time.py).
 """
 
@@ -17,11 +19,12 @@ import copy
 import hashlib
 import os
 import types
+from collections import defaultdict
 from pathlib import Path
 from typing import Callable, Iterator
 
 from numba import config, njit, typeof
-from numba.core import codegen, inline_closurecall, ir
+from numba.core import analysis, codegen, event, inline_closurecall, ir, ir_utils
 from numpy import ndarray
 
 from sim import live
@@ -114,8 +117,104 @@ def _inlining_copies_a_scope_once() -> None:
     inline_closurecall.InlineWorker.inline_ir = inline_ir_once
 
 
+def _live_map_of_bitsets() -> None:
+    """Makes numba's liveness analysis (`compute_live_map`, run after every pass that changes
+    a function's IR) compute with sets of variables as bits of integers rather than as sets.
+
+    Its first fix-point collects, for each block, every variable defined on a path to it: in
+    an engine's play loop, thousands of blocks each holding most of thousands of variables, a
+    set union per edge per sweep. 2.7 of Saboteur's 25 CPU-s of cold compile went there; an
+    integer's `|` does the same union a machine word at a time. The same fix-points (the
+    least sets that satisfy the same equations), so the same live variables."""
+    numbas = analysis.compute_live_map
+    if hasattr(numbas, "numbas"):  # sim/jit.py run again
+        return
+
+    def compute_live_map(cfg, blocks, var_use_map, var_def_map):
+        names: dict[str, int] = {}
+
+        def bits(variables) -> int:
+            mask = 0
+            for name in variables:
+                mask |= 1 << names.setdefault(name, len(names))
+            return mask
+
+        order = cfg.topo_order()
+        uses = {label: bits(var_use_map[label]) for label in blocks}
+        defs = defaultdict(int, {label: bits(var_def_map[label]) for label in var_def_map})
+        reach: defaultdict[int, int] = defaultdict(int)  # variables defined on a way here
+        changed = True
+        while changed:
+            changed = False
+            for label in order:
+                mask = reach[label] | defs[label] | uses[label]
+                if mask != reach[label]:
+                    reach[label], changed = mask, True
+                for successor, _ in cfg.successors(label):
+                    if reach[successor] | mask != reach[successor]:
+                        reach[successor], changed = reach[successor] | mask, True
+        live = dict(uses)  # variables used here or later, defined before
+        changed = True
+        while changed:
+            changed = False
+            for label in reversed(order):
+                for predecessor, _ in cfg.predecessors(label):
+                    mask = live[predecessor] | (live[label] & reach[predecessor]
+                                                & ~defs[predecessor])
+                    if mask != live[predecessor]:
+                        live[predecessor], changed = mask, True
+        variables = list(names)
+
+        def members(mask: int) -> set[str]:
+            found = set()
+            while mask:
+                lowest = mask & -mask
+                found.add(variables[lowest.bit_length() - 1])
+                mask ^= lowest
+            return found
+
+        return {label: members(mask) for label, mask in live.items()}
+
+    compute_live_map.numbas = numbas
+    analysis.compute_live_map = ir_utils.compute_live_map = compute_live_map
+
+
+def _callees_optimised_in_their_callers() -> None:
+    """Makes LLVM's module passes skip the library of a function compiled because another one
+    calls it (a rule a play loop calls): its code is optimised at numba's level once, linked
+    into its caller's library, instead of twice.
+
+    numba compiles a called rule into a library of its own, optimises that at -O3 and links
+    the result into the caller's library, which it optimises at -O3 again, callee included:
+    in Saboteur's cold compile 2.1 CPU-s of the rules' own module passes were redone in the
+    play loop's. The callee's own machine code, run only when Python calls it directly, is
+    then that of its functions' pass (FUNCTION_OPT). A compile is a callee's when it starts
+    while another one is under way (numba's "numba:compile" events)."""
+    optimise = codegen.CPUCodeLibrary._optimize_final_module
+    if hasattr(optimise, "compiling"):  # sim/jit.py run again
+        return
+    compiling = [0]  # compiles under way, nested
+
+    class Nesting(event.Listener):
+        def on_start(self, e):
+            compiling[0] += 1
+
+        def on_end(self, e):
+            compiling[0] -= 1
+
+    def optimize_final_module(self):
+        if compiling[0] <= 1:  # not a callee's: the library Python calls
+            optimise(self)
+
+    optimize_final_module.compiling = compiling
+    event.register("numba:compile", Nesting())
+    codegen.CPUCodeLibrary._optimize_final_module = optimize_final_module
+
+
 _function_passes_at(FUNCTION_OPT)
 _inlining_copies_a_scope_once()
+_live_map_of_bitsets()
+_callees_optimised_in_their_callers()
 
 rule = njit(cache=True, _nrt=False)
 """Decorates a jitted engine function."""
