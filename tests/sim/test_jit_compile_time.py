@@ -1,13 +1,15 @@
 """sim/jit.py's changes to how numba compiles, for compile time: the inliner copies an
 inlined function's scope once per copy (not once per block), the liveness analysis computes on
-bitsets, LLVM optimises each function alone at FUNCTION_OPT before the linked whole at numba's
-level, and a callee's library is optimised as a module only where it is linked."""
+bitsets, the compile flags list their values in one merge, LLVM optimises each function alone
+at FUNCTION_OPT before the linked whole at numba's level, and a callee's library is optimised
+as a module only where it is linked."""
 
 import copy
 
 import pytest
 from numba import njit
 from numba.core import analysis, codegen, config, ir
+from numba.core.compiler import Flags
 from numba.core.compiler import run_frontend
 
 import sim.jit
@@ -132,3 +134,18 @@ def test_a_callee_is_optimised_as_a_module_only_in_the_library_it_is_linked_into
     assert any(name.endswith(".caller") for name in optimised)
     assert not any(name.endswith(".callee") for name in optimised)
     assert callee(1) == 2  # its own machine code, called from Python
+
+
+def test_the_flags_list_the_values_of_their_options_as_numba_does():
+    flags = Flags()
+    flags.nrt = True
+    flags.error_model = "numpy"
+    values = flags.values()
+    assert values == type(flags).values.numbas(flags)
+    assert values["nrt"] is True and values["error_model"] == "numpy"
+    assert values["boundscheck"] is Flags.options["boundscheck"].default  # not set
+    assert list(values) == list(flags.options)
+    copied = flags.copy()
+    assert copied == flags and hash(copied) == hash(flags)
+    copied.error_model = "python"
+    assert copied != flags
