@@ -6,13 +6,14 @@ costs two atomic operations per array in it (about 0.3 us for a 27-array state):
 run time. Engine functions therefore never allocate arrays; they only read and write the
 arrays they are given, and are compiled with `_nrt=False`.
 
-Five changes to numba's internals cut the time of a cold compile, not what the code does:
+Six changes to numba's internals cut the time of a cold compile, not what the code does:
 the inliner copies an inlined function's scope once per copy (`_inlining_copies_a_scope_once`),
 the liveness analysis works on bitsets (`_live_map_of_bitsets`), the compile flags list their
-values in one merge (`_flags_listed_at_once`), LLVM's first pass over each
-function runs at FUNCTION_OPT, and a callee's library skips the module passes that its
-callers' run again (`_callees_optimised_in_their_callers`). numba is pinned to the minor
-version they are tested with (tests/sim/test_jit_compile_time.py).
+values in one merge (`_flags_listed_at_once`), the SSA reconstruction rewrites only the
+blocks where a variable occurs (`_ssa_rewrites_only_blocks_using_the_variable`), LLVM's first
+pass over each function runs at FUNCTION_OPT, and a callee's library skips the module passes
+that its callers' run again (`_callees_optimised_in_their_callers`). numba is pinned to the
+minor version they are tested with (tests/sim/test_jit_compile_time.py).
 """
 
 import contextlib
@@ -25,7 +26,7 @@ from pathlib import Path
 from typing import Callable, Iterator
 
 from numba import config, njit, typeof
-from numba.core import (analysis, codegen, event, inline_closurecall, ir, ir_utils,
+from numba.core import (analysis, codegen, event, inline_closurecall, ir, ir_utils, ssa,
                         targetconfig)
 from numpy import ndarray
 
@@ -238,10 +239,54 @@ def _flags_listed_at_once() -> None:
     targetconfig.TargetConfig.values = values
 
 
+def _ssa_rewrites_only_blocks_using_the_variable() -> None:
+    """Makes numba's SSA reconstruction rewrite, for each variable assigned more than once,
+    only the blocks where that variable occurs, rather than every statement of the function
+    twice per such variable.
+
+    The rewrite of a block where the variable does not occur changes nothing and records
+    nothing (its handlers act on the variable's definitions and uses only): each block is
+    still given anew, with the same statements. In Saboteur's play loop hundreds of variables
+    are reassigned, each making two passes over tens of thousands of statements."""
+    run_ssa, rewrite = ssa._run_ssa, ssa._run_block_rewrite
+    if hasattr(run_ssa, "numbas"):  # sim/jit.py run again
+        return
+    where: list[dict[str, set]] = []  # per reconstruction under way: variable -> its blocks
+
+    def run_ssa_indexed(blocks):
+        found: defaultdict[str, set] = defaultdict(set)
+        for label, block in blocks.items():
+            for statement in block.body:
+                for variable in statement.list_vars():
+                    found[variable.name].add(label)
+        where.append(found)
+        try:
+            return run_ssa(blocks)
+        finally:
+            where.pop()
+
+    def run_block_rewrite(blocks, states, handler):
+        if not where:
+            return rewrite(blocks, states, handler)
+        occurs = where[-1].get(states["varname"], ())
+        new = {}
+        for label, block in blocks.items():
+            if label in occurs:
+                new.update(rewrite({label: block}, states, handler))
+            else:
+                new[label] = copied = ir.Block(scope=block.scope, loc=block.loc)
+                copied.body = list(block.body)
+        return new
+
+    run_ssa_indexed.numbas = run_ssa
+    ssa._run_ssa, ssa._run_block_rewrite = run_ssa_indexed, run_block_rewrite
+
+
 _function_passes_at(FUNCTION_OPT)
 _inlining_copies_a_scope_once()
 _live_map_of_bitsets()
 _flags_listed_at_once()
+_ssa_rewrites_only_blocks_using_the_variable()
 _callees_optimised_in_their_callers()
 
 rule = njit(cache=True, _nrt=False)

@@ -1,14 +1,15 @@
 """sim/jit.py's changes to how numba compiles, for compile time: the inliner copies an
 inlined function's scope once per copy (not once per block), the liveness analysis computes on
-bitsets, the compile flags list their values in one merge, LLVM optimises each function alone
-at FUNCTION_OPT before the linked whole at numba's level, and a callee's library is optimised
-as a module only where it is linked."""
+bitsets, the compile flags list their values in one merge, the SSA reconstruction rewrites only
+the blocks where a variable occurs, LLVM optimises each function alone at FUNCTION_OPT before
+the linked whole at numba's level, and a callee's library is optimised as a module only where
+it is linked."""
 
 import copy
 
 import pytest
 from numba import njit
-from numba.core import analysis, codegen, config, ir
+from numba.core import analysis, codegen, config, ir, ssa
 from numba.core.compiler import Flags
 from numba.core.compiler import run_frontend
 
@@ -149,3 +150,17 @@ def test_the_flags_list_the_values_of_their_options_as_numba_does():
     assert copied == flags and hash(copied) == hash(flags)
     copied.error_model = "python"
     assert copied != flags
+
+
+@pytest.mark.parametrize("function", [saboteur.default_move, play.python_steps],
+                         ids=lambda f: f.__name__)
+def test_the_ssa_rewritten_block_by_block_where_a_variable_occurs_is_numbas(function):
+    def listing(blocks):
+        return {label: [str(statement) for statement in block.body]
+                for label, block in blocks.items()}
+
+    blocks = run_frontend(function.py_func).blocks
+    numbas = ssa._run_ssa.numbas(copy.deepcopy(blocks))  # the rewrite of every block
+    ours = ssa._run_ssa(blocks)
+    assert listing(ours) == listing(numbas)
+    assert listing(ours) != listing(run_frontend(function.py_func).blocks)  # it renamed
