@@ -6,10 +6,14 @@ costs two atomic operations per array in it (about 0.3 us for a 27-array state):
 run time. Engine functions therefore never allocate arrays; they only read and write the
 arrays they are given, and are compiled with `_nrt=False`.
 
-Two changes to numba's internals cut the time of a cold compile, not what the code does:
-the inliner copies an inlined function's scope once per copy (`_inlining_copies_a_scope_once`)
-and LLVM's first pass over each function runs at FUNCTION_OPT. numba is pinned to the minor
-version they are tested with (tests/sim/test_jit_compile_time.py).
+Six changes to numba's internals cut the time of a cold compile, not what the code does:
+the inliner copies an inlined function's scope once per copy (`_inlining_copies_a_scope_once`),
+the liveness analysis works on bitsets (`_live_map_of_bitsets`), the compile flags list their
+values in one merge (`_flags_listed_at_once`), the SSA reconstruction rewrites only the
+blocks where a variable occurs (`_ssa_rewrites_only_blocks_using_the_variable`), LLVM's first
+pass over each function runs at FUNCTION_OPT, and a callee's library skips the module passes
+that its callers' run again (`_callees_optimised_in_their_callers`). numba is pinned to the
+minor version they are tested with (tests/sim/test_jit_compile_time.py).
 """
 
 import contextlib
@@ -17,11 +21,13 @@ import copy
 import hashlib
 import os
 import types
+from collections import defaultdict
 from pathlib import Path
 from typing import Callable, Iterator
 
 from numba import config, njit, typeof
-from numba.core import codegen, inline_closurecall, ir
+from numba.core import (analysis, codegen, event, inline_closurecall, ir, ir_utils, ssa,
+                        targetconfig)
 from numpy import ndarray
 
 from sim import live
@@ -114,8 +120,174 @@ def _inlining_copies_a_scope_once() -> None:
     inline_closurecall.InlineWorker.inline_ir = inline_ir_once
 
 
+def _live_map_of_bitsets() -> None:
+    """Makes numba's liveness analysis (`compute_live_map`, run after every pass that changes
+    a function's IR) compute with sets of variables as bits of integers rather than as sets.
+
+    Its first fix-point collects, for each block, every variable defined on a path to it: in
+    an engine's play loop, thousands of blocks each holding most of thousands of variables, a
+    set union per edge per sweep. 2.7 of Saboteur's 25 CPU-s of cold compile went there; an
+    integer's `|` does the same union a machine word at a time. The same fix-points (the
+    least sets that satisfy the same equations), so the same live variables."""
+    numbas = analysis.compute_live_map
+    if hasattr(numbas, "numbas"):  # sim/jit.py run again
+        return
+
+    def compute_live_map(cfg, blocks, var_use_map, var_def_map):
+        names: dict[str, int] = {}
+
+        def bits(variables) -> int:
+            mask = 0
+            for name in variables:
+                mask |= 1 << names.setdefault(name, len(names))
+            return mask
+
+        order = cfg.topo_order()
+        uses = {label: bits(var_use_map[label]) for label in blocks}
+        defs = defaultdict(int, {label: bits(var_def_map[label]) for label in var_def_map})
+        reach: defaultdict[int, int] = defaultdict(int)  # variables defined on a way here
+        changed = True
+        while changed:
+            changed = False
+            for label in order:
+                mask = reach[label] | defs[label] | uses[label]
+                if mask != reach[label]:
+                    reach[label], changed = mask, True
+                for successor, _ in cfg.successors(label):
+                    if reach[successor] | mask != reach[successor]:
+                        reach[successor], changed = reach[successor] | mask, True
+        live = dict(uses)  # variables used here or later, defined before
+        changed = True
+        while changed:
+            changed = False
+            for label in reversed(order):
+                for predecessor, _ in cfg.predecessors(label):
+                    mask = live[predecessor] | (live[label] & reach[predecessor]
+                                                & ~defs[predecessor])
+                    if mask != live[predecessor]:
+                        live[predecessor], changed = mask, True
+        variables = list(names)
+
+        def members(mask: int) -> set[str]:
+            found = set()
+            while mask:
+                lowest = mask & -mask
+                found.add(variables[lowest.bit_length() - 1])
+                mask ^= lowest
+            return found
+
+        return {label: members(mask) for label, mask in live.items()}
+
+    compute_live_map.numbas = numbas
+    analysis.compute_live_map = ir_utils.compute_live_map = compute_live_map
+
+
+def _callees_optimised_in_their_callers() -> None:
+    """Makes LLVM's module passes skip the library of a function compiled because another one
+    calls it (a rule a play loop calls): its code is optimised at numba's level once, linked
+    into its caller's library, instead of twice.
+
+    numba compiles a called rule into a library of its own, optimises that at -O3 and links
+    the result into the caller's library, which it optimises at -O3 again, callee included:
+    in Saboteur's cold compile 2.1 CPU-s of the rules' own module passes were redone in the
+    play loop's. The callee's own machine code, run only when Python calls it directly, is
+    then that of its functions' pass (FUNCTION_OPT). A compile is a callee's when it starts
+    while another one is under way (numba's "numba:compile" events)."""
+    optimise = codegen.CPUCodeLibrary._optimize_final_module
+    if hasattr(optimise, "compiling"):  # sim/jit.py run again
+        return
+    compiling = [0]  # compiles under way, nested
+
+    class Nesting(event.Listener):
+        def on_start(self, e):
+            compiling[0] += 1
+
+        def on_end(self, e):
+            compiling[0] -= 1
+
+    def optimize_final_module(self):
+        if compiling[0] <= 1:  # not a callee's: the library Python calls
+            optimise(self)
+
+    optimize_final_module.compiling = compiling
+    event.register("numba:compile", Nesting())
+    codegen.CPUCodeLibrary._optimize_final_module = optimize_final_module
+
+
+def _flags_listed_at_once() -> None:
+    """Makes the values of numba's compile flags (`TargetConfig.values`) one merge of their
+    defaults with the options set, rather than a read of each of its about 60 options through
+    its property.
+
+    numba's typing hashes and compares the current flags each time it looks up an overloaded
+    function's implementation: 53,000 hashes and 39,000 comparisons in Saboteur's cold
+    compile, 0.66 CPU-s. The same dict: a property gives the option's value if set, else its
+    default."""
+    numbas = targetconfig.TargetConfig.values
+    if hasattr(numbas, "numbas"):  # sim/jit.py run again
+        return
+    defaults: dict[type, dict] = {}  # per class of flags: option -> default
+
+    def values(self):
+        found = defaults.get(type(self))
+        if found is None:
+            found = defaults[type(self)] = {name: option.default
+                                            for name, option in self.options.items()}
+        return {**found, **self._values}
+
+    values.numbas = numbas
+    targetconfig.TargetConfig.values = values
+
+
+def _ssa_rewrites_only_blocks_using_the_variable() -> None:
+    """Makes numba's SSA reconstruction rewrite, for each variable assigned more than once,
+    only the blocks where that variable occurs, rather than every statement of the function
+    twice per such variable.
+
+    The rewrite of a block where the variable does not occur changes nothing and records
+    nothing (its handlers act on the variable's definitions and uses only): each block is
+    still given anew, with the same statements. In Saboteur's play loop hundreds of variables
+    are reassigned, each making two passes over tens of thousands of statements."""
+    run_ssa, rewrite = ssa._run_ssa, ssa._run_block_rewrite
+    if hasattr(run_ssa, "numbas"):  # sim/jit.py run again
+        return
+    where: list[dict[str, set]] = []  # per reconstruction under way: variable -> its blocks
+
+    def run_ssa_indexed(blocks):
+        found: defaultdict[str, set] = defaultdict(set)
+        for label, block in blocks.items():
+            for statement in block.body:
+                for variable in statement.list_vars():
+                    found[variable.name].add(label)
+        where.append(found)
+        try:
+            return run_ssa(blocks)
+        finally:
+            where.pop()
+
+    def run_block_rewrite(blocks, states, handler):
+        if not where:
+            return rewrite(blocks, states, handler)
+        occurs = where[-1].get(states["varname"], ())
+        new = {}
+        for label, block in blocks.items():
+            if label in occurs:
+                new.update(rewrite({label: block}, states, handler))
+            else:
+                new[label] = copied = ir.Block(scope=block.scope, loc=block.loc)
+                copied.body = list(block.body)
+        return new
+
+    run_ssa_indexed.numbas = run_ssa
+    ssa._run_ssa, ssa._run_block_rewrite = run_ssa_indexed, run_block_rewrite
+
+
 _function_passes_at(FUNCTION_OPT)
 _inlining_copies_a_scope_once()
+_live_map_of_bitsets()
+_flags_listed_at_once()
+_ssa_rewrites_only_blocks_using_the_variable()
+_callees_optimised_in_their_callers()
 
 rule = njit(cache=True, _nrt=False)
 """Decorates a jitted engine function."""
