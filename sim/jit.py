@@ -6,14 +6,13 @@ costs two atomic operations per array in it (about 0.3 us for a 27-array state):
 run time. Engine functions therefore never allocate arrays; they only read and write the
 arrays they are given, and are compiled with `_nrt=False`.
 
-Six changes to numba's internals cut the time of a cold compile, not what the code does:
+Five changes to numba's internals cut the time of a cold compile, not what the code does:
 the inliner copies an inlined function's scope once per copy (`_inlining_copies_a_scope_once`),
 the liveness analysis works on bitsets (`_live_map_of_bitsets`), the compile flags list their
 values in one merge (`_flags_listed_at_once`), the SSA reconstruction rewrites only the
-blocks where a variable occurs (`_ssa_rewrites_only_blocks_using_the_variable`), LLVM's first
-pass over each function runs at FUNCTION_OPT, and a callee's library skips the module passes
-that its callers' run again (`_callees_optimised_in_their_callers`). numba is pinned to the
-minor version they are tested with (tests/sim/test_jit_compile_time.py).
+blocks where a variable occurs (`_ssa_rewrites_only_blocks_using_the_variable`), and LLVM's
+first pass over each function runs at FUNCTION_OPT. numba is pinned to the minor version they
+are tested with (tests/sim/test_jit_compile_time.py).
 """
 
 import contextlib
@@ -26,7 +25,7 @@ from pathlib import Path
 from typing import Callable, Iterator
 
 from numba import config, njit, typeof
-from numba.core import (analysis, codegen, event, inline_closurecall, ir, ir_utils, ssa,
+from numba.core import (analysis, codegen, inline_closurecall, ir, ir_utils, ssa,
                         targetconfig)
 from numpy import ndarray
 
@@ -182,38 +181,6 @@ def _live_map_of_bitsets() -> None:
     analysis.compute_live_map = ir_utils.compute_live_map = compute_live_map
 
 
-def _callees_optimised_in_their_callers() -> None:
-    """Makes LLVM's module passes skip the library of a function compiled because another one
-    calls it (a rule a play loop calls): its code is optimised at numba's level once, linked
-    into its caller's library, instead of twice.
-
-    numba compiles a called rule into a library of its own, optimises that at -O3 and links
-    the result into the caller's library, which it optimises at -O3 again, callee included:
-    in Saboteur's cold compile 2.1 CPU-s of the rules' own module passes were redone in the
-    play loop's. The callee's own machine code, run only when Python calls it directly, is
-    then that of its functions' pass (FUNCTION_OPT). A compile is a callee's when it starts
-    while another one is under way (numba's "numba:compile" events)."""
-    optimise = codegen.CPUCodeLibrary._optimize_final_module
-    if hasattr(optimise, "compiling"):  # sim/jit.py run again
-        return
-    compiling = [0]  # compiles under way, nested
-
-    class Nesting(event.Listener):
-        def on_start(self, e):
-            compiling[0] += 1
-
-        def on_end(self, e):
-            compiling[0] -= 1
-
-    def optimize_final_module(self):
-        if compiling[0] <= 1:  # not a callee's: the library Python calls
-            optimise(self)
-
-    optimize_final_module.compiling = compiling
-    event.register("numba:compile", Nesting())
-    codegen.CPUCodeLibrary._optimize_final_module = optimize_final_module
-
-
 def _flags_listed_at_once() -> None:
     """Makes the values of numba's compile flags (`TargetConfig.values`) one merge of their
     defaults with the options set, rather than a read of each of its about 60 options through
@@ -287,7 +254,6 @@ _inlining_copies_a_scope_once()
 _live_map_of_bitsets()
 _flags_listed_at_once()
 _ssa_rewrites_only_blocks_using_the_variable()
-_callees_optimised_in_their_callers()
 
 rule = njit(cache=True, _nrt=False)
 """Decorates a jitted engine function."""

@@ -1,9 +1,8 @@
 """sim/jit.py's changes to how numba compiles, for compile time: the inliner copies an
 inlined function's scope once per copy (not once per block), the liveness analysis computes on
 bitsets, the compile flags list their values in one merge, the SSA reconstruction rewrites only
-the blocks where a variable occurs, LLVM optimises each function alone at FUNCTION_OPT before
-the linked whole at numba's level, and a callee's library is optimised as a module only where
-it is linked."""
+the blocks where a variable occurs, and LLVM optimises each function alone at FUNCTION_OPT
+before the linked whole at numba's level."""
 
 import copy
 
@@ -14,8 +13,7 @@ from numba.core.compiler import Flags
 from numba.core.compiler import run_frontend
 
 import sim.jit
-from sim.games.saboteur import maze, play
-from strategies import saboteur
+from sim.games.saboteur import bots, maze, play
 
 
 def test_inlining_copies_the_scope_of_the_inlined_function_once_per_copy(monkeypatch):
@@ -92,7 +90,7 @@ def test_llvm_optimises_functions_alone_at_function_opt_and_the_linked_whole_at_
     assert sim.jit.FUNCTION_OPT < config.OPT
 
 
-@pytest.mark.parametrize("function", [maze.refresh, saboteur.default_move, play.python_steps],
+@pytest.mark.parametrize("function", [maze.refresh, bots.default_move, play.python_steps],
                          ids=lambda f: f.__name__)
 def test_the_live_map_of_bitsets_is_numbas(function):
     blocks = run_frontend(function.py_func).blocks  # loops, branches, a generator's yields
@@ -101,40 +99,6 @@ def test_the_live_map_of_bitsets_is_numbas(function):
     live = analysis.compute_live_map(cfg, blocks, uses.usemap, uses.defmap)
     assert live == analysis.compute_live_map.numbas(cfg, blocks, uses.usemap, uses.defmap)
     assert any(live.values())
-
-
-def test_a_callee_is_optimised_as_a_module_only_in_the_library_it_is_linked_into(monkeypatch):
-    finalizing: list[str] = []
-    optimised: list[str] = []
-    finalize = codegen.CPUCodeLibrary.finalize
-    module_passes = codegen.CPUCodegen._module_pass_manager
-
-    def spying_finalize(self):
-        finalizing.append(self.name)
-        try:
-            return finalize(self)
-        finally:
-            finalizing.pop()
-
-    def spying_module_passes(self, **options):
-        optimised.append(finalizing[-1])
-        return module_passes(self, **options)
-
-    monkeypatch.setattr(codegen.CPUCodeLibrary, "finalize", spying_finalize)
-    monkeypatch.setattr(codegen.CPUCodegen, "_module_pass_manager", spying_module_passes)
-
-    @njit
-    def callee(x):
-        return x + 1
-
-    @njit
-    def caller(x):
-        return 2 * callee(x)
-
-    assert caller(1) == 4
-    assert any(name.endswith(".caller") for name in optimised)
-    assert not any(name.endswith(".callee") for name in optimised)
-    assert callee(1) == 2  # its own machine code, called from Python
 
 
 def test_the_flags_list_the_values_of_their_options_as_numba_does():
@@ -152,7 +116,7 @@ def test_the_flags_list_the_values_of_their_options_as_numba_does():
     assert copied != flags
 
 
-@pytest.mark.parametrize("function", [saboteur.default_move, play.python_steps],
+@pytest.mark.parametrize("function", [bots.default_move, play.python_steps],
                          ids=lambda f: f.__name__)
 def test_the_ssa_rewritten_block_by_block_where_a_variable_occurs_is_numbas(function):
     def listing(blocks):
