@@ -11,8 +11,10 @@ the inliner copies an inlined function's scope once per copy (`_inlining_copies_
 the liveness analysis works on bitsets (`_live_map_of_bitsets`), the compile flags list their
 values in one merge (`_flags_listed_at_once`), the SSA reconstruction rewrites only the
 blocks where a variable occurs (`_ssa_rewrites_only_blocks_using_the_variable`), and LLVM's
-first pass over each function runs at FUNCTION_OPT. numba is pinned to the minor version they
-are tested with (tests/sim/test_jit_compile_time.py).
+first pass over each function runs at FUNCTION_OPT. A sixth cuts a warm start: a function
+loaded from the cache does not load numba's compiler registries
+(`_cache_loads_without_registries`). numba is pinned to the minor version they are tested with
+(tests/sim/test_jit_compile_time.py).
 """
 
 import contextlib
@@ -25,7 +27,7 @@ from pathlib import Path
 from typing import Callable, Iterator
 
 from numba import config, njit, typeof
-from numba.core import (analysis, codegen, inline_closurecall, ir, ir_utils, ssa,
+from numba.core import (analysis, caching, codegen, inline_closurecall, ir, ir_utils, ssa,
                         targetconfig)
 from numpy import ndarray
 
@@ -249,11 +251,31 @@ def _ssa_rewrites_only_blocks_using_the_variable() -> None:
     ssa._run_ssa, ssa._run_block_rewrite = run_ssa_indexed, run_block_rewrite
 
 
+def _cache_loads_without_registries() -> None:
+    """Makes loading a compiled function from the cache skip numba's `refresh` of its target
+    context, which imports and installs every registry of numba's implementations (arraymath,
+    npyimpl, ...) so that code can be compiled: a cached function's machine code needs none of
+    them, and numba's compiler refreshes the context itself when something does compile (a miss
+    in the cache). About 0.2 CPU-s of a warm run's start (docs/development.md)."""
+    load = caching.Cache.load_overload
+    if hasattr(load, "numbas"):  # sim/jit.py run again
+        return
+
+    def load_overload(self, sig, target_context):
+        with self._guard_against_spurious_io_errors():
+            return self._load_overload(sig, target_context)
+        # None (a miss) if the `with` block swallows an error reading the cache
+
+    load_overload.numbas = load
+    caching.Cache.load_overload = load_overload
+
+
 _function_passes_at(FUNCTION_OPT)
 _inlining_copies_a_scope_once()
 _live_map_of_bitsets()
 _flags_listed_at_once()
 _ssa_rewrites_only_blocks_using_the_variable()
+_cache_loads_without_registries()
 
 rule = njit(cache=True, _nrt=False)
 """Decorates a jitted engine function."""

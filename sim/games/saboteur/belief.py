@@ -38,7 +38,7 @@ import math
 from sim import rng
 from sim.jit import rule, small_rule
 from sim.games.saboteur.cards import BREAK, REPAIR, ROCKFALL
-from sim.games.saboteur.engine import PLACE, SABOTEUR
+from sim.games.saboteur.engine import PLACE, SABOTEUR, summed
 from sim.games.saboteur.state import FIXED_SABOTEURS, PLAYERS, SABOTEURS
 
 TEMPERATURE = 1.0  # T: how sharply a role's moves follow its team's interest
@@ -190,4 +190,4 @@ def draw_roles(s, rs, seat, r):
     for q in range(p):
         if q != seat:
             role[q] = (chosen >> q) & 1
-    s.g[SABOTEURS] = role.sum()
+    s.g[SABOTEURS] = summed(role)

@@ -27,7 +27,7 @@ Face-down discards left the game: the sampler does not put them back among the h
 from sim import rng, sampling
 from sim.jit import rule, small_rule
 from sim.games.saboteur import belief
-from sim.games.saboteur.engine import MINER, SABOTEUR
+from sim.games.saboteur.engine import MINER, SABOTEUR, summed
 from sim.games.saboteur.state import (BELIEF_WORLDS, DRAW_AT, FIXED_SABOTEURS, PLAYERS,
                                       SABOTEURS, SEED)
 
@@ -59,7 +59,7 @@ def _deal_roles(s, rs, seat, r):
         if q != seat:
             role[q] = scratch[k]
             k += 1
-    g[SABOTEURS] = role.sum()
+    g[SABOTEURS] = summed(role)
 
 
 @rule
