@@ -65,6 +65,22 @@ def strategy_names(presets: dict[str, dict]) -> list[str]:
     return ["random", *presets]
 
 
+def lookups(presets: dict[str, dict], parameters: tuple[Parameter, ...],
+            families: tuple[Family, ...]):
+    """Gives a game's bots module its `strategy_names()` and `resolve(name, user_presets=None)`
+    over its presets, its parameters in the vector's order and its families."""
+
+    def names() -> list[str]:
+        """Gives every built-in name a seat's strategy may have."""
+        return strategy_names(presets)
+
+    def resolve_name(name: str, user_presets: dict | None = None) -> tuple[int, np.ndarray]:
+        """Gives (family code, parameter vector) of a strategy name (see presets.resolve)."""
+        return resolve(name, user_presets, parameters, presets, families)
+
+    return names, resolve_name
+
+
 def resolve(name: str, user_presets: dict | None, parameters: tuple[Parameter, ...],
             presets: dict[str, dict], families: tuple[Family, ...] | None = None
             ) -> tuple[int, np.ndarray]:

@@ -96,14 +96,7 @@ BUILT_IN = presets.built_in(PRESETS)
 """The presets as `simulate strategies` lists them: name -> (family, parameters changed)."""
 
 
-def strategy_names() -> list[str]:
-    """Gives every built-in name a seat's strategy may have."""
-    return presets.strategy_names(PRESETS)
-
-
-def resolve(name: str, user_presets: dict | None = None) -> tuple[int, np.ndarray]:
-    """Gives (family code, parameter vector) of a strategy name (see presets.resolve)."""
-    return presets.resolve(name, user_presets, VECTOR, PRESETS, FAMILIES)
+strategy_names, resolve = presets.lookups(PRESETS, VECTOR, FAMILIES)
 
 
 @small_rule

@@ -44,14 +44,7 @@ FAMILIES = (
 BUILT_IN = presets.built_in(PRESETS)
 
 
-def strategy_names() -> list[str]:
-    """Gives every built-in name a seat's strategy may have."""
-    return presets.strategy_names(PRESETS)
-
-
-def resolve(name: str, user_presets: dict | None = None):
-    """Gives (family code, parameter vector) of a strategy name (see presets.resolve)."""
-    return presets.resolve(name, user_presets, VECTOR, PRESETS, FAMILIES)
+strategy_names, resolve = presets.lookups(PRESETS, VECTOR, FAMILIES)
 
 
 @small_rule

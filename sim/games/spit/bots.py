@@ -8,8 +8,6 @@ A bot chooses *which* move its seat makes; the seat's reaction time decides *whe
 tops of the other layout, the spit piles' tops and how many cards each pile holds.
 """
 
-import numpy as np
-
 from sim import rng, search
 from sim.jit import rule, small_rule
 from sim.games.spit import rollout
@@ -71,14 +69,7 @@ FAMILIES = (
 BUILT_IN = presets.built_in(PRESETS)
 
 
-def strategy_names() -> list[str]:
-    """Gives every built-in name a seat's strategy may have."""
-    return presets.strategy_names(PRESETS)
-
-
-def resolve(name: str, user_presets: dict | None = None) -> tuple[int, np.ndarray]:
-    """Gives (family code, parameter vector) of a strategy name (see presets.resolve)."""
-    return presets.resolve(name, user_presets, VECTOR, PRESETS, FAMILIES)
+strategy_names, resolve = presets.lookups(PRESETS, VECTOR, FAMILIES)
 
 
 @small_rule
