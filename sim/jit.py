@@ -6,11 +6,13 @@ costs two atomic operations per array in it (about 0.3 us for a 27-array state):
 run time. Engine functions therefore never allocate arrays; they only read and write the
 arrays they are given, and are compiled with `_nrt=False`.
 
-Five changes to numba's internals cut the time of a cold compile, not what the code does:
+Six changes to numba's internals cut the time of a cold compile, not what the code does:
 the inliner copies an inlined function's scope once per copy (`_inlining_copies_a_scope_once`),
 the liveness analysis works on bitsets (`_live_map_of_bitsets`), the compile flags list their
 values in one merge (`_flags_listed_at_once`), the SSA reconstruction rewrites only the
-blocks where a variable occurs (`_ssa_rewrites_only_blocks_using_the_variable`), and LLVM's
+blocks where a variable occurs (`_ssa_rewrites_only_blocks_using_the_variable`), the inliner
+makes the IR of a function inlined at several calls once per compile
+(`_inlined_functions_prepared_once`), and LLVM's
 first pass over each function runs at FUNCTION_OPT. numba is pinned to the minor version they
 are tested with (tests/sim/test_jit_compile_time.py).
 """
@@ -25,7 +27,7 @@ from pathlib import Path
 from typing import Callable, Iterator
 
 from numba import config, njit, typeof
-from numba.core import (analysis, codegen, inline_closurecall, ir, ir_utils, ssa,
+from numba.core import (analysis, codegen, event, inline_closurecall, ir, ir_utils, ssa,
                         targetconfig)
 from numpy import ndarray
 
@@ -249,11 +251,58 @@ def _ssa_rewrites_only_blocks_using_the_variable() -> None:
     ssa._run_ssa, ssa._run_block_rewrite = run_ssa_indexed, run_block_rewrite
 
 
+def _inlined_functions_prepared_once() -> None:
+    """Makes numba's inliner run its untyped passes over a function inlined with
+    `inline="always"` (`small_rule`) once per compile rather than at every call inlined.
+
+    For each call of a `small_rule` the inliner turns the function's bytecode into numba IR
+    anew (`run_untyped_passes`: bytecode analysis, IR, the rules it inlines in turn...), then
+    copies that IR into the caller (`inline_ir` copies it first thing, leaving it as it was).
+    Within one compile (the top-level function and the rules compiled while it is typed) the
+    same function gives the same IR, so it is kept until that compile ends. Each inlining
+    still gets a fresh identity of the function (numba names the inlined variables after it),
+    so every copy's variables are new ones, as before."""
+    prepare = inline_closurecall.InlineWorker.run_untyped_passes
+    if hasattr(prepare, "numbas"):  # sim/jit.py run again
+        return
+    prepared: dict = {}  # (function, flags) -> its untyped IR, during one compile
+
+    def run_untyped_passes(self, func, enable_ssa=False):
+        if not compiling:
+            return prepare(self, func, enable_ssa)
+        flags = {**self.flags.values(), "enable_ssa": enable_ssa}  # numba's sets it so
+        key = (func, repr(sorted(flags.items())))
+        found = prepared.get(key)
+        if found is None:
+            found = prepared[key] = prepare(self, func, enable_ssa)
+        else:
+            self.flags.enable_ssa = enable_ssa  # as numba's does
+        fresh = copy.copy(found)
+        fresh.func_id = found.func_id.derive()
+        return fresh
+
+    compiling: list = []  # one entry per dispatcher compile under way
+
+    class Compiles(event.Listener):
+        def on_start(self, _):
+            compiling.append(True)
+
+        def on_end(self, _):
+            compiling.pop()
+            if not compiling:
+                prepared.clear()
+
+    event.register("numba:compile", Compiles())
+    run_untyped_passes.numbas = prepare
+    inline_closurecall.InlineWorker.run_untyped_passes = run_untyped_passes
+
+
 _function_passes_at(FUNCTION_OPT)
 _inlining_copies_a_scope_once()
 _live_map_of_bitsets()
 _flags_listed_at_once()
 _ssa_rewrites_only_blocks_using_the_variable()
+_inlined_functions_prepared_once()
 
 rule = njit(cache=True, _nrt=False)
 """Decorates a jitted engine function."""
