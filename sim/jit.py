@@ -88,7 +88,7 @@ def _function_passes_at(level: int) -> None:
 
 def _inlining_copies_a_scope_once() -> None:
     """Makes numba's inliner copy the scope of an inlined function once per copy of its code
-    rather than once per block of it (numba issue #8989, open in 0.68).
+    rather than once per block of it (numba issue #8989, open in 0.68), and its code once.
 
     A function inlined with `inline="always"` (`small_rule`) is copied twice, block by block,
     each block by `copy.deepcopy` on its own: every block's copy drags along a copy of the
@@ -96,23 +96,32 @@ def _inlining_copies_a_scope_once() -> None:
     variables, and a rule inlining rules that inline rules copies the lot again at each level:
     6.2 of Saboteur's 24.6 CPU-s of cold compile went to inlining, 1.3 with this. Here the
     blocks of one copy share one copy of their scope, as the blocks copied share the scope
-    copied: the same code (the same games, tested by their tables' hash)."""
+    copied: the same code (the same games, tested by their tables' hash). `inline_ir` also
+    copies its copy again, to return it unmutated; both of numba's callers discard it, so
+    that second copy is left out (about 1 CPU-s of the cold compile)."""
     inline_ir = inline_closurecall.InlineWorker.inline_ir
     if hasattr(inline_ir, "memos"):  # sim/jit.py run again
         return
     memos: list[dict] = []  # per inlining in progress: scope id -> the memo of its blocks' copy
+    made: list[set] = []  # per inlining in progress: the ids of the blocks it copied
 
     def deepcopy(x, memo=None):
         if memo is None and memos and isinstance(x, ir.Block):
-            memo = memos[-1].setdefault(id(x.scope), {})
+            if id(x) in made[-1]:  # the copy kept unmutated, which numba's callers discard
+                return x
+            copied = copy.deepcopy(x, memos[-1].setdefault(id(x.scope), {}))
+            made[-1].add(id(copied))
+            return copied
         return copy.deepcopy(x, memo)
 
     def inline_ir_once(self, *args, **kwargs):
         memos.append({})
+        made.append(set())
         try:
             return inline_ir(self, *args, **kwargs)
         finally:
             memos.pop()
+            made.pop()
 
     inline_ir_once.memos = memos
     module = types.ModuleType("copy")  # stands for the copy module in numba's inliner
