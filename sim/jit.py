@@ -6,15 +6,16 @@ costs two atomic operations per array in it (about 0.3 us for a 27-array state):
 run time. Engine functions therefore never allocate arrays; they only read and write the
 arrays they are given, and are compiled with `_nrt=False`.
 
-Five changes to numba's internals cut the time of a cold compile, not what the code does:
+Six changes to numba's internals cut the time of a cold compile, not what the code does:
 the inliner copies an inlined function's scope once per copy (`_inlining_copies_a_scope_once`),
 the liveness analysis works on bitsets (`_live_map_of_bitsets`), the compile flags list their
 values in one merge (`_flags_listed_at_once`), the SSA reconstruction rewrites only the
-blocks where a variable occurs (`_ssa_rewrites_only_blocks_using_the_variable`), and LLVM's
-first pass over each function runs at FUNCTION_OPT. A sixth cuts a warm start: a function
-loaded from the cache does not load numba's compiler registries
-(`_cache_loads_without_registries`). numba is pinned to the minor version they are tested with
-(tests/sim/test_jit_compile_time.py).
+blocks where a variable occurs (`_ssa_rewrites_only_blocks_using_the_variable`), the inliner
+makes the IR of a function inlined at several calls once per compile
+(`_inlined_functions_prepared_once`), and LLVM's first pass over each function runs at
+FUNCTION_OPT. One more cuts a warm start: a function loaded from the cache does not load
+numba's compiler registries (`_cache_loads_without_registries`). numba is pinned to the minor
+version they are tested with (tests/sim/test_jit_compile_time.py).
 """
 
 import contextlib
@@ -27,8 +28,8 @@ from pathlib import Path
 from typing import Callable, Iterator
 
 from numba import config, njit, typeof
-from numba.core import (analysis, caching, codegen, inline_closurecall, ir, ir_utils, ssa,
-                        targetconfig)
+from numba.core import (analysis, caching, codegen, event, inline_closurecall, ir, ir_utils,
+                        ssa, targetconfig)
 from numpy import ndarray
 
 from sim import live
@@ -88,7 +89,7 @@ def _function_passes_at(level: int) -> None:
 
 def _inlining_copies_a_scope_once() -> None:
     """Makes numba's inliner copy the scope of an inlined function once per copy of its code
-    rather than once per block of it (numba issue #8989, open in 0.68).
+    rather than once per block of it (numba issue #8989, open in 0.68), and its code once.
 
     A function inlined with `inline="always"` (`small_rule`) is copied twice, block by block,
     each block by `copy.deepcopy` on its own: every block's copy drags along a copy of the
@@ -96,23 +97,32 @@ def _inlining_copies_a_scope_once() -> None:
     variables, and a rule inlining rules that inline rules copies the lot again at each level:
     6.2 of Saboteur's 24.6 CPU-s of cold compile went to inlining, 1.3 with this. Here the
     blocks of one copy share one copy of their scope, as the blocks copied share the scope
-    copied: the same code (the same games, tested by their tables' hash)."""
+    copied: the same code (the same games, tested by their tables' hash). `inline_ir` also
+    copies its copy again, to return it unmutated; both of numba's callers discard it, so
+    that second copy is left out (about 1 CPU-s of the cold compile)."""
     inline_ir = inline_closurecall.InlineWorker.inline_ir
     if hasattr(inline_ir, "memos"):  # sim/jit.py run again
         return
     memos: list[dict] = []  # per inlining in progress: scope id -> the memo of its blocks' copy
+    made: list[set] = []  # per inlining in progress: the ids of the blocks it copied
 
     def deepcopy(x, memo=None):
         if memo is None and memos and isinstance(x, ir.Block):
-            memo = memos[-1].setdefault(id(x.scope), {})
+            if id(x) in made[-1]:  # the copy kept unmutated, which numba's callers discard
+                return x
+            copied = copy.deepcopy(x, memos[-1].setdefault(id(x.scope), {}))
+            made[-1].add(id(copied))
+            return copied
         return copy.deepcopy(x, memo)
 
     def inline_ir_once(self, *args, **kwargs):
         memos.append({})
+        made.append(set())
         try:
             return inline_ir(self, *args, **kwargs)
         finally:
             memos.pop()
+            made.pop()
 
     inline_ir_once.memos = memos
     module = types.ModuleType("copy")  # stands for the copy module in numba's inliner
@@ -270,11 +280,58 @@ def _cache_loads_without_registries() -> None:
     caching.Cache.load_overload = load_overload
 
 
+def _inlined_functions_prepared_once() -> None:
+    """Makes numba's inliner run its untyped passes over a function inlined with
+    `inline="always"` (`small_rule`) once per compile rather than at every call inlined.
+
+    For each call of a `small_rule` the inliner turns the function's bytecode into numba IR
+    anew (`run_untyped_passes`: bytecode analysis, IR, the rules it inlines in turn...), then
+    copies that IR into the caller (`inline_ir` copies it first thing, leaving it as it was).
+    Within one compile (the top-level function and the rules compiled while it is typed) the
+    same function gives the same IR, so it is kept until that compile ends. Each inlining
+    still gets a fresh identity of the function (numba names the inlined variables after it),
+    so every copy's variables are new ones, as before."""
+    prepare = inline_closurecall.InlineWorker.run_untyped_passes
+    if hasattr(prepare, "numbas"):  # sim/jit.py run again
+        return
+    prepared: dict = {}  # (function, flags) -> its untyped IR, during one compile
+
+    def run_untyped_passes(self, func, enable_ssa=False):
+        if not compiling:
+            return prepare(self, func, enable_ssa)
+        flags = {**self.flags.values(), "enable_ssa": enable_ssa}  # numba's sets it so
+        key = (func, repr(sorted(flags.items())))
+        found = prepared.get(key)
+        if found is None:
+            found = prepared[key] = prepare(self, func, enable_ssa)
+        else:
+            self.flags.enable_ssa = enable_ssa  # as numba's does
+        fresh = copy.copy(found)
+        fresh.func_id = found.func_id.derive()
+        return fresh
+
+    compiling: list = []  # one entry per dispatcher compile under way
+
+    class Compiles(event.Listener):
+        def on_start(self, _):
+            compiling.append(True)
+
+        def on_end(self, _):
+            compiling.pop()
+            if not compiling:
+                prepared.clear()
+
+    event.register("numba:compile", Compiles())
+    run_untyped_passes.numbas = prepare
+    inline_closurecall.InlineWorker.run_untyped_passes = run_untyped_passes
+
+
 _function_passes_at(FUNCTION_OPT)
 _inlining_copies_a_scope_once()
 _live_map_of_bitsets()
 _flags_listed_at_once()
 _ssa_rewrites_only_blocks_using_the_variable()
+_inlined_functions_prepared_once()
 _cache_loads_without_registries()
 
 rule = njit(cache=True, _nrt=False)

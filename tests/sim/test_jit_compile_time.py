@@ -1,14 +1,15 @@
 """sim/jit.py's changes to how numba compiles, for compile time: the inliner copies an
 inlined function's scope once per copy (not once per block), the liveness analysis computes on
 bitsets, the compile flags list their values in one merge, the SSA reconstruction rewrites only
-the blocks where a variable occurs, and LLVM optimises each function alone at FUNCTION_OPT
-before the linked whole at numba's level."""
+the blocks where a variable occurs, the inliner prepares a function inlined at several calls
+once per compile, and LLVM optimises each function alone at FUNCTION_OPT before the linked
+whole at numba's level."""
 
 import copy
 
 import pytest
 from numba import njit
-from numba.core import analysis, codegen, config, ir, ssa
+from numba.core import analysis, codegen, config, ir, ssa, untyped_passes
 from numba.core.compiler import Flags
 from numba.core.compiler import run_frontend
 
@@ -47,9 +48,9 @@ def test_inlining_copies_the_scope_of_the_inlined_function_once_per_copy(monkeyp
         return clipped_sum(values, 1, 5)
 
     assert caller((0, 3, 9)) == 1 + 3 + 5
-    # the inliner copies the callee twice (one to inline, one kept): a scope copy each,
-    # where numba alone copied it for each of the callee's blocks
-    assert len(copies) == 2
+    # one scope copy for the callee's one copy (to inline), where numba alone copied it for
+    # each of the callee's blocks, twice (the second copy, kept unmutated, is discarded)
+    assert len(copies) == 1
 
 
 def test_llvm_optimises_functions_alone_at_function_opt_and_the_linked_whole_at_numbas(
@@ -128,3 +129,31 @@ def test_the_ssa_rewritten_block_by_block_where_a_variable_occurs_is_numbas(func
     ours = ssa._run_ssa(blocks)
     assert listing(ours) == listing(numbas)
     assert listing(ours) != listing(run_frontend(function.py_func).blocks)  # it renamed
+
+
+def test_a_function_inlined_at_several_calls_is_prepared_once_per_compile(monkeypatch):
+    prepared = []
+    extract = untyped_passes.ExtractByteCode.run_pass
+
+    def recording(self, state):
+        prepared.append(state.func_id.func.__name__)
+        return extract(self, state)
+
+    monkeypatch.setattr(untyped_passes.ExtractByteCode, "run_pass", recording)
+
+    @njit(inline="always")
+    def clipped(value, low, high):  # its own variables, branches
+        result = value
+        if value < low:
+            result = low
+        elif value > high:
+            result = high
+        return result
+
+    @njit
+    def caller(a, b, c):
+        return clipped(a, 1, 5) + 10 * clipped(b, 1, 5) + 100 * clipped(c, 1, 5)
+
+    # each call inlined with variables of its own, though the IR was made once
+    assert caller(0, 3, 9) == 1 + 30 + 500
+    assert prepared.count("clipped") == 1  # numba alone: once per call inlined
