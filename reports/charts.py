@@ -84,6 +84,7 @@ def _below(ax, points: float):
 
 
 PLOT_INCHES = 4.0  # the least width a chart's plot keeps beside a legend outside it
+LEGEND_INCHES = 12.0  # the most width a figure gives a legend outside its plot
 
 
 def _finish(fig, ax, path: Path, title: str, xlabel: str, ylabel: str, caption: str,
@@ -97,10 +98,14 @@ def _finish(fig, ax, path: Path, title: str, xlabel: str, ylabel: str, caption: 
              va="bottom", wrap=True)
     legend = ax.get_legend()
     if legend is not None and right < 0.97:  # outside: as much room as the legend is wide
-        inches = legend.get_window_extent(fig.canvas.get_renderer()).width / fig.dpi
+        # at most LEGEND_INCHES: a wider legend runs off the image rather than make it huge
+        inches = min(legend.get_window_extent(fig.canvas.get_renderer()).width / fig.dpi,
+                     LEGEND_INCHES)
         # a legend of long labels widens the figure rather than squeeze the plot away
         margin = 1.15 if left is None else left * fig.get_figwidth()  # the y labels'
-        fig.set_figwidth(max(fig.get_figwidth(), margin + PLOT_INCHES + inches + 0.3))
+        # the plot keeps PLOT_INCHES between the margin and the legend, with 3% on the right
+        fig.set_figwidth(max(fig.get_figwidth(),
+                             (margin + PLOT_INCHES + inches + 0.1) / 0.97))
         right = 0.97 - (inches + 0.1) / fig.get_figwidth()
     if left is None:
         left = 1.15 / fig.get_figwidth()

@@ -45,6 +45,22 @@ def test_the_other_interval_charts_draw_rates_of_zero_too(tmp_path):
     assert wilson(0, 7)[0] >= 0.0
 
 
+def test_a_legend_of_any_width_leaves_the_plot_its_width(tmp_path, monkeypatch):
+    # the figure widened for the legend by a margin too small: the plot narrowed by 3% of the
+    # legend's width, and a legend wider than about 130 inches left it none (matplotlib:
+    # "left cannot be >= right")
+    kept = []
+    monkeypatch.setattr(charts, "save", lambda fig, path: kept.append(
+        (fig.subplotpars.right - fig.subplotpars.left) * fig.get_figwidth()))
+    x, rate = np.array([2, 3]), np.array([0.4, 0.5])
+    for label in ("a", "miner=search-belief-strong saboteur=default " * 4,
+                  "a label of a legend wider than any figure " * 40):
+        charts.rate_lines(tmp_path / "lines.png", {label: (x, rate, rate - 0.1, rate + 0.1)},
+                          band=False, title="t", xlabel="x", ylabel="y", caption="c")
+    assert all(width >= charts.PLOT_INCHES - 1e-9 for width in kept), kept
+    assert len(kept) == 3
+
+
 def edge_ink(path) -> int:
     """Gives how many pixels on the image's outermost rows and columns are not white: ink
     there is a title, label or legend cut by the image's edge."""
