@@ -536,7 +536,7 @@ def observe(s, rs, seat, move, card, distance_before, cut_path, goals_before):
             suspicion[seat] += 1.0
         elif after < distance_before:
             suspicion[seat] -= 0.5
-        if s.seen[seat, 0] + s.seen[seat, 1] + s.seen[seat, 2] > 0:
+        if looked(s, seat):
             _lean(s, rs, seat, goals_before)
     elif action == BREAK and move[2] != seat:
         suspicion[seat] += -0.3 if suspicion[move[2]] > 0.5 else 1.0
@@ -551,6 +551,13 @@ def observe(s, rs, seat, move, card, distance_before, cut_path, goals_before):
         suspect = table[target]
     roles_belief.record(s, seat, roles_belief.evidence(action, through == 1, gain, target,
                                                        suspect, seat, cut_path))
+
+
+@small_rule
+def looked(s, seat):
+    """Gives whether `seat` has looked at a goal card (which, the table sees): only then do its
+    path cards add to its lean (`_lean`)."""
+    return s.seen[seat, 0] + s.seen[seat, 1] + s.seen[seat, 2] > 0
 
 
 @small_rule

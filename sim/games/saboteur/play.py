@@ -34,7 +34,7 @@ def turn(s, rs, seat, move, observed):
         cell, reach, stamp = s.cell, s.reach, s.g[STAMP]
         if move[0] == engine.PLACE:
             before = bots.expected_distance(s, rs, -1)
-            if s.seen[seat, 0] + s.seen[seat, 1] + s.seen[seat, 2] > 0:
+            if bots.looked(s, seat):
                 goals_before = bots.goal_distances(s, rs)
         cut_path = move[0] == ROCKFALL and cell[move[3], move[2]] == THROUGH \
             and reach[move[3], move[2]] == stamp
