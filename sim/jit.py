@@ -28,8 +28,8 @@ from pathlib import Path
 from typing import Callable, Iterator
 
 from numba import config, njit, typeof
-from numba.core import (analysis, caching, codegen, event, inline_closurecall, ir, ir_utils,
-                        ssa, targetconfig)
+from numba.core import (analysis, caching, codegen, dispatcher, event, inline_closurecall, ir,
+                        ir_utils, registry, sigutils, ssa, targetconfig)
 from numpy import ndarray
 
 from sim import live
@@ -334,8 +334,97 @@ _ssa_rewrites_only_blocks_using_the_variable()
 _inlined_functions_prepared_once()
 _cache_loads_without_registries()
 
-rule = njit(cache=True, _nrt=False)
-"""Decorates a jitted engine function."""
+class _Linked:
+    """The key a rule compiled only into its callers is found by when they are lowered (numba
+    keys a compiled function's code by its entry point, which such a rule has none of)."""
+
+    __slots__ = ("name",)
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+    def __repr__(self) -> str:
+        return f"<{self.name}, compiled into its callers>"
+
+
+def _finalize_for_linking(library) -> None:
+    """`CPUCodeLibrary._finalize_final_module`, but the machine code."""
+    library._finalize_dynamic_globals()
+    library._verify_declare_only_symbols()
+    library._finalized = True
+
+
+class _RuleCompiler(dispatcher._FunctionCompiler):
+    linking = False  # True while a jitted caller is typed: compile into callers only
+
+    def _customize_flags(self, flags):
+        flags.no_cfunc_wrapper = True  # no rule is called through a C function pointer
+        if self.linking:
+            flags.no_compile = flags.no_cpython_wrapper = True
+        return flags
+
+
+class _RuleCache(caching.FunctionCache):
+    def save_overload(self, sig, data):
+        if data.entry_point is not None:  # compiled into its callers: no machine code to keep
+            super().save_overload(sig, data)
+
+
+class Rule(registry.CPUDispatcher):
+    """A jitted engine function compiled on its own (not copied where it is called), which is
+    compiled into its jitted callers' code only, until Python calls it.
+
+    numba compiles a function another jitted function calls to machine code of its own, with
+    a wrapper for Python to call it, and caches that; then it links the function's optimised
+    LLVM code into the caller, and the caller's machine code is what runs. A game run calls one
+    function from Python, its play loop: the machine code and wrappers of the rules the loop
+    calls (a third of a cold compile's LLVM time) were made and cached to go unused. A rule is
+    compiled for a jitted caller as numba compiles its own helpers for one
+    (`BaseContext.compile_subroutine`: `no_compile`, no wrapper) and linked into the caller
+    the same way; when Python calls it (a test, the Python driver), it is compiled whole."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        made = self._compiler
+        self._compiler = _RuleCompiler(made.py_func, made.targetdescr, made.targetoptions,
+                                       made.locals, made.pipeline_class)
+
+    def enable_caching(self):
+        self._cache = _RuleCache(self.py_func)
+
+    def get_call_template(self, args, kws):
+        linking, self._compiler.linking = self._compiler.linking, True
+        try:
+            return super().get_call_template(args, kws)
+        finally:
+            self._compiler.linking = linking
+
+    def compile(self, sig):
+        if not self._compiler.linking:  # for Python to call: it needs machine code
+            args, _ = sigutils.normalize_signature(sig)
+            found = self.overloads.get(tuple(args))
+            if found is not None and isinstance(found.entry_point, _Linked):
+                del self.overloads[tuple(args)]
+        return super().compile(sig)
+
+    def add_overload(self, cres):
+        if cres.entry_point is not None:
+            return super().add_overload(cres)
+        key = _Linked(cres.fndesc.qualname)
+        self.targetctx.insert_user_function(key, cres.fndesc, [cres.library])
+        cres.library._finalize_final_module = types.MethodType(_finalize_for_linking,
+                                                               cres.library)
+        self.overloads[tuple(cres.signature.args)] = cres._replace(entry_point=key)
+
+
+def rule(function):
+    """Decorates a jitted engine function (a `Rule`: cached, without reference counting)."""
+    if config.DISABLE_JIT:
+        return function
+    compiled = Rule(function, targetoptions={"nopython": True, "_nrt": False})
+    compiled.enable_caching()
+    return compiled
+
 
 small_rule = njit(cache=True, _nrt=False, inline="always")
 """Decorates a small jitted helper that hot loops call often (inlined where it is called)."""
