@@ -15,7 +15,9 @@ makes the IR of a function inlined at several calls once per compile
 (`_inlined_functions_prepared_once`), and LLVM's first pass over each function runs at
 FUNCTION_OPT. One more cuts a warm start: a function loaded from the cache does not load
 numba's compiler registries (`_cache_loads_without_registries`). numba is pinned to the minor
-version they are tested with (tests/sim/test_jit_compile_time.py).
+version they are tested with (tests/sim/test_jit_compile_time.py). And a rule that jitted code
+calls is compiled into its callers only, without machine code of its own, until Python calls
+it (`Rule`, tests/sim/test_jit_linking.py).
 """
 
 import contextlib
@@ -27,9 +29,10 @@ from collections import defaultdict
 from pathlib import Path
 from typing import Callable, Iterator
 
+from llvmlite import binding as llvm
 from numba import config, njit, typeof
-from numba.core import (analysis, caching, codegen, dispatcher, event, inline_closurecall, ir,
-                        ir_utils, registry, sigutils, ssa, targetconfig)
+from numba.core import (analysis, caching, codegen, compiler, dispatcher, event,
+                        inline_closurecall, ir, ir_utils, registry, sigutils, ssa, targetconfig)
 from numpy import ndarray
 
 from sim import live
@@ -364,10 +367,46 @@ class _RuleCompiler(dispatcher._FunctionCompiler):
         return flags
 
 
+class _LinkedCacheImpl(caching.CompileResultCacheImpl):
+    """Keeps a rule compiled into its callers as its callers link it: its optimised LLVM code
+    (bitcode) and its signature, no machine code; loaded, it is linked as if just compiled."""
+
+    def reduce(self, cres):
+        if cres.entry_point is not None:
+            return super().reduce(cres)
+        fndesc = cres.fndesc
+        fndesc.typemap = fndesc.calltypes = None  # not needed to call it, as numba's reduce
+        return ("linked", cres.library.name,
+                cres.library._get_module_for_linking().as_bitcode(), fndesc, cres.signature)
+
+    def rebuild(self, target_context, payload):
+        if payload[0] != "linked":
+            return super().rebuild(target_context, payload)
+        _, name, bitcode, fndesc, signature = payload
+        library = target_context.codegen().create_library(name)
+        library._final_module = library._shared_module = llvm.parse_bitcode(bitcode)
+        _finalize_for_linking(library)
+        return compiler.CompileResult(
+            target_context=target_context, typing_context=target_context.typing_context,
+            library=library, environment=None, entry_point=_Linked(fndesc.qualname),
+            fndesc=fndesc, type_annotation="", signature=signature, objectmode=False,
+            lifted=(), typing_error=None, call_helper=None, metadata=None, reload_init=[],
+            referenced_envs=None)
+
+
 class _RuleCache(caching.FunctionCache):
-    def save_overload(self, sig, data):
-        if data.entry_point is not None:  # compiled into its callers: no machine code to keep
-            super().save_overload(sig, data)
+    """numba's cache of a rule, which keeps a rule compiled into its callers apart from the
+    rule compiled whole, for Python to call (its index key says which)."""
+
+    _impl_class = _LinkedCacheImpl
+
+    def __init__(self, py_func, made: "_RuleCompiler") -> None:
+        super().__init__(py_func)
+        self._made = made
+
+    def _index_key(self, sig, codegen):
+        key = super()._index_key(sig, codegen)
+        return (*key, "linked") if self._made.linking else key
 
 
 class Rule(registry.CPUDispatcher):
@@ -380,8 +419,9 @@ class Rule(registry.CPUDispatcher):
     function from Python, its play loop: the machine code and wrappers of the rules the loop
     calls (a third of a cold compile's LLVM time) were made and cached to go unused. A rule is
     compiled for a jitted caller as numba compiles its own helpers for one
-    (`BaseContext.compile_subroutine`: `no_compile`, no wrapper) and linked into the caller
-    the same way; when Python calls it (a test, the Python driver), it is compiled whole."""
+    (`BaseContext.compile_subroutine`: `no_compile`, no wrapper), linked into the caller the
+    same way, and cached as the LLVM code linked (for the next caller to compile, say a search
+    seat's loop); when Python calls it (a test, the Python driver), it is compiled whole."""
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
@@ -390,7 +430,7 @@ class Rule(registry.CPUDispatcher):
                                        made.locals, made.pipeline_class)
 
     def enable_caching(self):
-        self._cache = _RuleCache(self.py_func)
+        self._cache = _RuleCache(self.py_func, self._compiler)
 
     def get_call_template(self, args, kws):
         linking, self._compiler.linking = self._compiler.linking, True
@@ -408,13 +448,16 @@ class Rule(registry.CPUDispatcher):
         return super().compile(sig)
 
     def add_overload(self, cres):
-        if cres.entry_point is not None:
-            return super().add_overload(cres)
-        key = _Linked(cres.fndesc.qualname)
-        self.targetctx.insert_user_function(key, cres.fndesc, [cres.library])
-        cres.library._finalize_final_module = types.MethodType(_finalize_for_linking,
-                                                               cres.library)
-        self.overloads[tuple(cres.signature.args)] = cres._replace(entry_point=key)
+        if cres.entry_point is None:  # compiled just now, into its callers
+            key = _Linked(cres.fndesc.qualname)
+            self.targetctx.insert_user_function(key, cres.fndesc, [cres.library])
+            cres.library._finalize_final_module = types.MethodType(_finalize_for_linking,
+                                                                   cres.library)
+            cres = cres._replace(entry_point=key)
+        if isinstance(cres.entry_point, _Linked):  # no code for Python to call
+            self.overloads[tuple(cres.signature.args)] = cres
+        else:
+            super().add_overload(cres)
 
 
 def rule(function):

@@ -1,10 +1,10 @@
-"""A rule another jitted function calls is compiled into its caller's code only (sim.jit.Rule):
-no machine code, wrapper or cache entry of its own until Python calls it."""
+"""A rule another jitted function calls is compiled into its callers' code only (sim.jit.Rule):
+no machine code or wrapper of its own until Python calls it, and cached as its callers link it."""
 
 import importlib.util
 import sys
 
-from numba.core import codegen, config
+from numba.core import codegen, config, event
 
 from sim.jit import Rule
 
@@ -58,16 +58,39 @@ def test_a_rule_python_calls_after_linking_it_is_then_compiled_whole(monkeypatch
     assert caller(2, 3) == 13  # still the code it was compiled with
 
 
-def test_only_the_function_python_calls_is_cached(tmp_path, monkeypatch):
-    (tmp_path / "linked_rules.py").write_text(
+def import_file(path, name: str, monkeypatch):
+    spec = importlib.util.spec_from_file_location(name, path)
+    module = importlib.util.module_from_spec(spec)
+    monkeypatch.setitem(sys.modules, name, module)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_a_rule_compiled_into_a_caller_is_cached_as_such_for_the_next_caller(tmp_path,
+                                                                             monkeypatch):
+    source = tmp_path / "linked_rules.py"
+    source.write_text(
         "from sim.jit import rule\n\n\n"
         "@rule\ndef square(x):\n    return x * x\n\n\n"
-        "@rule\ndef sum_of_squares(x, y):\n    return square(x) + square(y)\n")
+        "@rule\ndef sum_of_squares(x, y):\n    return square(x) + square(y)\n\n\n"
+        "@rule\ndef double_square(x):\n    return 2 * square(x)\n")
     monkeypatch.setattr(config, "CACHE_DIR", str(tmp_path / "cache"))
-    spec = importlib.util.spec_from_file_location("linked_rules", tmp_path / "linked_rules.py")
-    module = importlib.util.module_from_spec(spec)
-    monkeypatch.setitem(sys.modules, "linked_rules", module)
-    spec.loader.exec_module(module)
-    assert module.sum_of_squares(3, 4) == 25
-    cached = sorted(p.name.split("-")[0] for p in (tmp_path / "cache").rglob("*.nbi"))
-    assert cached == ["linked_rules.sum_of_squares"]
+    first = import_file(source, "linked_rules", monkeypatch)
+    assert first.sum_of_squares(3, 4) == 25
+    # as a new process would: the same file, nothing compiled yet
+    again = import_file(source, "linked_rules_again", monkeypatch)
+    compiled: list[str] = []
+
+    class Compiles(event.Listener):
+        def on_start(self, data):
+            compiled.append(data.data["dispatcher"].py_func.__name__)
+
+        def on_end(self, data):
+            pass
+
+    with event.install_listener("numba:compile", Compiles()):
+        made = machine_code_made(monkeypatch)
+        assert again.double_square(3) == 18
+    assert compiled == ["double_square"] and made == ["double_square"]
+    (overload,) = again.square.overloads.values()
+    assert not callable(overload.entry_point)  # loaded as linked, still no machine code
