@@ -337,6 +337,7 @@ _ssa_rewrites_only_blocks_using_the_variable()
 _inlined_functions_prepared_once()
 _cache_loads_without_registries()
 
+
 class _Linked:
     """The key a rule compiled only into its callers is found by when they are lowered (numba
     keys a compiled function's code by its entry point, which such a rule has none of)."""

@@ -10,8 +10,7 @@ import copy
 import pytest
 from numba import njit
 from numba.core import analysis, codegen, config, ir, ssa, untyped_passes
-from numba.core.compiler import Flags
-from numba.core.compiler import run_frontend
+from numba.core.compiler import Flags, run_frontend
 
 import sim.jit
 from sim.games.saboteur import bots, maze, play
