@@ -35,6 +35,9 @@ def open_runs(paths: list[Path]) -> list:
     games = sorted({r.game for r in runs})
     if len(games) > 1:
         raise UserError(f"cannot report runs of different games together: {', '.join(games)}")
+    from sim.run.store import check_apart
+
+    check_apart(runs)
     return runs
 
 

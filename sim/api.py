@@ -244,9 +244,11 @@ def run(game: str, *, players: int | str | Sequence[int], games: int = 10_000,
 
 def resume(folder: str | Path, *, workers: int | None = None, backend: str = "local",
            scheduler: str | None = None, bot_timeout: float = bot_limit.DEFAULT,
-           quiet: bool = False) -> Run:
+           quiet: bool = False, force_into: str | Path | None = None) -> Run:
     """Plays the games an interrupted run is missing (its seed and parameters); gives it.
-    quiet: no progress bar."""
+    quiet: no progress bar. UserError if its games were played by other code than today's
+    (the game's, the bots', simulate's version); with `force_into`, plays them by today's code
+    into a new run folder there instead and gives that run."""
     from sim.run import runner
     from sim.run.store import Run as Store
 
@@ -254,12 +256,13 @@ def resume(folder: str | Path, *, workers: int | None = None, backend: str = "lo
     stored = Store.open(folder)
     manifest = stored.manifest
     game = registry.get(stored.game)
-    with interruptible(folder), bot_limit.limit_for_run(bot_timeout):
+    with interruptible(Path(force_into) if force_into is not None else folder), \
+            bot_limit.limit_for_run(bot_timeout):
         return Run(runner.run(game, manifest["rules"], stored.setups,
                               manifest["games_per_setup"], manifest["seed"], folder,
                               workers or os.cpu_count() or 1, resume=True, progress=not quiet,
                               backend=backend, scheduler=scheduler,
-                              until_ci=manifest.get("until_ci")))
+                              until_ci=manifest.get("until_ci"), force_into=force_into))
 
 
 def open_run(folder: str | Path) -> Run:

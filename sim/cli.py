@@ -107,11 +107,13 @@ UntilCi = Annotated[float | None, typer.Option(
 def main() -> None:
     """Runs the `simulate` command line: user errors end in one line and exit code 2."""
     _collect_less()
-    # Ctrl-C and `kill` stop a run alike, as an Interruption: a bot raising KeyboardInterrupt
-    # is then told apart from the user's. The exit code says which: 130 (Ctrl-C), 143 (kill).
+    # Ctrl-C, `kill` and a closed terminal (SIGHUP) stop a run alike, as an Interruption: a bot
+    # raising KeyboardInterrupt is then told apart from the user's. The exit code says which:
+    # 130 (Ctrl-C), 143 (kill), 129 (hang-up).
     global _signalled
     _signalled = signal.SIGINT
-    previous = {signum: signal.signal(signum, _stop) for signum in (signal.SIGINT, signal.SIGTERM)}
+    previous = {signum: signal.signal(signum, _stop)
+                for signum in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)}
     try:
         code = app(standalone_mode=False, prog_name="simulate")
     except NoArgsIsHelpError as e:
@@ -396,14 +398,25 @@ def resume(
     quiet: Quiet = False,
     bot_timeout: BotTimeout = bot_limit.DEFAULT,
     output_format: OutputFormat = "table",
+    force: Annotated[bool, typer.Option(
+        "--force", help="When the run's code differs from today's (the game's or bots' sources, "
+        "a Python bot file, simulate's version), play the games it is missing with today's code "
+        "into a new run folder (--out), which names the run it continues; the run itself is "
+        "left as it is, and report refuses to pool the two.")] = False,
+    out: Annotated[Path | None, typer.Option(
+        "--out", help="With --force: the new run folder for the missing games.")] = None,
 ) -> None:
     """Finish an interrupted run: play the games it is missing, then summarise it."""
     from reports.render import check_table_format
     from sim import api
 
     check_table_format(output_format)
+    if force != (out is not None):
+        raise UserError("--force needs --out NEW (a new run folder for the missing games), and "
+                        "--out is only for --force")
     _print_summary(api.resume(run, workers=workers, backend=backend, scheduler=scheduler,
-                              bot_timeout=bot_timeout, quiet=quiet)._store, output_format)
+                              bot_timeout=bot_timeout, quiet=quiet, force_into=out)._store,
+                   output_format)
 
 
 # Deep Space: the board and the action deck are data files, given by name in the rules.

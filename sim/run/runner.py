@@ -26,7 +26,8 @@ from sim.errors import UserError
 from sim.run.executors import Processes, Serial
 from sim.game import Game, Setup
 from sim.jit import first_compile
-from sim.run.store import Run, new_manifest
+from sim.run import sources
+from sim.run.store import Run, new_manifest, resumed_now, version
 from sim.run.warm import warm
 
 BACKENDS = ("local", "dask")
@@ -40,29 +41,39 @@ PROBE_GAMES = 50  # games timed to decide
 def run(game: Game, rules: dict, setups: list[Setup], games_per_setup: int, seed: int, out: Path,
         workers: int, chunk_size: int | None = None, resume: bool = False,
         progress: bool = True, backend: str = "local", scheduler: str | None = None,
-        until_ci: float | None = None) -> Run:
+        until_ci: float | None = None, force_into: Path | None = None) -> Run:
     """Gives the run folder `out` once every game of every configuration is stored in it (or,
     with `until_ci`, once every configuration's headline rate has a 95% interval of at most
     that half-width, within `games_per_setup` games each).
 
     With `resume`, `out` must hold an earlier run of the same game, rules, setups, seed, game
     count and stopping rule; only its unfinished chunks are played, in that run's chunk size
-    (and any chunk a piece of which is missing or damaged is played again).
+    (and any chunk a piece of which is missing or damaged is played again). The run must have
+    been played by today's code (sim/run/sources.py: the game's, the engine's and the bots'
+    sources, the Python bot files, simulate's version), else UserError names what differs;
+    with `force_into`, the games it is missing are played by today's code into a new run
+    folder there instead, whose manifest names the run it continues (never pooled with it).
     """
     _check_arguments(workers, games_per_setup, chunk_size, backend, scheduler, until_ci)
     limits.check_seed(seed)
     limits.check_setups(len(setups))
+    code = sources.fingerprint(game.name, setups, version())
     if resume:
         store = Run.open(out)
         _check_same_run(store, game, rules, setups, seed, games_per_setup, until_ci)
-        store.start_writing()
+        if force_into is not None:
+            store = _continue_into(store, Path(force_into), code)
+        else:
+            _check_same_code(store, code)
+            store.start_writing()
+            resumed_now(store.manifest)
     else:
         # Adaptive runs cut chunks for the games they will likely play, not for the cap.
         expected = min(games_per_setup, _Stopper.first_guess(until_ci)) if until_ci else games_per_setup
         size = chunk_size or default_chunk_size(expected * len(setups), workers)
         limits.check_plan(len(setups), games_per_setup, size)
         store = Run.create(out, new_manifest(game.name, rules, setups, seed, games_per_setup,
-                                             size, _command(), until_ci))
+                                             size, _command(), until_ci, code))
     job = Job(games.target_of(game.name), rules, tuple(setups), seed, games_per_setup,
               store.manifest["parameters_hash"])
     chunks = store.plan()
@@ -101,7 +112,7 @@ def run(game: Game, rules: dict, setups: list[Setup], games_per_setup: int, seed
         record("complete")
     except BaseException:
         store.remove_temps()
-        if not resume and not store.done_chunks():
+        if (not resume or force_into is not None) and not store.done_chunks():
             store.discard()
         else:
             record("interrupted")
@@ -257,6 +268,41 @@ def _check_same_run(store: Run, game: Game, rules: dict, setups: list[Setup], se
     difference = _first_difference(store.manifest["rules"], json.loads(json.dumps(rules)))
     if difference:
         raise UserError(f"cannot resume {store.path}: its rules differ at {difference!r}")
+
+
+def _check_same_code(store: Run, code: dict) -> None:
+    """Raises UserError naming what differs between the code that played the run's games and
+    today's (sim/run/sources.py), pointing at `resume --force`."""
+    recorded = store.manifest.get("code")
+    found = (sources.differences(recorded, code) if recorded is not None else
+             ["the run was started by a version of simulate that did not record its code"])
+    if found:
+        raise UserError(f"cannot resume {store.path}: {'; '.join(found)}; its games and today's "
+                        f"would mix (start again, or play the missing games into a new run "
+                        f"folder with 'simulate resume {store.path} --force --out NEW')")
+
+
+def _continue_into(store: Run, path: Path, code: dict) -> Run:
+    """Gives a new run folder at `path`, locked for writing, planned to play the chunks `store`
+    is missing (not recorded, or damaged) with today's `code`."""
+    if store.manifest.get("until_ci") is not None:
+        raise UserError(f"cannot continue {store.path} with --force: an --until-ci run's "
+                        "stopping point depends on all its games, which one code must play; "
+                        "start the run again")
+    store.hold()  # no writer adds chunks while the missing ones are listed
+    try:
+        done = store.done_chunks() - {(c.setup, c.start) for c in store.damaged_chunks()}
+        missing = [[c.setup, c.start, c.stop] for c in store.plan() if (c.setup, c.start) not in done]
+        if not missing:
+            raise UserError(f"{store.path} misses no games: there is nothing to continue")
+        m = store.manifest
+        continues = {"run": str(store.path), "parameters_hash": m["parameters_hash"],
+                     "chunks": missing}
+        return Run.create(path, new_manifest(m["game"], m["rules"], store.setups, m["seed"],
+                                             m["games_per_setup"], m["chunk_size"], _command(),
+                                             None, code, continues))
+    finally:
+        store.unlock()
 
 
 def _first_difference(old, new, path: str = "") -> str | None:

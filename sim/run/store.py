@@ -9,9 +9,13 @@ a chunk is done exactly when its record is there and every shard it names is who
 resuming replays any chunk a piece of which is missing, truncated or damaged.
 
 The manifest carries a hash of the run's parameters (game, rules, setups, seed, games, chunk
-size, stopping rule), and each record the hash of its run: a hand-edited manifest is refused,
-and a record of other parameters is never taken for one of this run. One process at a time
-writes a run folder: it holds a lock on RUN/.lock (released by the system if it dies).
+size, stopping rule, and the code its games ran: sim/run/sources.py), and each record the hash
+of its run: a hand-edited manifest is refused, and a record of other parameters is never taken
+for one of this run. A record that is not whole (a table's entry or a field missing, a value of
+the wrong kind) makes its chunk damaged, never a chunk with fewer tables. One process at a time
+writes a run folder: it holds a lock on RUN/.lock (released by the system if it dies). A writer
+deletes only the files of the chunks it plays again and its own temporary files: a file in the
+folder that no chunk record names is left as it is (`audit` names it).
 """
 
 from __future__ import annotations
@@ -43,10 +47,18 @@ MANIFEST = "manifest.json"
 RECORDS = "chunks"
 LOCK = ".lock"
 _TEMP = ".tmp-"
+_TABLE = re.compile(r"[a-z][a-z0-9_]*")  # a table's name: a folder of the run, never a path
 _SHARD = re.compile(r"s(\d{3})-g(\d{9})\.parquet")
+# The temporary names _write_atomically gives (before the writer's random part existed: pid only).
+_TEMP_NAME = re.compile(r"\.tmp-(manifest\.json|s\d{3}-g\d{9}\.(parquet|json))\.\d+(\.[0-9a-f]{8})?")
+# Every game's first two tables (sim.game.Game.tables): every chunk record names them.
+TABLES = ("games", "seats")
 # What a run's games depend on: changing any of them makes its stored chunks another run's.
 PARAMETERS = ("format", "game", "rules", "setups", "seed", "games_per_setup", "chunk_size",
               "until_ci")
+# Hashed with them when the manifest has them (runs from before they existed keep their hash):
+# the code the games ran, and what a run started with `resume --force` continues.
+RECORDED = ("code", "continues")
 
 
 def shard_name(setup: int, start: int) -> str:
@@ -71,6 +83,7 @@ def record_name(setup: int, start: int) -> str:
 def parameters_hash(manifest: dict) -> str:
     """Gives the hash of the parameters a run's games depend on, as its manifest states them."""
     parameters = {key: manifest.get(key) for key in PARAMETERS}
+    parameters |= {key: manifest[key] for key in RECORDED if key in manifest}
     return hashlib.sha256(json.dumps(parameters, sort_keys=True).encode()).hexdigest()
 
 
@@ -101,8 +114,11 @@ def write_chunk(run_path: Path, played: Played, shards: dict[str, bytes]) -> Non
 
 
 def new_manifest(game: str, rules: dict, setups: list[Setup], seed: int, games_per_setup: int,
-                 chunk_size: int, command: str, until_ci: float | None = None) -> dict:
-    """Gives the manifest of a run about to start: everything needed to repeat or resume it."""
+                 chunk_size: int, command: str, until_ci: float | None = None,
+                 code: dict | None = None, continues: dict | None = None) -> dict:
+    """Gives the manifest of a run about to start: everything needed to repeat or resume it
+    (`code`: sim/run/sources.py's fingerprint; `continues`: the run folder and the chunks of it
+    a `resume --force` plays)."""
     manifest = {
         "format": FORMAT,
         "game": game,
@@ -121,9 +137,27 @@ def new_manifest(game: str, rules: dict, setups: list[Setup], seed: int, games_p
         "status": "running",
         "elapsed_seconds": 0.0,
     }
+    if code is not None:
+        manifest["code"] = code
+    if continues is not None:
+        manifest["continues"] = continues
+        manifest["games_requested"] = sum(stop - start for _, start, stop in continues["chunks"])
     # Hashed as it will be read back (JSON turns tuples into lists).
     manifest["parameters_hash"] = parameters_hash(json.loads(json.dumps(manifest)))
     return manifest
+
+
+def resumed_now(manifest: dict) -> None:
+    """Adds to the manifest's list of resumes when and from which revision and versions this
+    process goes on with the run (its `git_revision` stays the one it started from)."""
+    manifest.setdefault("resumes", []).append({
+        "at": datetime.now().astimezone().isoformat(timespec="seconds"),
+        "git_revision": _git_revision(), "versions": _versions()})
+
+
+def version() -> str | None:
+    """Gives the version of tabletop-balance running now."""
+    return _versions()["tabletop-balance"]
 
 
 def _versions() -> dict[str, str]:
@@ -166,11 +200,15 @@ class Run:
         manifest was edited."""
         path = Path(path)
         manifest = _read_manifest(path)
-        if manifest.get("format") == FORMAT and \
-                manifest.get("parameters_hash") != parameters_hash(manifest):
+        # Only a run of the format before hashes has none to check: a manifest saying so in a
+        # folder of chunk records, or holding a hash, was edited.
+        hashed = (manifest.get("format") != LEGACY_FORMAT or "parameters_hash" in manifest
+                  or (path / RECORDS).exists())
+        if hashed and manifest.get("parameters_hash") != parameters_hash(manifest):
             raise UserError(f"{path / MANIFEST} was edited: its run parameters no longer match "
                             "the hash saved with them; put back the original file, or start a "
                             "new run")
+        _check_kinds(path / MANIFEST, manifest)
         return cls(path, manifest)
 
     @classmethod
@@ -198,10 +236,9 @@ class Run:
 
     def start_writing(self) -> None:
         """Makes this process the run's only writer, and the folder ready to go on: temporary
-        files of stopped writers, chunks with a missing or damaged piece (so they are played
-        again) and Parquet files of no chunk the run may play are removed. UserError if
-        another process writes the run, the folder is read-only, or the run is of an earlier
-        format."""
+        files of stopped writers and chunks with a missing or damaged piece (so they are played
+        again) are removed; nothing else is. UserError if another process writes the run, the
+        folder is read-only, or the run is of an earlier format."""
         if self.manifest.get("format") != FORMAT:
             raise UserError(f"{self.path} was written by an earlier version of simulate (run "
                             f"format {self.manifest.get('format')}, without chunk records): it "
@@ -213,12 +250,19 @@ class Run:
                 self.remove_temps()
                 for chunk in self.damaged_chunks():
                     self.drop(chunk)
-                self.remove_strays()
             except OSError as e:
                 raise UserError(_os_error(f"cannot write to the run folder {self.path}", e)) from None
         except BaseException:
             self.unlock()
             raise
+
+    def hold(self) -> None:
+        """Makes this process the run's only writer, changing nothing in it (UserError if
+        another process writes it)."""
+        try:
+            self._take_lock()
+        except OSError as e:
+            raise UserError(_os_error(f"cannot lock the run folder {self.path}", e)) from None
 
     def _take_lock(self) -> None:
         descriptor = os.open(self.path / LOCK, os.O_RDWR | os.O_CREAT, 0o644)
@@ -267,16 +311,30 @@ class Run:
         return self.manifest.get("format") == LEGACY_FORMAT
 
     def plan(self) -> list[Chunk]:
-        """Gives every chunk the run may play, in order."""
+        """Gives every chunk the run may play, in order (a run continuing another with `resume
+        --force`: the chunks that one was missing)."""
         m = self.manifest
-        return plan(len(m["setups"]), m["games_per_setup"], m["chunk_size"])
+        chunks = plan(len(m["setups"]), m["games_per_setup"], m["chunk_size"])
+        if "continues" in m:
+            own = {tuple(c) for c in m["continues"]["chunks"]}
+            chunks = [c for c in chunks if (c.setup, c.start, c.stop) in own]
+        return chunks
 
     def records(self) -> dict[Chunk, dict]:
         """Gives the record of every chunk recorded as done for this run (by its chunk); records
-        that cannot be read or belong to other parameters are left out."""
+        that are not whole records of this run's chunk are left out (`unusable_records`)."""
+        return self._read_records()[0]
+
+    def unusable_records(self) -> dict[Chunk, str]:
+        """Gives the chunks of the plan whose record is there but cannot be used, each with
+        why: cut short, of other parameters, a field or a table's entry missing or of the wrong
+        kind."""
+        return self._read_records()[1]
+
+    def _read_records(self) -> tuple[dict[Chunk, dict], dict[Chunk, str]]:
         folder = self.path / RECORDS
         names = set(os.listdir(folder)) if folder.is_dir() else set()
-        found = {}
+        found, unusable = {}, {}
         for chunk in self.plan():
             name = record_name(chunk.setup, chunk.start)
             if name not in names:
@@ -284,12 +342,23 @@ class Run:
             try:
                 record = json.loads((folder / name).read_text())
             except (OSError, ValueError):
-                continue  # cut short: the chunk is not done
-            ours = self.manifest.get("parameters_hash")
-            if isinstance(record, dict) and record.get("run") == ours \
-                    and record.get("stop") == chunk.stop and isinstance(record.get("tables"), dict):
+                unusable[chunk] = f"the chunk record {folder / name} cannot be read (cut short?)"
+                continue
+            why = _record_fault(record, chunk, self.manifest.get("parameters_hash"))
+            if why:
+                unusable[chunk] = f"the chunk record {folder / name} {why}"
+            else:
                 found[chunk] = record
-        return found
+        # A table some chunk has, every chunk has: a record without it would leave its games
+        # out of that table alone.
+        tables = set(TABLES).union(*(r["tables"] for r in found.values()))
+        for chunk, record in list(found.items()):
+            lacking = sorted(tables - record["tables"].keys())
+            if lacking:
+                del found[chunk]
+                unusable[chunk] = (f"the chunk record {folder / record_name(chunk.setup, chunk.start)}"
+                                   f" names no {lacking[0]} shard")
+        return found, dict(sorted(unusable.items(), key=lambda item: (item[0].setup, item[0].start)))
 
     def shard(self, table: str, chunk: Chunk) -> Path:
         """Gives the path of a chunk's shard of `table`."""
@@ -341,10 +410,10 @@ class Run:
 
     def damaged_chunks(self) -> dict[Chunk, str]:
         """Gives the recorded chunks a piece of which is missing or differs from its record
-        (reading every shard), or whose record does not hold its games, each with what is
-        wrong, in chunk order."""
-        damaged = {}
-        for chunk, record in self.records().items():
+        (reading every shard), or whose record is unusable or does not hold its games, each
+        with what is wrong, in chunk order."""
+        records, damaged = self._read_records()
+        for chunk, record in records.items():
             if record["tables"].get("games", {}).get("rows") != chunk.games:
                 damaged[chunk] = (f"the chunk record {self.path / RECORDS / record_name(chunk.setup, chunk.start)} "
                                   f"does not hold its {chunk.games} games")
@@ -364,17 +433,27 @@ class Run:
                     damaged[chunk] = (f"shard {shard} is damaged (its checksum is not its chunk "
                                       "record's)")
                     break
-        return damaged
+        return dict(sorted(damaged.items(), key=lambda item: (item[0].setup, item[0].start)))
 
     def drop(self, chunk: Chunk) -> None:
-        """Deletes a chunk's record, then its shards: it is to be played again, or not kept."""
-        (self.path / RECORDS / record_name(chunk.setup, chunk.start)).unlink(missing_ok=True)
-        for folder in self._table_folders():
-            (folder / shard_name(chunk.setup, chunk.start)).unlink(missing_ok=True)
+        """Deletes a chunk's record, then its shards (in the run's tables): it is to be played
+        again, or not kept."""
+        record = self.path / RECORDS / record_name(chunk.setup, chunk.start)
+        try:
+            named = json.loads(record.read_text())["tables"]
+            tables = {t for t in named if isinstance(t, str) and _TABLE.fullmatch(t)}
+        except (OSError, ValueError, TypeError, KeyError):
+            tables = set()  # shards it may have left are written over when it is played again
+        record.unlink(missing_ok=True)
+        for table in sorted(tables | set(TABLES)):
+            (self.path / table / shard_name(chunk.setup, chunk.start)).unlink(missing_ok=True)
 
     def _table_folders(self) -> list[Path]:
-        return [p for p in self.path.iterdir() if p.is_dir() and p.name != RECORDS
-                and not p.name.startswith(".") and p.name != "report"]
+        """Gives the folders of the run's tables: those its chunk records name (any other
+        folder of the run is the user's)."""
+        tables = set(TABLES).union(*(r["tables"] for r in self.records().values()))
+        return [self.path / table for table in sorted(tables)
+                if _TABLE.fullmatch(table) and (self.path / table).is_dir()]
 
     def kept_chunks(self) -> tuple[list[Chunk], bool]:
         """Gives the chunks the finished run keeps as far as the played ones tell (every chunk;
@@ -466,20 +545,13 @@ class Run:
         _write_atomically(self.path / MANIFEST,
                           (json.dumps(self.manifest, indent=2) + "\n").encode())
 
-    def remove_strays(self) -> None:
-        """Deletes the Parquet files in the table folders that are no shard of a chunk the run
-        may play (foreign names, or shard names beyond its plan): `report` refuses a run
-        holding any. Shards of planned chunks past a stopping point are the runner's to drop."""
-        planned = {shard_name(c.setup, c.start) for c in self.plan()}
-        for folder in self._table_folders():
-            for shard in folder.glob("*.parquet"):
-                if shard.name not in planned:
-                    shard.unlink()
-
     def remove_temps(self) -> None:
-        """Deletes the half-written files of writers that were stopped."""
-        for temp in [*self.path.glob(f"{_TEMP}*"), *self.path.glob(f"*/{_TEMP}*")]:
-            temp.unlink(missing_ok=True)
+        """Deletes the half-written files of writers that were stopped (the temporary names
+        they give, in the run's folder, its records' and its tables')."""
+        for folder in (self.path, self.path / RECORDS, *self._table_folders()):
+            for temp in folder.glob(f"{_TEMP}*"):
+                if _TEMP_NAME.fullmatch(temp.name):
+                    temp.unlink(missing_ok=True)
 
     def discard(self) -> None:
         """Deletes what this process created for the run (used when not one game was kept)."""
@@ -493,6 +565,101 @@ class Run:
                     shutil.rmtree(entry)
                 else:
                     entry.unlink()
+
+
+def check_apart(runs: list[Run]) -> None:
+    """Raises UserError when one of `runs` continues another of them (`resume --force`): the
+    two were played by different code, so their games are never pooled."""
+    by_hash = {run.manifest.get("parameters_hash"): run for run in runs}
+    for run in runs:
+        continued = by_hash.get(run.manifest.get("continues", {}).get("parameters_hash"))
+        if continued is not None:
+            raise UserError(f"{run.path} holds the games {continued.path} was missing, played "
+                            "by other code ('simulate resume --force'): their games are not "
+                            "pooled; report them one at a time")
+
+
+def _record_fault(record, chunk: Chunk, run: str | None) -> str | None:
+    """Gives what keeps `record` from being the whole record of `chunk` in the run whose
+    parameter hash is `run`, in words (None when nothing does)."""
+    if not isinstance(record, dict):
+        return "is not a chunk record"
+    if record.get("run") != run:
+        return "belongs to a run of other parameters"
+    for key in ("setup", "start", "stop"):
+        if not _is_int(record.get(key)) or record[key] != getattr(chunk, key):
+            return f"does not give its chunk's {key} ({getattr(chunk, key)})"
+    for key in ("successes", "trials"):
+        if not _is_number(record.get(key)):
+            return f"gives no number of {key}"
+    sums = record.get("sums", [])  # records from before the sums were kept have none
+    if not (isinstance(sums, list) and all(map(_is_number, sums))):
+        return "gives sums that are not numbers"
+    tables = record.get("tables")
+    if not isinstance(tables, dict):
+        return "names no tables"
+    for table, piece in tables.items():
+        if not _TABLE.fullmatch(table):
+            return f"names a table {table[:40]!r} that is no table name"
+        if not (isinstance(piece, dict) and _is_int(piece.get("rows")) and
+                _is_int(piece.get("bytes")) and isinstance(piece.get("sha256"), str)):
+            return f"gives no rows, bytes and checksum for its {table} shard"
+    return None
+
+
+def _is_int(value) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _is_number(value) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
+# What a manifest's fields hold (those a run is read or resumed by), each with how to say it.
+_KINDS = {
+    "game": (lambda v: isinstance(v, str) and v != "", "a game's name"),
+    "seed": (lambda v: _is_int(v) and v >= 0, "a seed (a whole number from 0)"),
+    "games_per_setup": (lambda v: _is_int(v) and v > 0, "a number of games"),
+    "chunk_size": (lambda v: _is_int(v) and v > 0, "a number of games"),
+    "until_ci": (lambda v: v is None or _is_number(v), "a half-width or null"),
+    "rules": (lambda v: isinstance(v, dict), "a table of rules"),
+    "setups": (lambda v: isinstance(v, list) and len(v) > 0 and all(map(_is_setup, v)),
+               "a list of configurations"),
+    "status": (lambda v: isinstance(v, str), "a status"),
+    "games_done": (_is_int, "a number of games"),
+    "games_requested": (_is_int, "a number of games"),
+    "elapsed_seconds": (_is_number, "a number of seconds"),
+    "code": (lambda v: isinstance(v, dict) and isinstance(v.get("sources"), dict)
+             and isinstance(v.get("bots"), dict), "a record of the run's code"),
+    "continues": (lambda v: isinstance(v, dict) and isinstance(v.get("run"), str)
+                  and isinstance(v.get("chunks"), list)
+                  and all(isinstance(c, list) and len(c) == 3 and all(map(_is_int, c))
+                          for c in v["chunks"]), "the run it continues and its chunks"),
+}
+_REQUIRED = ("game", "seed", "games_per_setup", "chunk_size", "rules", "setups")
+
+
+def _is_setup(value) -> bool:
+    try:
+        setup = Setup.from_json(value)
+    except Exception:  # whatever a hand-made entry makes from_json raise
+        return False
+    return _is_int(setup.players) and all(isinstance(seat, str) for seat in setup.seats)
+
+
+def _check_kinds(file: Path, manifest: dict) -> None:
+    """Raises UserError naming the first field of the manifest that is missing or holds a value
+    of the wrong kind."""
+    for key, (holds, what) in _KINDS.items():
+        if key not in manifest and key not in _REQUIRED:
+            continue
+        value = manifest.get(key)
+        if not holds(value):
+            shown = json.dumps(value)
+            shown = shown if len(shown) <= 40 else shown[:37] + "..."
+            said = "is missing" if key not in manifest else f"holds {shown}"
+            raise UserError(f"{file}: {key} {said}, not {what}; put back the original file, "
+                            "or start a new run")
 
 
 def _read_manifest(path: Path) -> dict:

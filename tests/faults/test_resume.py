@@ -11,6 +11,7 @@ import sys
 import time
 from pathlib import Path
 
+import polars as pl
 import pytest
 
 from sim.run.store import Run, record_name, shard_name
@@ -205,3 +206,136 @@ def test_resume_on_a_folder_left_with_only_its_lock_starts_the_run_there(simulat
     assert (code, err) == (2, "error: other holds no run: the one started there was stopped "
                               "before it wrote its manifest.json; start it again with the same "
                               "command and --out other\n")
+
+
+def files(folder):
+    return {p: p.read_bytes() for p in Path(folder).rglob("*") if p.is_file()}
+
+
+@pytest.fixture
+def editable_game(simulate, tmp_path, monkeypatch):
+    """Gives the source file of a copy of the coin-flip game, standing in for it, that a test
+    may edit between a run and its resume."""
+    from sim import games
+
+    folder = tmp_path / "plugin"
+    folder.mkdir()
+    copy = folder / "coin_copy.py"
+    shutil.copy(FAKE_CLI.parent / "fake_game.py", copy)
+    monkeypatch.syspath_prepend(str(folder))
+    monkeypatch.setattr(games, "GAMES", {"fake": "coin_copy", "saboteur": "coin_copy"})
+    return copy
+
+
+def test_resume_refuses_a_run_whose_game_code_changed_and_force_plays_the_rest_apart(
+        simulate, editable_game, tmp_path, run_tools):
+    assert simulate(*FIXED, "--workers", 1, "--out", "whole")[0] == 0
+    shutil.copytree(tmp_path / "whole", tmp_path / "run")
+    cut_after(tmp_path / "run", 1, 2)  # configuration 1 lacks games 200-599
+    before = files(tmp_path / "run")
+    editable_game.write_text(editable_game.read_text() + "\n# a comment: code all the same\n")
+
+    for resume in (["resume", "run", "--workers", 1], [*FIXED, "--out", "run", "--resume"]):
+        code, _, err = simulate(*resume)
+        assert (code, err) == (2, "error: cannot resume run: the game's code changed since the "
+                                  "run started (coin_copy.py); its games and today's would mix "
+                                  "(start again, or play the missing games into a new run folder "
+                                  "with 'simulate resume run --force --out NEW')\n")
+    assert files(tmp_path / "run") == before
+
+    code, _, err = simulate("resume", "run", "--force", "--out", "rest", "--workers", 1, "--quiet")
+    assert code == 0, err
+    assert files(tmp_path / "run") == before, "--force leaves the run it continues as it is"
+    rest, whole = run_tools.tables(tmp_path / "rest"), run_tools.tables(tmp_path / "whole")
+    for name in rest:  # the missing games only, seeded as ever
+        assert rest[name].equals(whole[name].filter((pl.col("setup") == 1)
+                                                    & (pl.col("game_id") >= 800))), name
+    manifest = json.loads((tmp_path / "rest" / "manifest.json").read_text())
+    assert manifest["continues"]["run"] == "run" and manifest["games_done"] == 400
+    assert manifest["code"]["sources"]["coin_copy.py"] != \
+        json.loads((tmp_path / "run" / "manifest.json").read_text())["code"]["sources"]["coin_copy.py"]
+    code, _, err = simulate("report", "run", "rest", "--allow-partial")
+    assert (code, err) == (2, "error: rest holds the games run was missing, played by other "
+                              "code ('simulate resume --force'): their games are not pooled; "
+                              "report them one at a time\n")
+
+
+def test_force_needs_a_new_folder_and_refuses_an_adaptive_run(simulate, tmp_path):
+    assert simulate(*FIXED, "--workers", 1, "--out", "run")[0] == 0
+    cut_after(tmp_path / "run", 0, 1)
+    for args in (["--force"], ["--out", "new"]):
+        code, _, err = simulate("resume", "run", *args)
+        assert (code, err) == (2, "error: --force needs --out NEW (a new run folder for the "
+                                  "missing games), and --out is only for --force\n")
+    assert simulate("resume", "run", "--force", "--out", "run")[0] == 2  # it exists
+    assert simulate(*ADAPTIVE, "--workers", 1, "--out", "adaptive")[0] == 0
+    cut_after(tmp_path / "adaptive", 0, 1)
+    code, _, err = simulate("resume", "adaptive", "--force", "--out", "new")
+    assert code == 2 and "an --until-ci run's stopping point depends on all its games" in err
+    assert not (tmp_path / "new").exists()
+
+
+def test_a_run_that_did_not_record_its_code_is_not_resumed_without_force(simulate, tmp_path,
+                                                                         run_tools):
+    from sim.run.store import parameters_hash
+
+    assert simulate(*FIXED, "--workers", 1, "--out", "whole")[0] == 0
+    shutil.copytree(tmp_path / "whole", tmp_path / "old")
+    manifest = json.loads((tmp_path / "old" / "manifest.json").read_text())
+    del manifest["code"]  # as the versions before code records wrote it: its hash as they made it
+    manifest["parameters_hash"] = parameters_hash(manifest)
+    (tmp_path / "old" / "manifest.json").write_text(json.dumps(manifest))
+    for record in (tmp_path / "old" / "chunks").glob("*.json"):
+        record.write_text(record.read_text().replace(
+            json.loads(record.read_text())["run"], manifest["parameters_hash"]))
+    cut_after(tmp_path / "old", 0, 3)
+    code, _, err = simulate("resume", "old", "--workers", 1)
+    assert code == 2 and err.startswith("error: cannot resume old: the run was started by a "
+                                        "version of simulate that did not record its code;")
+
+
+def test_a_resumed_run_records_the_revision_and_versions_it_went_on_with(simulate, tmp_path):
+    assert simulate(*FIXED, "--workers", 1, "--out", "run")[0] == 0
+    started = json.loads((tmp_path / "run" / "manifest.json").read_text())
+    cut_after(tmp_path / "run", 1, 2)
+    assert simulate("resume", "run", "--workers", 1, "--quiet")[0] == 0
+    manifest = json.loads((tmp_path / "run" / "manifest.json").read_text())
+    assert manifest["git_revision"] == started["git_revision"]  # the revision it started from
+    [resumed] = manifest["resumes"]
+    assert set(resumed) == {"at", "git_revision", "versions"}
+    assert resumed["versions"] == started["versions"]
+
+
+BOT = Path(__file__).parents[2] / "strategies" / "examples" / "first_move.py"
+BOT_RUN = ["saboteur", "--players", 4, "--games", 60, "--chunk-size", 20, "--seed", 11,
+           "--workers", 1, "--quiet"]
+
+
+def test_resume_refuses_a_run_whose_python_bot_file_changed(simulate_games, tmp_path):
+    bots = tmp_path / "bots.py"
+    shutil.copy(BOT, bots)
+    code, _, err = simulate_games(*BOT_RUN, "--seat-strategy", "0=bots.py:FirstMove", "--out", "run")
+    assert code == 0, err
+    cut_after(tmp_path / "run", 0, 1)
+    bots.write_text(bots.read_text() + "\n# edited after the run started\n")
+    code, _, err = simulate_games("resume", "run", "--workers", 1)
+    assert code == 2
+    assert err.startswith(f"error: cannot resume run: bots file {bots} changed since the run "
+                          "started; its games and today's would mix")
+    bots.unlink()
+    code, _, err = simulate_games("resume", "run", "--workers", 1)
+    assert code == 2 and f"bots file {bots} is gone" in err
+
+
+def test_sighup_stops_a_run_as_sigterm_does(simulate, tmp_path, run_tools):
+    # A closed terminal hangs up the command's process group.
+    out = tmp_path / "hung-up"
+    process = start_slow([*FIXED, "--workers", 2, "--out", out], out, chunks=1)
+    os.killpg(process.pid, signal.SIGHUP)
+    _, err = process.communicate(timeout=60)
+    assert (process.returncode, err) == (
+        129, f"interrupted: finished games are kept; continue with 'simulate resume {out}'\n")
+    assert json.loads((out / "manifest.json").read_text())["status"] == "interrupted"
+    finish(out)
+    assert simulate(*FIXED, "--workers", 1, "--out", "whole")[0] == 0
+    assert run_tools.same(out, tmp_path / "whole")

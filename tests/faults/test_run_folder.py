@@ -43,7 +43,18 @@ DAMAGE = {
     "chunk record truncated": lambda run: record(run).write_text(record(run).read_text()[:40]),
     "chunk record miscounting": lambda run: record(run).write_text(
         record(run).read_text().replace('"rows": 100', '"rows": 90', 1)),
+    "chunk record without its seats entry": lambda run: edit_record(
+        run, lambda r: r["tables"].pop("seats")),
+    "chunk record counting rows in words": lambda run: edit_record(
+        run, lambda r: r["tables"]["seats"].update(rows="three hundred")),
+    "chunk record without its successes": lambda run: edit_record(run, lambda r: r.pop("successes")),
 }
+
+
+def edit_record(run, change):
+    data = json.loads(record(run).read_text())
+    change(data)
+    record(run).write_text(json.dumps(data))
 
 
 def one_line(err):
@@ -108,27 +119,37 @@ def test_a_shard_of_no_chunk_is_refused_by_report(simulate, finished):
     assert code == 2 and "run/games/copy.parquet belongs to no chunk the run keeps" in one_line(err)
 
 
-def test_resume_removes_the_shards_of_no_chunk_so_that_report_works(simulate, finished,
-                                                                    run_tools):
+def test_resume_deletes_no_file_it_did_not_write(simulate, finished, run_tools):
     run, whole = finished
-    shutil.copy(shard(run, "games"), run / "games" / "copy.parquet")  # a foreign name
+    (run / "analysis").mkdir()  # the user's own work beside the run's tables
+    shutil.copy(shard(run, "games"), run / "analysis" / "mine.parquet")
+    (run / "analysis" / ".tmp-notes.txt").write_text("mine")
+    shutil.copy(shard(run, "seats"), run / "seats" / "copy.parquet")  # a foreign name
     shutil.copy(shard(run, "seats"), run / "seats" / shard_name(7, 0))  # beyond the plan
-    shutil.copy(shard(run, "seats"), run / "seats" / shard_name(0, 600))
-    (run / "extra").mkdir()
-    shutil.copy(shard(run, "games"), run / "extra" / "old.parquet")  # a foreign table folder
-    assert simulate("report", "run")[0] == 2
+    theirs = {p: p.read_bytes() for p in (run / "analysis" / "mine.parquet",
+                                          run / "analysis" / ".tmp-notes.txt",
+                                          run / "seats" / "copy.parquet",
+                                          run / "seats" / shard_name(7, 0))}
+    DAMAGE["games shard deleted"](run)
     code, _, err = simulate("resume", "run", "--workers", 1, "--quiet")
     assert code == 0, err
-    assert sorted(p.name for p in run.glob("*/*.parquet")) == \
-        sorted(p.name for p in whole.glob("*/*.parquet"))
-    assert run_tools.same(run, whole)
-    code, _, err = simulate("report", "run")
-    assert code == 0, err
+    assert {p: p.read_bytes() for p in theirs} == theirs
+    for table in ("games", "seats"):  # the lost games played back, exactly
+        assert {p.name: p.read_bytes() for p in (run / table).glob("s00[01]-*.parquet")} == \
+            {p.name: p.read_bytes() for p in (whole / table).glob("*.parquet")}
+    code, _, err = simulate("report", "run")  # pooling run/seats/*.parquet would count twice
+    assert code == 2 and "run/seats/copy.parquet belongs to no chunk the run keeps (nor do 1 " \
+        "more)" in one_line(err)
+    (run / "seats" / "copy.parquet").unlink()
+    (run / "seats" / shard_name(7, 0)).unlink()
+    assert simulate("report", "run")[0] == 0, "a folder of the user's is no table of the run"
+    assert (run / "analysis" / "mine.parquet").exists()
 
 
 @pytest.mark.parametrize("key, value", [("seed", 43), ("chunk_size", 1000),
                                         ("games_per_setup", 700), ("until_ci", 0.01),
-                                        ("rules", {"flips": 6})])
+                                        ("rules", {"flips": 6}), ("format", 1), ("setups", []),
+                                        ("code", {"sources": {}, "bots": {}, "version": None})])
 def test_an_edited_manifest_is_refused_and_nothing_changes(simulate, finished, key, value):
     run, _ = finished
     DAMAGE["games shard deleted"](run)
@@ -157,3 +178,31 @@ def test_a_lost_or_cut_manifest_is_one_line_for_report_and_resume(simulate, fini
                     [*RUN, "--out", "run", "--resume"]):
         code, _, err = simulate(*command)
         assert code == 2 and one_line(err).startswith(message)
+
+
+@pytest.mark.parametrize("key, value, said", [
+    ("setups", [], "setups holds [], not a list of configurations"),
+    ("setups", [{"players": "five"}], 'setups holds [{"players": "five"}], not a list of configurations'),
+    ("seed", "eleven", 'seed holds "eleven", not a seed (a whole number from 0)'),
+    ("chunk_size", -100, "chunk_size holds -100, not a number of games"),
+    ("games_per_setup", None, "games_per_setup holds null, not a number of games"),
+    ("rules", None, "rules holds null, not a table of rules"),
+    ("elapsed_seconds", "long", 'elapsed_seconds holds "long", not a number of seconds'),
+    ("game", None, "game holds null, not a game's name"),
+])
+def test_a_manifest_of_the_wrong_kinds_is_one_line_even_with_its_hash_made_again(
+        simulate, finished, key, value, said):
+    from sim.run.store import parameters_hash
+
+    run, _ = finished
+    DAMAGE["games shard deleted"](run)
+    manifest = json.loads((run / "manifest.json").read_text()) | {key: value}
+    manifest["parameters_hash"] = parameters_hash(manifest)
+    (run / "manifest.json").write_text(json.dumps(manifest))
+    before = {p: p.read_bytes() for p in run.rglob("*") if p.is_file()}
+    for command in (["resume", "run", "--workers", 1], ["report", "run"]):
+        code, _, err = simulate(*command)
+        assert code == 2
+        assert one_line(err) == (f"error: run/manifest.json: {said}; put back the original "
+                                 "file, or start a new run")
+    assert {p: p.read_bytes() for p in run.rglob("*") if p.is_file()} == before
