@@ -71,8 +71,10 @@ def _sources(game_name: str) -> dict[str, Path]:
         module = importlib.import_module(module.__name__.rpartition(".")[0])  # its package
     files = {}
     for package in (module, sim, strategies):
-        origin = Path(package.__file__).resolve()
         is_package = hasattr(package, "__path__")
+        # A namespace package (no __init__.py) has no __file__: its folder stands in for it.
+        origin = (Path(package.__file__) if package.__file__ else
+                  Path(next(iter(package.__path__))) / "__init__.py").resolve()
         root = origin.parents[package.__name__.count(".") + is_package]
         found = ([origin.parent / f"{name}.py" for name in ENGINE] if package is sim
                  else sorted(origin.parent.rglob("*.py")) if is_package else [origin])

@@ -531,7 +531,9 @@ class Run:
 
     def check_shards(self) -> None:
         """Raises UserError naming the first shard that is not a readable Parquet file."""
-        for shard in sorted(self.path.glob("*/*.parquet")):
+        folders = [self.path] if self.legacy else self._table_folders()
+        for shard in sorted(s for folder in folders
+                            for s in folder.glob("*/*.parquet" if self.legacy else "*.parquet")):
             try:
                 pl.read_parquet_schema(shard)
             except Exception as e:  # polars raises several kinds for a damaged file

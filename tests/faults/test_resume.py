@@ -143,6 +143,9 @@ def test_a_second_writer_of_a_run_folder_is_refused_in_one_line(simulate, tmp_pa
                        "wait for it to end, or stop it, then retry\n")
     code, _, err = simulate("report", "run")
     assert code == 2 and f"it is still being written (process {live.pid})" in err
+    code, _, err = simulate(*FIXED, "--out", "run")  # a new run into the live one's folder
+    assert (code, err) == (2, "error: run already holds a run; choose another --out or continue "
+                              "it with 'simulate resume run'\n")
     _, stderr = live.communicate(timeout=180)
     assert live.returncode == 0, stderr
     assert simulate(*FIXED, "--workers", 1, "--out", "whole")[0] == 0
