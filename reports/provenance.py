@@ -48,11 +48,13 @@ def section(ctx):
     for run in ctx.runs:
         m = run.manifest
         versions = m.get("versions") or {}
-        revision = m.get("git_revision")
+        # The revision the run started from, then each other one a resume went on with.
+        revisions = [m.get("git_revision"), *(r.get("git_revision") for r in m.get("resumes", []))]
+        revision = " → ".join(dict.fromkeys(r[:10] for r in revisions if r))
         runs.append((Path(run.path).name, m.get("seed"), m.get("games_per_setup"),
                      m.get("games_done"), (m.get("created") or "")[:19].replace("T", " "),
                      _command(run), versions.get("tabletop-balance") or "–",
-                     revision[:10] if revision else "–"))
+                     revision or "–"))
     run_table = pl.DataFrame(runs, orient="row", schema={
         "run": pl.Utf8, "seed": pl.Int64, "games per configuration": pl.Int64,
         "games played": pl.Int64, "played": pl.Utf8, "command": pl.Utf8, "version": pl.Utf8,
@@ -73,7 +75,8 @@ def section(ctx):
     seeds = sorted({m for m in run_table["seed"].to_list()})
     return Section("Provenance", [
         Table("Runs", run_table, note="played: when the run started (its manifest); version: "
-              "tabletop-balance that played it; command: as typed (from the manifest)"),
+              "tabletop-balance that played it; git revision: the one it started from, then any "
+              "other a resume went on with; command: as typed (from the manifest)"),
         Table("Configurations and the rules they change", config_table,
               note="rules changed from the defaults: every rule value (`simulate rules "
                    f"{ctx.game.name}` lists the defaults) the configuration plays otherwise, "

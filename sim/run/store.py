@@ -631,6 +631,13 @@ _KINDS = {
     "games_done": (_is_int, "a number of games"),
     "games_requested": (_is_int, "a number of games"),
     "elapsed_seconds": (_is_number, "a number of seconds"),
+    "versions": (lambda v: isinstance(v, dict), "a table of versions"),
+    "git_revision": (lambda v: v is None or isinstance(v, str), "a revision or null"),
+    "command": (lambda v: isinstance(v, str), "a command line"),
+    "created": (lambda v: isinstance(v, str), "a date"),
+    "resumes": (lambda v: isinstance(v, list) and all(
+        isinstance(r, dict) and (r.get("git_revision") is None or isinstance(r["git_revision"], str))
+        for r in v), "a list of resumes"),
     "code": (lambda v: isinstance(v, dict) and isinstance(v.get("sources"), dict)
              and isinstance(v.get("bots"), dict), "a record of the run's code"),
     "continues": (lambda v: isinstance(v, dict) and isinstance(v.get("run"), str)

@@ -189,6 +189,8 @@ def test_a_lost_or_cut_manifest_is_one_line_for_report_and_resume(simulate, fini
     ("rules", None, "rules holds null, not a table of rules"),
     ("elapsed_seconds", "long", 'elapsed_seconds holds "long", not a number of seconds'),
     ("game", None, "game holds null, not a game's name"),
+    ("versions", 5, "versions holds 5, not a table of versions"),
+    ("resumes", [{"git_revision": 7}], 'resumes holds [{"git_revision": 7}], not a list of resumes'),
 ])
 def test_a_manifest_of_the_wrong_kinds_is_one_line_even_with_its_hash_made_again(
         simulate, finished, key, value, said):
@@ -206,3 +208,13 @@ def test_a_manifest_of_the_wrong_kinds_is_one_line_even_with_its_hash_made_again
         assert one_line(err) == (f"error: run/manifest.json: {said}; put back the original "
                                  "file, or start a new run")
     assert {p: p.read_bytes() for p in run.rglob("*") if p.is_file()} == before
+
+
+def test_a_report_names_every_revision_a_run_was_played_by(simulate, finished):
+    run, _ = finished
+    manifest = json.loads((run / "manifest.json").read_text())
+    manifest |= {"git_revision": "a" * 40, "resumes": [{"git_revision": "a" * 40},
+                                                      {"git_revision": "b" * 40}]}
+    (run / "manifest.json").write_text(json.dumps(manifest))  # neither is hashed
+    assert simulate("report", "run")[0] == 0
+    assert "| aaaaaaaaaa → bbbbbbbbbb |" in (run / "report" / "report.md").read_text()
