@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import errno
 import fcntl
+import functools
 import hashlib
 import json
 import os
@@ -349,16 +350,31 @@ class Run:
                 unusable[chunk] = f"the chunk record {folder / name} {why}"
             else:
                 found[chunk] = record
-        # A table some chunk has, every chunk has: a record without it would leave its games
-        # out of that table alone.
-        tables = set(TABLES).union(*(r["tables"] for r in found.values()))
+        # Every chunk has every table of its game: a record without one would leave its games
+        # out of that table alone. (A game that cannot be loaded here has at least the tables
+        # every game has, and those some chunk has.)
+        declared = self._game_tables
+        tables = declared or set(TABLES).union(*(r["tables"] for r in found.values()))
         for chunk, record in list(found.items()):
+            name = folder / record_name(chunk.setup, chunk.start)
             lacking = sorted(tables - record["tables"].keys())
-            if lacking:
+            foreign = sorted(record["tables"].keys() - tables)
+            if lacking or foreign:
                 del found[chunk]
-                unusable[chunk] = (f"the chunk record {folder / record_name(chunk.setup, chunk.start)}"
-                                   f" names no {lacking[0]} shard")
+                unusable[chunk] = (f"the chunk record {name} names no {lacking[0]} shard" if lacking
+                                   else f"the chunk record {name} names a table {foreign[0]!r} "
+                                        f"{self.game} does not write")
         return found, dict(sorted(unusable.items(), key=lambda item: (item[0].setup, item[0].start)))
+
+    @functools.cached_property
+    def _game_tables(self) -> set[str] | None:
+        """Gives the tables the run's game writes, None when the game cannot be loaded here."""
+        from sim import games
+
+        try:
+            return set(games.get(self.game).tables)
+        except UserError:
+            return None
 
     def shard(self, table: str, chunk: Chunk) -> Path:
         """Gives the path of a chunk's shard of `table`."""

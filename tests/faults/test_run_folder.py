@@ -48,6 +48,8 @@ DAMAGE = {
     "chunk record counting rows in words": lambda run: edit_record(
         run, lambda r: r["tables"]["seats"].update(rows="three hundred")),
     "chunk record without its successes": lambda run: edit_record(run, lambda r: r.pop("successes")),
+    "chunk record naming a table the game lacks": lambda run: edit_record(
+        run, lambda r: r["tables"].update(extra=r["tables"]["seats"])),
 }
 
 
