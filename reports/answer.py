@@ -15,7 +15,8 @@ import polars as pl
 
 from reports.render import ANSWER
 from reports.sections import ReportContext, Section, headline_by_players
-from reports.verdicts import TOLERANCE, Driver, driver_of
+from reports.verdicts import (TOLERANCE, UNDECIDED, WITHIN, Driver, band, driver_of,
+                              games_to_settle)
 
 # the charts that can lead the report, the first found: a What-if's forest, a ladder's
 # headline by rung, the headline by player count against the target
@@ -100,14 +101,40 @@ def closest_count_sentence(frame: pl.DataFrame) -> str:
             f"{_rate(best)}.")
 
 
-def untried_sentence(driver: Driver | None) -> str:
-    """Gives what a report without rule variants did not try: a rule change, such as of the
-    driver's keys."""
-    said = ("No rule change was tried: --set KEY=A,B plays a sweep of one, which the report "
-            "then compares on the same deals")
-    if driver is not None and driver.keys:
-        said += (f"; {_and(driver.keys)} (N: the player count) set the number of "
-                 f"{driver.name}")
+def changed_keys(ctx: ReportContext) -> dict[str, list[str]]:
+    """Gives every rule key a configuration of the report changes from the game's defaults
+    (--set, a --config file, a sweep's values, the default value of a sweep included), with
+    the values played, in the order first met: what the runs' manifests say was changed."""
+    from reports.variants import as_set, rule_changes
+
+    found: dict[str, list[str]] = {}
+    for run in ctx.runs:
+        for setup in run.setups:
+            changes = dict(rule_changes(ctx.game, run.manifest.get("rules") or {}, setup))
+            changes.update(setup.rules)
+            for key, value in changes.items():
+                text = as_set(setup, ((key, value),)).partition("=")[2]
+                if text not in found.setdefault(key, []):
+                    found[key].append(text)
+    return found
+
+
+def untried_sentence(driver: Driver | None, changed: dict[str, list[str]] | None = None,
+                     players: list[int] = ()) -> str:
+    """Gives what a report without rule variants changed from the game's defaults (`changed`,
+    from the runs' manifests) and did not try: a rule change, such as of the driver's keys."""
+    changed = changed or {}
+    said = ""
+    if changed:
+        said = ("The runs play " + _and([f"{k} = {', '.join(v)}" for k, v in changed.items()])
+                + " (changed from the game's defaults); no other rule change was tried: ")
+    else:
+        said = "No rule change was tried: "
+    said += "--set KEY=A,B plays a sweep of one, which the report then compares on the same deals"
+    keys = [k for p in players for k in driver.keys_at(p)] if driver is not None else []
+    keys = [k for k in dict.fromkeys(keys) if k not in changed]
+    if keys:
+        said += f"; {_and(keys)} set the number of {driver.name}"
     return said + "."
 
 
@@ -118,28 +145,79 @@ def varied_keys(variants: list[str]) -> list[str]:
     return list(dict.fromkeys(k for k in keys if k != "rung"))
 
 
+def _says(verdict: str) -> str:
+    """Gives a verdict as what "it" does: "favours miners by …", "is balanced …", "is not
+    distinguishable …", "has no interval"."""
+    if verdict.startswith("favours"):
+        return verdict
+    return "has no interval" if verdict == "no interval" else f"is {verdict}"
+
+
+def _settle(rows: list[dict]) -> str:
+    """Gives the undecided rows of a band question with the games that would settle each."""
+    parts = []
+    for r in rows:
+        n = games_to_settle(r["games"], r["vs target"], r["vs target low"],
+                            r["vs target high"])
+        parts.append(f"{r['variant']} ({_rate(r)}: "
+                     + (f"about {n:,} games would settle it" if n is not None else
+                        "it sits on the band's edge, which no number of games settles") + ")")
+    return _and(parts)
+
+
 def closest_sentence(frame: pl.DataFrame, keys: list[str]) -> str:
-    """Gives, for one setting of a What-if (its rows: variant, players, rate, low, high,
-    baseline, vs baseline (low, high), vs target, verdict), which variants bring the headline
-    within the tolerance of its target, or that none does and which comes closest."""
+    """Gives, for one setting of a What-if (its rows from reports.whatif.comparisons), which
+    variants bring the headline within the tolerance of its target (their intervals inside
+    the band), that none does (every interval wholly outside it), or that these games cannot
+    tell, with the games that would settle it; and, unless some are within, the set of variants
+    indistinguishable from the closest (Holm-adjusted paired tests), with intervals joint over
+    the setting's variants (the closest is picked after the fact)."""
     players = int(frame["players"][0])
     what = f"value of {keys[0]}" if len(keys) == 1 else "rule variant"
-    within = frame.filter(pl.col("verdict").str.starts_with("balanced"))
-    if within.height:
-        named = [f"{r['variant']} ({_rate(r)})" for r in within.iter_rows(named=True)]
-        verb = "brings" if within.height == 1 else "bring"
-        return (f"{_and(named)} {verb} {players} players within ±{100 * TOLERANCE:g} points of "
-                "the target.")
-    best = frame.with_columns(pl.col("vs target").abs().alias("__far")).sort("__far").row(
-        0, named=True)
+    band_of = f"within ±{100 * TOLERANCE:g} points of the target"
+    rows = list(frame.iter_rows(named=True))
+    states = [band(r["vs target low"], r["vs target high"]) for r in rows]
+    within = [r for r, b in zip(rows, states) if b == WITHIN]
+    open_ = [r for r, b in zip(rows, states) if b == UNDECIDED]
+    if within:
+        named = [f"{r['variant']} ({_rate(r)})" for r in within]
+        said = f"{_and(named)} {'brings' if len(within) == 1 else 'bring'} {players} players " \
+               f"{band_of}"
+        if open_:
+            said += f"; for {_settle(open_)} these games cannot tell"
+        return said + "."
+    if open_:
+        said = (f"These games cannot tell whether a {what} tried brings {players} players "
+                f"{band_of}: {_settle(open_)}")
+    else:
+        said = (f"No {what} tried brings {players} players {band_of} (every interval lies "
+                "wholly outside the band)")
+    return said + "; " + _closest_set(frame) + "."
+
+
+def _closest_set(frame: pl.DataFrame) -> str:
+    """Gives the set of a setting's variants indistinguishable from the closest to the target,
+    with intervals joint over the setting's variants."""
+    k = frame.height
+    rows = [r for r in frame.iter_rows(named=True) if r["closest"]]
+    joint = f"95% intervals joint over the {k} tried, as the closest is picked after the fact"
+    if k == 1:
+        return f"it {_says(rows[0]['verdict'])}"
+    if len(rows) > 1:
+        named = [f"{r['variant']} ({_pct(r['rate'])} {_interval(r['joint low'], r['joint high'])})"
+                 for r in rows]
+        return (f"the closest to the target are {_and(named)}, which these games cannot tell "
+                f"apart in closeness (Holm-adjusted paired tests; {joint})")
+    best = rows[0]
     moved = ""
     if best["vs baseline"] is not None and best["variant"] != best["baseline"]:
         moved = (f", {100 * best['vs baseline']:+.1f} points "
                  f"[{100 * best['vs baseline low']:+.1f}, {100 * best['vs baseline high']:+.1f}]"
                  f" against {best['baseline']}")
-    return (f"No {what} tried brings {players} players within ±{100 * TOLERANCE:g} points of "
-            f"the target; the closest is {best['variant']}: {_rate(best)}{moved}, where it "
-            f"{best['verdict']}.")
+    return (f"the closest is {best['variant']}, closer than every other tried (Holm-adjusted "
+            f"paired tests): {_pct(best['rate'])} "
+            f"{_interval(best['joint low'], best['joint high'])} ({joint}){moved}, where it "
+            f"{_says(best['verdict'])}")
 
 
 def _natural(text: str) -> tuple:
@@ -150,13 +228,18 @@ def _natural(text: str) -> tuple:
         return (1, 0.0, text)
 
 
-def tried_sentence(frame: pl.DataFrame, keys: list[str], driver: Driver | None) -> str:
-    """Gives what the What-if varied and what it did not try: the driver's keys at its player
-    counts where none of them was varied."""
-    values = {}
+def tried_sentence(frame: pl.DataFrame, keys: list[str], driver: Driver | None,
+                   changed: dict[str, list[str]] | None = None) -> str:
+    """Gives what the What-if varied and changed from the game's defaults (its variants'
+    labels, and `changed`: the keys the runs' manifests change, a --config file's included),
+    and what it did not try: the driver's keys at its player counts that nothing changed."""
+    values: dict[str, list[str]] = {}
     for label in frame["variant"].to_list():
         for key, value in re.findall(r"(?:^|\s)([\w.\-]+)=(\S+)", label):
             values.setdefault(key, []).append(value)
+    for key, more in (changed or {}).items():
+        values.setdefault(key, []).extend(more)
+    keys = list(dict.fromkeys([*keys, *(changed or {})]))
     tried = "; ".join(f"{k} = {', '.join(sorted(set(values.get(k, [])), key=_natural))}"
                       for k in keys)
     said = f"Tried: {tried}; every other rule as the game ships it." if tried else ""
@@ -262,7 +345,8 @@ def sentences(ctx: ReportContext, sections: list[Section]) -> list[str]:
     if whatif is None:
         said.append(closest_count_sentence(frame))
         if len(ctx.variants) == 1:
-            said.append(untried_sentence(driver))
+            said.append(untried_sentence(driver, changed_keys(ctx),
+                                         sorted(set(frame["players"].to_list()))))
     else:
         from reports.whatif import comparisons
 
@@ -275,7 +359,7 @@ def sentences(ctx: ReportContext, sections: list[Section]) -> list[str]:
             more = len(settings) - SETTINGS
             said[-1] = (said[-1][:-1] + f" (the What-if table has the other {more} "
                         f"setting{'s' if more > 1 else ''}).")
-        said.append(tried_sentence(rows, keys, driver))
+        said.append(tried_sentence(rows, keys, driver, changed_keys(ctx)))
     if "Balance across skill levels" in titles:
         from reports import ladder
 

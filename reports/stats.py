@@ -36,8 +36,9 @@ def wilson(successes: float, n: float) -> tuple[float, float]:
     return float(low[0]), float(high[0])
 
 
-def wilson_arrays(successes, n) -> tuple[np.ndarray, np.ndarray]:
-    """Gives the 95% Wilson bounds (low, high) element-wise; nan where there are no trials.
+def wilson_arrays(successes, n, alpha: float = ALPHA) -> tuple[np.ndarray, np.ndarray]:
+    """Gives the 95% Wilson bounds (low, high) element-wise (1 − `alpha` in general); nan where
+    there are no trials.
 
     statsmodels' proportion_confint(method="wilson") written out (test_stats checks they
     agree): the summary of every run needs it, and importing statsmodels costs a second."""
@@ -46,10 +47,16 @@ def wilson_arrays(successes, n) -> tuple[np.ndarray, np.ndarray]:
     some = n > 0
     n = np.where(some, n, 1)
     p = np.where(some, s, 0) / n
-    z2 = Z95 * Z95
+    if np.ndim(alpha) == 0 and alpha == ALPHA:
+        z = Z95
+    else:  # scipy.stats.norm.isf's own ndtri, element-wise
+        from scipy.special import ndtri
+
+        z = ndtri(1 - np.asarray(alpha, dtype=float) / 2)
+    z2 = z * z
     with np.errstate(divide="ignore", invalid="ignore"):
         centre = (p + z2 / (2 * n)) / (1 + z2 / n)
-        half = Z95 * np.sqrt(p * (1 - p) / n + z2 / (4 * n * n)) / (1 + z2 / n)
+        half = z * np.sqrt(p * (1 - p) / n + z2 / (4 * n * n)) / (1 + z2 / n)
     # the bounds of a rate of 0 or 1 carry a rounding error (e.g. 1 + 1e-16)
     return (np.where(some, np.clip(centre - half, 0, 1), np.nan),
             np.where(some, np.clip(centre + half, 0, 1), np.nan))
