@@ -18,9 +18,10 @@ from reports.sections import ReportContext, Section, headline_by_players
 from reports.verdicts import (TOLERANCE, UNDECIDED, WITHIN, Driver, band, driver_of,
                               games_to_settle)
 
-# the charts that can lead the report, the first found: a What-if's forest, a ladder's
-# headline by rung, the headline by player count against the target
-HEROES = ("whatif_forest", "balance_by_rung", "headline_by_players")
+# the charts that can lead the report, the first found: a ladder's headline by rung and
+# variant against the target (does the answer hold with skill?), a What-if's forest with the
+# target marked, the headline by player count against the target
+HEROES = ("balance_by_rung", "whatif_forest", "headline_by_players")
 SHARE = 0.05  # a level of the driver rarer than this is left out of its sentence
 SETTINGS = 2  # the What-if settings (player counts, options, bots) the Answer names
 
@@ -252,12 +253,13 @@ def tried_sentence(frame: pl.DataFrame, keys: list[str], driver: Driver | None,
 
 
 def driver_sentence(frame: pl.DataFrame, driver: Driver, headline: str,
-                    spread: float = 0.2) -> str:
+                    spread: float = 0.2, lead: str = "") -> str:
     """Gives what the game's driver does to the headline at the player count where it matters
     most (its levels' rates furthest apart, levels rarer than SHARE left out), and the rule keys
     that move it; "" when its levels' rates lie within `spread` of each other everywhere.
 
-    `frame`: players, level, n, rate, low, high (one variant's rows)."""
+    `frame`: players, level, n, rate, low, high (one variant's rows); `lead`: which variant
+    and rung they are, when the report holds several ("with fix, at the top rung, search")."""
     best, widest = None, spread
     for (players,), part in frame.sort("players", "level").group_by("players",
                                                                     maintain_order=True):
@@ -272,8 +274,9 @@ def driver_sentence(frame: pl.DataFrame, driver: Driver, headline: str,
               f"the {driver.unit})" for r in part.iter_rows(named=True)]
     keys = driver.keys_at(int(players))
     why = driver.why.format(keys=_and(keys)) if driver.why else ""
-    return (f"What decides most {driver.unit} is the number of {driver.name}: at {players} "
-            f"players the {headline} is {_and(levels)}" + (f"; {why}." if why else "."))
+    lead = f" ({lead})" if lead else ""
+    return (f"What decides most {driver.unit}{lead} is the number of {driver.name}: at "
+            f"{players} players the {headline} is {_and(levels)}" + (f"; {why}." if why else "."))
 
 
 def stability_sentence(frame: pl.DataFrame) -> str:
@@ -313,6 +316,8 @@ def _reference(ctx: ReportContext) -> tuple[list[str] | None, str]:
         names = {r.rung for r in top.values()}
         lead = f"at the top rung, {names.pop()}" if len(names) == 1 else \
             "at each player count's top rung"
+        if len(variants) > 1 or variant != "default rules":  # name which rules it plays
+            lead = f"with {variant}, {lead}"
     else:
         defaults = ctx.configs.filter(pl.col("default"))
         configs = [(defaults if defaults.height else ctx.configs)["configuration"][0]]
@@ -370,7 +375,7 @@ def sentences(ctx: ReportContext, sections: list[Section]) -> list[str]:
         rates = driver.rates(ctx)
         if reference is not None and "variant" in rates.columns:
             rates = rates.filter(pl.col("variant").is_in(reference))
-        said.append(driver_sentence(rates, driver, head))
+        said.append(driver_sentence(rates, driver, head, lead=lead))
     return [s for s in said if s]
 
 

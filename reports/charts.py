@@ -434,11 +434,13 @@ def _target_line(ax, target: tuple | float | None, colour: str = OKABE_ITO[3],
 
 
 def forest(path: Path, labels: list[str], estimate, low, high, *, title: str, xlabel: str,
-           caption: str, unpaired: tuple | None = None) -> Path:
+           caption: str, unpaired: tuple | None = None, target: float | None = None) -> Path:
     """Gives a forest plot: one row per label (top down), its difference (rates, drawn in
     percentage points) with its 95% interval as whiskers, a zero line, and under each the
     unpaired interval, thin and grey, when `unpaired` = (low, high) is given. A row without an
-    interval (nan), such as the baseline itself, is drawn as a diamond on the zero line."""
+    interval (nan), such as the baseline itself, is drawn as a diamond on the zero line.
+    `target`: the difference that would put a row on its target (the target less the
+    baseline's rate), drawn dashed with the ±TOLERANCE band around it."""
     k = len(labels)
     fig, ax = _figure(8.0, max(2.8, 0.45 * k + 1.9))
     ax.grid(True, axis="x", alpha=0.3)
@@ -448,6 +450,14 @@ def forest(path: Path, labels: list[str], estimate, low, high, *, title: str, xl
     reference = np.isnan(low)
     ax.axvline(0, color="#444444", linewidth=1, zorder=1)
     ends = [low, high, [0.0]]
+    if target is not None:
+        from reports.verdicts import TOLERANCE
+
+        centre = 100 * target
+        ax.axvspan(centre - 100 * TOLERANCE, centre + 100 * TOLERANCE, color=OKABE_ITO[2],
+                   alpha=0.12, zorder=0, label=f"on target ±{100 * TOLERANCE:g} points")
+        ax.axvline(centre, color=OKABE_ITO[2], linestyle="--", linewidth=1.2, zorder=1)
+        ends.append([centre - 100 * TOLERANCE, centre + 100 * TOLERANCE])
     if unpaired is not None:
         u_low, u_high = (100 * np.asarray(a, float) for a in unpaired)
         ax.hlines(y - 0.2, u_low, u_high, color="#999999", linewidth=1.5,

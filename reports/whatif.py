@@ -317,8 +317,13 @@ def section(ctx: ReportContext) -> Section | None:
         return None
     # the forest keeps the runs' order (a sweep reads 3, 4, 5, 6), the baselines among them
     drawn = frame.filter(pl.col("baseline").is_not_null()).sort("order")
-    labels = [_marked(f"{v} · {s}" if several_settings else v, v == b)
-              for v, s, b in drawn.select("variant", "setting", "baseline").iter_rows()]
+    labels = [_marked(f"{v} · {s}" if several_settings else v, v == b) + f" · n = {n:,}"
+              for v, s, b, n in drawn.select("variant", "setting", "baseline",
+                                             "games").iter_rows()]
+    # where every row has one baseline and one target, the difference that reaches it
+    bases = drawn.filter(pl.col("variant") == pl.col("baseline"))
+    reach = (float(bases["target"][0] - bases["rate"][0])
+             if bases.height == 1 and drawn["target"].n_unique() == 1 else None)
     baselines = sorted(set(compared["baseline"].to_list()))
     ratios = compared["width vs unpaired"].drop_nulls()
     paired = compared.filter(~pl.col("pairing").str.starts_with("unpaired"))
@@ -340,8 +345,11 @@ def section(ctx: ReportContext) -> Section | None:
         unpaired=(drawn["unpaired low"].fill_null(np.nan), drawn["unpaired high"].fill_null(np.nan)),
         title=f"{ctx.game.title}: what if the rules changed?",
         xlabel=f"difference in the {head.title} (points)",
-        caption=f"n = {int(compared['games'].max()):,} games per variant; whiskers: 95% interval "
-                "(paired where the seeds match); grey: unpaired, for comparison")
+        target=reach,
+        caption="n: each row's games; whiskers: 95% interval (paired where the seeds match); "
+                "grey: unpaired, for comparison"
+                + ("; dashed: the difference that puts a variant on the target, shaded its "
+                   f"±{100 * TOLERANCE:g} points" if reach is not None else ""))
     columns = ["setting"] if several_settings else []
     table = frame.select(*columns, "variant", "games", "rate", "low", "high", "vs baseline",
                          "vs baseline low", "vs baseline high", "p", "pairing",
