@@ -126,6 +126,10 @@ def rungs(ctx: ReportContext) -> list[Rung]:
                 rung_label(ctx.game, name, strategy), gains))
     found = [r for members in groups.values() if len({m.rung for m in members}) > 1
              for r in members]
+    if found:  # said by the section: a configuration left out is never dropped silently
+        ctx.once("not rungs", lambda: [(r, _why_not(r, found)) for members in groups.values()
+                                       if len({m.rung for m in members}) == 1
+                                       for r in members])
     variants = list(dict.fromkeys(r.variant for r in found))
     return sorted(found, key=lambda r: (r.players, variants.index(r.variant), r.order))
 
@@ -271,6 +275,15 @@ def _presets_note(game, ladder: list[Rung]) -> str:
                    for name in named)
 
 
+def _why_not(left: Rung, ladder: list[Rung]) -> str:
+    """Gives why a configuration that seats one strategy is not a rung: no rung plays its
+    player count, or every rung that does differs from it in options or rules."""
+    if not any(r.players == left.players for r in ladder):
+        return f"no rung plays {left.players} players"
+    return (f"it differs from the rungs at {left.players} players in its options or rules "
+            "(a rung differs from the others in its bots only)")
+
+
 def _same_as_default(same: list[Rung]) -> tuple[pl.DataFrame, str]:
     """Gives the tuned rungs equal to `default` (their tunings measured no held-out gain): a
     row per player count, rule variant and step of the tuning, and a sentence per count."""
@@ -281,7 +294,10 @@ def _same_as_default(same: list[Rung]) -> tuple[pl.DataFrame, str]:
         "held-out gain in": pl.Utf8, "vs start": pl.Float64, "vs start low": pl.Float64,
         "vs start high": pl.Float64})
     said = dict.fromkeys(f"At {r.players} players tuned = default: held-out gain "
-                         f"{gains_text(r.held_out)}." for r in same)
+                         f"{gains_text(r.held_out)}"
+                         + ("; the tuning is significantly worse than its start (a 95% interval "
+                            "below 0)" if any(step["high"] < 0 for step in r.held_out) else "")
+                         + "." for r in same)
     return frame, " ".join(said) + " A tuned rung without a held-out gain is not a level of the " \
         "ladder: it is left out of the tables above and below."
 
@@ -460,6 +476,8 @@ def balance_across_skill(ctx: ReportContext) -> Section | None:
                  "not a rung"))
     text = stability_text(stable) + " " if stable.height else ""
     text += said + " " if same else ""
+    text += "".join(f"Not a rung: {r.configuration} ({why}). "
+                    for r, why in ctx.once("not rungs", list))
     text += ("No verdict is shown to change between rungs." if flagged.height == 0 else
              "Flag: " + "; ".join(f"at {r['players']} players"
                                   + (f" ({r['variant']})" if "variant" in r else "")
