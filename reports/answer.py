@@ -11,9 +11,11 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+import numpy as np
 import polars as pl
 
 from reports.render import ANSWER
+from reports.stats import ALPHA, Z95, holm, two_sided_p, wilson_arrays
 from reports.sections import ReportContext, Section, headline_by_players
 from reports.verdicts import (TOLERANCE, UNDECIDED, WITHIN, Driver, band, driver_of,
                               games_to_settle)
@@ -92,14 +94,41 @@ def verdict_sentence(frame: pl.DataFrame, headline: str, lead: str = "") -> str:
 
 
 def closest_count_sentence(frame: pl.DataFrame) -> str:
-    """Gives which of several player counts comes closest to the target ("" for one);
-    `frame`: players, rate, low, high, vs target."""
+    """Gives which of several player counts come closest to the target ("" for one): the set
+    that Holm-adjusted tests cannot tell from the closest (`closest_counts`), with intervals
+    joint over the counts; `frame`: players, rate, low, high, vs target, eff_n."""
     if frame.height < 2:
         return ""
-    best = frame.with_columns(pl.col("vs target").abs().alias("__far")).sort(
-        "__far", "players").row(0, named=True)
-    return (f"Of the player counts played, {best['players']} comes closest to the target: "
-            f"{_rate(best)}.")
+    kept = frame.filter(pl.Series(closest_counts(frame))).sort("players")
+    joint = wilson_arrays(kept["rate"] * kept["eff_n"], kept["eff_n"], ALPHA / frame.height)
+    rates = [f"{_pct(r['rate'])} {_interval(lo, hi)}"
+             for r, lo, hi in zip(kept.iter_rows(named=True), *joint)]
+    named = [f"{r['players']} ({rate})" for r, rate in zip(kept.iter_rows(named=True), rates)]
+    intervals = f"95% intervals joint over the {frame.height} counts played"
+    if kept.height == 1:
+        return (f"Of the player counts played, {kept['players'][0]} comes closest to the "
+                f"target, closer than every other (Holm-adjusted tests): {rates[0]} "
+                f"({intervals}).")
+    return (f"Of the player counts played, {_and(named)} come closest to the target: these "
+            f"games cannot tell them apart in closeness (Holm-adjusted tests; {intervals}).")
+
+
+def closest_counts(frame: pl.DataFrame) -> list[bool]:
+    """Gives, per row of a frame of independent rows (player counts: rate, low, high, target),
+    whether Holm-adjusted tests cannot tell it from the row closest to the target: a row is
+    farther when its distance's difference from the closest's and their sum have one sign,
+    each a z-test on the rows' standard errors (their 95% intervals' half-widths / 1.96), the
+    intersection-union of the two (as reports.whatif.farther_p, for rows sharing no games)."""
+    d = (frame["rate"] - frame["target"]).to_numpy()
+    se = ((frame["high"] - frame["low"]) / (2 * Z95)).to_numpy()
+    best = int(np.argmin(np.abs(d)))
+    spread = np.sqrt(se ** 2 + se[best] ** 2)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        p_diff, p_sum = (two_sided_p(x / spread) for x in (d - d[best], d + d[best]))
+    same = np.sign(d - d[best]) == np.sign(d + d[best])
+    p = np.where(same, np.maximum(p_diff, p_sum), 1.0)
+    p[best] = np.nan
+    return [bool(np.isnan(x) or x >= ALPHA) for x in holm(p)]
 
 
 def changed_keys(ctx: ReportContext) -> dict[str, list[str]]:

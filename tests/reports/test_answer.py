@@ -41,9 +41,18 @@ def test_the_verdicts_name_the_variant_they_read_and_a_fair_share():
 
 def test_the_closest_player_count():
     frame = by_players([(3, 0.737, 0.721, 0.753), (10, 0.525, 0.507, 0.543),
-                        (7, 0.462, 0.443, 0.480)])
+                        (7, 0.462, 0.443, 0.480)]).with_columns(pl.lit(3_000.0).alias("eff_n"))
+    # 10 is 2.5 points off, 7 3.8 points: these intervals cannot tell which is closer
     assert answer.closest_count_sentence(frame) == (
-        "Of the player counts played, 10 comes closest to the target: 52.5% [50.7, 54.3].")
+        "Of the player counts played, 7 (46.2% [44.0, 48.4]) and 10 (52.5% [50.3, 54.7]) come "
+        "closest to the target: these games cannot tell them apart in closeness (Holm-adjusted "
+        "tests; 95% intervals joint over the 3 counts played).")
+    far = frame.with_columns(pl.Series("rate", [0.737, 0.505, 0.40]),
+                             pl.Series("low", [0.721, 0.49, 0.38]),
+                             pl.Series("high", [0.753, 0.52, 0.42]))
+    assert answer.closest_count_sentence(far).startswith(
+        "Of the player counts played, 10 comes closest to the target, closer than every other "
+        "(Holm-adjusted tests): 50.5% [")
     assert answer.closest_count_sentence(frame.head(1)) == ""
 
 
