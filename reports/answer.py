@@ -161,11 +161,13 @@ def untried_sentence(driver: Driver | None, changed: dict[str, list[str]] | None
     else:
         said = "No rule change was tried: "
     said += "--set KEY=A,B plays a sweep of one, which the report then compares on the same deals"
-    keys = [k for p in players for k in driver.keys_at(p)] if driver is not None else []
-    keys = [k for k in dict.fromkeys(keys) if k not in changed]
-    if keys:
-        said += f"; {_and(keys)} set the number of {driver.name}"
-    return said + "."
+    if driver is None or not driver.keys:
+        return said + "."
+    if len(players) == 1:  # the keys at that count, but those the runs changed
+        keys = [k for k in driver.keys_at(players[0]) if k not in changed]
+        return said + (f"; {_and(keys)} set the number of {driver.name}." if keys else ".")
+    return said + (f"; {_and(list(driver.keys))} (N: the player count) set the number of "
+                   f"{driver.name}.")
 
 
 def varied_keys(variants: list[str]) -> list[str]:

@@ -268,10 +268,12 @@ def category_lines(path: Path, categories: list[str], series: dict[str, tuple],
                    caption: str) -> Path:
     """Gives one line per series of rates over ordered categories (x = a category's index),
     95% interval whiskers, and each series' target as a dashed line of its colour (one grey
-    line when every target is the same).
+    line with the ±TOLERANCE band the verdicts read around it, when every target is the same).
 
     `series` maps a label to (x, rate, low, high); `targets` a label to its target rate.
     """
+    from reports.verdicts import TOLERANCE
+
     fig, ax = _figure(max(6.5, 1.4 * len(categories) + 3.5))
     shared = len(set(targets.values())) == 1
     # dodged so that whiskers stay readable, within a fifth of a category however many series:
@@ -289,6 +291,8 @@ def category_lines(path: Path, categories: list[str], series: dict[str, tuple],
         value = next(iter(targets.values()))
         ax.axhline(value, color="#444444", linestyle="--", linewidth=1.2,
                    label=f"target {100 * value:.0f}%")
+        ax.axhspan(value - TOLERANCE, value + TOLERANCE, color=OKABE_ITO[2], alpha=0.15,
+                   zorder=0, label=f"balanced: ±{100 * TOLERANCE:g} points")
     ax.set_xticks(range(len(categories)), categories)
     ax.set_xlim(-0.4, len(categories) - 0.6)
     ax.set_ylim(-0.02, 1.02)  # the whole scale: a rung's jump reads as large as it is
@@ -488,8 +492,8 @@ def forest(path: Path, labels: list[str], estimate, low, high, *, title: str, xl
     ax.set_xlabel(xlabel)
     # below the x label: the legend, then the caption; the image is cut to hold them all
     ax.legend([handles[i] for i in order], [names[i] for i in order], loc="upper center",
-              bbox_to_anchor=(0.5, 0.0), bbox_transform=_below(ax, 40), ncol=3, fontsize=9,
-              frameon=False)
+              bbox_to_anchor=(0.5, 0.0), bbox_transform=_below(ax, 40), ncol=len(order),
+              fontsize=9, frameon=False)
     ax.annotate(textwrap.fill(caption, 100), (0.0, 0.0), xycoords="axes fraction",
                 xytext=(0, -64), textcoords="offset points", va="top", ha="left",
                 fontsize=CAPTION_SIZE - 1, color="#444444", annotation_clip=False)

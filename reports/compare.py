@@ -241,7 +241,10 @@ def _count_sections(run, ctx: ReportContext, players: int, tag: str) -> list[Sec
                         note="n = seat-games; p: the gap to the next strategy, z-test with deals "
                              "as clusters (a deal's seat assignments share its cards; strategies "
                              f"at one table are dependent), {ADJUSTED} "
-                             f"(every pair of strategies); {INTERVAL_NOTE}"))
+                             "(every pair of strategies); low/high: a 95% Wilson interval on the "
+                             "effective trials, n over the design effect of deals as clusters, "
+                             "which may be below 1 (a deal's rotations offset each other's luck "
+                             "of the seat)"))
     heading = f"Strategy comparison, {players} players" if tag else "Strategy comparison"
     sections = [Section(heading, tables, text=pairing_note(ctx))]
     for fn in compare_sections_for(run.game):
