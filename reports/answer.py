@@ -84,9 +84,8 @@ def verdict_sentence(frame: pl.DataFrame, headline: str, lead: str = "") -> str:
             rates = "; ".join(_rate(r) for r in rows)
             parts.append(f"{at} it is balanced within ±{100 * TOLERANCE:g} points ({rates})")
         elif kind == "not distinguishable":
-            rates = "; ".join(_rate(r) for r in rows)
-            parts.append(f"{at} these games cannot tell it from balanced ({rates}): more "
-                         "games would tell")
+            rates = "; ".join(_settling(r) for r in rows)
+            parts.append(f"{at} these games cannot tell it from balanced ({rates})")
         else:
             parts.append(f"{at} there is no interval (no trials)")
     lead = f", {lead}" if lead else ""
@@ -185,16 +184,18 @@ def _says(verdict: str) -> str:
     return "has no interval" if verdict == "no interval" else f"is {verdict}"
 
 
+def _settling(row: dict) -> str:
+    """Gives an undecided row's rate with the games that would settle its band question:
+    "50.4% [48.6, 52.2]: about 2,667 games would settle it"."""
+    n = games_to_settle(row["games"], row["vs target"], row["vs target low"],
+                        row["vs target high"])
+    return f"{_rate(row)}: " + (f"about {n:,} games would settle it" if n is not None else
+                                "it sits on the band's edge, which no number of games settles")
+
+
 def _settle(rows: list[dict]) -> str:
-    """Gives the undecided rows of a band question with the games that would settle each."""
-    parts = []
-    for r in rows:
-        n = games_to_settle(r["games"], r["vs target"], r["vs target low"],
-                            r["vs target high"])
-        parts.append(f"{r['variant']} ({_rate(r)}: "
-                     + (f"about {n:,} games would settle it" if n is not None else
-                        "it sits on the band's edge, which no number of games settles") + ")")
-    return _and(parts)
+    """Gives the undecided variants of a band question with the games that would settle each."""
+    return _and([f"{r['variant']} ({_settling(r)})" for r in rows])
 
 
 def closest_sentence(frame: pl.DataFrame, keys: list[str]) -> str:

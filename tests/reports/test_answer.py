@@ -12,8 +12,10 @@ SABOTEUR = Target(0.5, above="miners", below="saboteurs")
 def by_players(rows):
     """A headline-by-player-count frame: (players, rate, low, high) rows, target 50%."""
     frame = pl.DataFrame(rows, orient="row", schema=["players", "rate", "low", "high"])
-    frame = frame.with_columns(pl.lit(0.5).alias("target"),
-                               (pl.col("rate") - 0.5).alias("vs target"))
+    frame = frame.with_columns(pl.lit(0.5).alias("target"), pl.lit(1_000).alias("games"),
+                               (pl.col("rate") - 0.5).alias("vs target"),
+                               (pl.col("low") - 0.5).alias("vs target low"),
+                               (pl.col("high") - 0.5).alias("vs target high"))
     return frame.with_columns(pl.Series("verdict", verdicts(
         frame["vs target"], frame["low"] - 0.5, frame["high"] - 0.5, SABOTEUR)))
 
@@ -26,9 +28,9 @@ def test_the_verdicts_group_player_counts_that_say_the_same():
     assert said == (
         "Against a target of 50% for the miners' round-win rate: it favours miners by 23.7 "
         "points at 3 players and 42.5 at 4; at 5 players these games cannot tell it from "
-        "balanced (51.0% [47.0, 55.0]): more games would tell; at 7 players it favours "
-        "saboteurs by 3.8 points [2.0, 5.7]; at 10 players it is balanced within ±2 points "
-        "(50.5% [49.0, 51.2]).")
+        "balanced (51.0% [47.0, 55.0]: about 32,692 games would settle it); at 7 players it "
+        "favours saboteurs by 3.8 points [2.0, 5.7]; at 10 players it is balanced within ±2 "
+        "points (50.5% [49.0, 51.2]).")
 
 
 def test_the_verdicts_name_the_variant_they_read_and_a_fair_share():

@@ -625,4 +625,5 @@ def test_the_seat_share_by_player_count_covers_without_the_floor(name):
     unfloored = seat_share_rows(won, 400, INTERVALS, 18, floor=False)
     assert coverage(unfloored, truth) >= 0.94
     floored = seat_share_rows(won, 400, INTERVALS, 18, floor=True)
-    assert (floored["high"] - floored["low"]).mean() >= (unfloored["high"] - unfloored["low"]).mean()
+    width = (unfloored["high"] - unfloored["low"]).mean()
+    assert (floored["high"] - floored["low"]).mean() >= width
