@@ -346,8 +346,14 @@ def _reference(ctx: ReportContext) -> tuple[list[str] | None, str]:
                 top[r.players] = r
         configs = [r.configuration for r in top.values()]
         names = {r.rung for r in top.values()}
-        lead = f"at the top rung, {names.pop()}" if len(names) == 1 else \
-            "at each player count's top rung"
+        from sim.game import RUNGS
+
+        # a rung the ladder does not know is placed by the order the runs were given in,
+        # which measures nothing: say so rather than call it the top
+        top_rung = "top rung" if all(r.order < len(RUNGS) for r in top.values()) else \
+            "last rung given (the runs' order: no strength measured)"
+        lead = f"at the {top_rung}, {names.pop()}" if len(names) == 1 else \
+            f"at each player count's {top_rung}"
         if len(variants) > 1 or variant != "default rules":  # name which rules it plays
             lead = f"with {variant}, {lead}"
     else:
