@@ -182,3 +182,29 @@ def test_the_answer_of_a_ladder_states_the_top_rungs_verdict_at_every_player_cou
     assert verdict.startswith("Against its target (a fair share, 1 / players) for the first "
                               "player's win rate, at the top rung, default: ")
     assert " 2 " in verdict.replace(",", " ") and " 3 " in verdict.replace(",", " ")
+
+
+def test_a_tuning_significantly_worse_than_its_start_is_called_so():
+    from reports.ladder import Rung, _same_as_default
+
+    # issue 40: the shipped 7-player tuning's held-out gain -0.4 [-0.7, -0.1]
+    worse = Rung(7, "tuned", "7p tuned", 5, "tuned-saboteur-7p", held_out=(
+        {"tuned": "saboteurs", "gain": -0.004, "low": -0.007, "high": -0.001},))
+    level = Rung(4, "tuned", "4p tuned", 5, "tuned-saboteur-4p", held_out=(
+        {"tuned": "saboteurs", "gain": 0.001, "low": -0.009, "high": 0.01},))
+    _, said = _same_as_default([worse, level])
+    assert ("At 7 players tuned = default: held-out gain -0.4 pp [-0.7, -0.1]; the tuning is "
+            "significantly worse than its start (a 95% interval below 0).") in said
+    assert "At 4 players tuned = default: held-out gain +0.1 pp [-0.9, +1.0]." in said
+
+
+def test_a_configuration_left_out_of_the_rungs_is_told_why():
+    from reports.ladder import Rung, _why_not
+
+    ladder = [Rung(7, "default", "7p default", 1, "default"),
+              Rung(7, "search", "7p search", 3, "search")]
+    assert _why_not(Rung(7, "default", "7p saboteurs=2 default", 9, "default"), ladder) == (
+        "it differs from the rungs at 7 players in its options or rules (a rung differs from "
+        "the others in its bots only)")
+    assert _why_not(Rung(5, "default", "5p default", 9, "default"), ladder) == (
+        "no rung plays 5 players")
