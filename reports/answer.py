@@ -313,7 +313,7 @@ def driver_sentence(frame: pl.DataFrame, driver: Driver, headline: str,
 
 def stability_sentence(frame: pl.DataFrame) -> str:
     """Gives one sentence of whether each player count's verdict holds across the top two
-    rungs of a ladder (reports.ladder.stability's frame)."""
+    rungs of a ladder (reports.ladder.stable's frame)."""
     pairs = set(zip(frame["lower rung"].to_list(), frame["top rung"].to_list()))
     rungs = f" ({' and '.join(pairs.pop())})" if len(pairs) == 1 else ""
     said = {}

@@ -1,6 +1,7 @@
 """The report section "Balance across skill levels": the headline, seat and role rates per rung
-of a skill ladder (`simulate ladder`), a flag wherever a conclusion changes between rungs, and
-what the bots at each rung exercise (the seats' `uses_<kind>` counts).
+of a skill ladder (`simulate ladder`), a flag wherever the intervals establish that a verdict
+changes between rungs, and what the bots at each rung exercise (the seats' `uses_<kind>`
+counts).
 
 A report has rungs when, at one player count, several configurations each seat every player
 with one and the same strategy (and differ in nothing else): the rung is that strategy, or the
