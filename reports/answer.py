@@ -11,15 +11,19 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+import numpy as np
 import polars as pl
 
 from reports.render import ANSWER
+from reports.stats import ALPHA, Z95, holm, two_sided_p, wilson_arrays
 from reports.sections import ReportContext, Section, headline_by_players
-from reports.verdicts import TOLERANCE, Driver, driver_of
+from reports.verdicts import (TOLERANCE, UNDECIDED, WITHIN, Driver, band, driver_of,
+                              games_to_settle)
 
-# the charts that can lead the report, the first found: a What-if's forest, a ladder's
-# headline by rung, the headline by player count against the target
-HEROES = ("whatif_forest", "balance_by_rung", "headline_by_players")
+# the charts that can lead the report, the first found: a ladder's headline by rung and
+# variant against the target (does the answer hold with skill?), a What-if's forest with the
+# target marked, the headline by player count against the target
+HEROES = ("balance_by_rung", "whatif_forest", "headline_by_players")
 SHARE = 0.05  # a level of the driver rarer than this is left out of its sentence
 SETTINGS = 2  # the What-if settings (player counts, options, bots) the Answer names
 
@@ -80,9 +84,8 @@ def verdict_sentence(frame: pl.DataFrame, headline: str, lead: str = "") -> str:
             rates = "; ".join(_rate(r) for r in rows)
             parts.append(f"{at} it is balanced within ±{100 * TOLERANCE:g} points ({rates})")
         elif kind == "not distinguishable":
-            rates = "; ".join(_rate(r) for r in rows)
-            parts.append(f"{at} these games cannot tell it from balanced ({rates}): more "
-                         "games would tell")
+            rates = "; ".join(_settling(r) for r in rows)
+            parts.append(f"{at} these games cannot tell it from balanced ({rates})")
         else:
             parts.append(f"{at} there is no interval (no trials)")
     lead = f", {lead}" if lead else ""
@@ -90,25 +93,80 @@ def verdict_sentence(frame: pl.DataFrame, headline: str, lead: str = "") -> str:
 
 
 def closest_count_sentence(frame: pl.DataFrame) -> str:
-    """Gives which of several player counts comes closest to the target ("" for one);
-    `frame`: players, rate, low, high, vs target."""
+    """Gives which of several player counts come closest to the target ("" for one): the set
+    that Holm-adjusted tests cannot tell from the closest (`closest_counts`), with intervals
+    joint over the counts; `frame`: players, rate, low, high, vs target, eff_n."""
     if frame.height < 2:
         return ""
-    best = frame.with_columns(pl.col("vs target").abs().alias("__far")).sort(
-        "__far", "players").row(0, named=True)
-    return (f"Of the player counts played, {best['players']} comes closest to the target: "
-            f"{_rate(best)}.")
+    kept = frame.filter(pl.Series(closest_counts(frame))).sort("players")
+    joint = wilson_arrays(kept["rate"] * kept["eff_n"], kept["eff_n"], ALPHA / frame.height)
+    rates = [f"{_pct(r['rate'])} {_interval(lo, hi)}"
+             for r, lo, hi in zip(kept.iter_rows(named=True), *joint)]
+    named = [f"{r['players']} ({rate})" for r, rate in zip(kept.iter_rows(named=True), rates)]
+    intervals = f"95% intervals joint over the {frame.height} counts played"
+    if kept.height == 1:
+        return (f"Of the player counts played, {kept['players'][0]} comes closest to the "
+                f"target, closer than every other (Holm-adjusted tests): {rates[0]} "
+                f"({intervals}).")
+    return (f"Of the player counts played, {_and(named)} come closest to the target: these "
+            f"games cannot tell them apart in closeness (Holm-adjusted tests; {intervals}).")
 
 
-def untried_sentence(driver: Driver | None) -> str:
-    """Gives what a report without rule variants did not try: a rule change, such as of the
-    driver's keys."""
-    said = ("No rule change was tried: --set KEY=A,B plays a sweep of one, which the report "
-            "then compares on the same deals")
-    if driver is not None and driver.keys:
-        said += (f"; {_and(driver.keys)} (N: the player count) set the number of "
-                 f"{driver.name}")
-    return said + "."
+def closest_counts(frame: pl.DataFrame) -> list[bool]:
+    """Gives, per row of a frame of independent rows (player counts: rate, low, high, target),
+    whether Holm-adjusted tests cannot tell it from the row closest to the target: a row is
+    farther when its distance's difference from the closest's and their sum have one sign,
+    each a z-test on the rows' standard errors (their 95% intervals' half-widths / 1.96), the
+    intersection-union of the two (as reports.whatif.farther_p, for rows sharing no games)."""
+    d = (frame["rate"] - frame["target"]).to_numpy()
+    se = ((frame["high"] - frame["low"]) / (2 * Z95)).to_numpy()
+    best = int(np.argmin(np.abs(d)))
+    spread = np.sqrt(se ** 2 + se[best] ** 2)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        p_diff, p_sum = (two_sided_p(x / spread) for x in (d - d[best], d + d[best]))
+    same = np.sign(d - d[best]) == np.sign(d + d[best])
+    p = np.where(same, np.maximum(p_diff, p_sum), 1.0)
+    p[best] = np.nan
+    return [bool(np.isnan(x) or x >= ALPHA) for x in holm(p)]
+
+
+def changed_keys(ctx: ReportContext) -> dict[str, list[str]]:
+    """Gives every rule key a configuration of the report changes from the game's defaults
+    (--set, a --config file, a sweep's values, the default value of a sweep included), with
+    the values played, in the order first met: what the runs' manifests say was changed."""
+    from reports.variants import as_set, rule_changes
+
+    found: dict[str, list[str]] = {}
+    for run in ctx.runs:
+        for setup in run.setups:
+            changes = dict(rule_changes(ctx.game, run.manifest.get("rules") or {}, setup))
+            changes.update(setup.rules)
+            for key, value in changes.items():
+                text = as_set(setup, ((key, value),)).partition("=")[2]
+                if text not in found.setdefault(key, []):
+                    found[key].append(text)
+    return found
+
+
+def untried_sentence(driver: Driver | None, changed: dict[str, list[str]] | None = None,
+                     players: list[int] = ()) -> str:
+    """Gives what a report without rule variants changed from the game's defaults (`changed`,
+    from the runs' manifests) and did not try: a rule change, such as of the driver's keys."""
+    changed = changed or {}
+    said = ""
+    if changed:
+        said = ("The runs play " + _and([f"{k} = {', '.join(v)}" for k, v in changed.items()])
+                + " (changed from the game's defaults); no other rule change was tried: ")
+    else:
+        said = "No rule change was tried: "
+    said += "--set KEY=A,B plays a sweep of one, which the report then compares on the same deals"
+    if driver is None or not driver.keys:
+        return said + "."
+    if len(players) == 1:  # the keys at that count, but those the runs changed
+        keys = [k for k in driver.keys_at(players[0]) if k not in changed]
+        return said + (f"; {_and(keys)} set the number of {driver.name}." if keys else ".")
+    return said + (f"; {_and(list(driver.keys))} (N: the player count) set the number of "
+                   f"{driver.name}.")
 
 
 def varied_keys(variants: list[str]) -> list[str]:
@@ -118,28 +176,81 @@ def varied_keys(variants: list[str]) -> list[str]:
     return list(dict.fromkeys(k for k in keys if k != "rung"))
 
 
+def _says(verdict: str) -> str:
+    """Gives a verdict as what "it" does: "favours miners by …", "is balanced …", "is not
+    distinguishable …", "has no interval"."""
+    if verdict.startswith("favours"):
+        return verdict
+    return "has no interval" if verdict == "no interval" else f"is {verdict}"
+
+
+def _settling(row: dict) -> str:
+    """Gives an undecided row's rate with the games that would settle its band question:
+    "50.4% [48.6, 52.2]: about 2,667 games would settle it"."""
+    n = games_to_settle(row["games"], row["vs target"], row["vs target low"],
+                        row["vs target high"])
+    return f"{_rate(row)}: " + (f"about {n:,} games would settle it" if n is not None else
+                                "it sits on the band's edge, which no number of games settles")
+
+
+def _settle(rows: list[dict]) -> str:
+    """Gives the undecided variants of a band question with the games that would settle each."""
+    return _and([f"{r['variant']} ({_settling(r)})" for r in rows])
+
+
 def closest_sentence(frame: pl.DataFrame, keys: list[str]) -> str:
-    """Gives, for one setting of a What-if (its rows: variant, players, rate, low, high,
-    baseline, vs baseline (low, high), vs target, verdict), which variants bring the headline
-    within the tolerance of its target, or that none does and which comes closest."""
+    """Gives, for one setting of a What-if (its rows from reports.whatif.comparisons), which
+    variants bring the headline within the tolerance of its target (their intervals inside
+    the band), that none does (every interval wholly outside it), or that these games cannot
+    tell, with the games that would settle it; and, unless some are within, the set of variants
+    indistinguishable from the closest (Holm-adjusted paired tests), with intervals joint over
+    the setting's variants (the closest is picked after the fact)."""
     players = int(frame["players"][0])
     what = f"value of {keys[0]}" if len(keys) == 1 else "rule variant"
-    within = frame.filter(pl.col("verdict").str.starts_with("balanced"))
-    if within.height:
-        named = [f"{r['variant']} ({_rate(r)})" for r in within.iter_rows(named=True)]
-        verb = "brings" if within.height == 1 else "bring"
-        return (f"{_and(named)} {verb} {players} players within ±{100 * TOLERANCE:g} points of "
-                "the target.")
-    best = frame.with_columns(pl.col("vs target").abs().alias("__far")).sort("__far").row(
-        0, named=True)
+    band_of = f"within ±{100 * TOLERANCE:g} points of the target"
+    rows = list(frame.iter_rows(named=True))
+    states = [band(r["vs target low"], r["vs target high"]) for r in rows]
+    within = [r for r, b in zip(rows, states) if b == WITHIN]
+    open_ = [r for r, b in zip(rows, states) if b == UNDECIDED]
+    if within:
+        named = [f"{r['variant']} ({_rate(r)})" for r in within]
+        said = f"{_and(named)} {'brings' if len(within) == 1 else 'bring'} {players} players " \
+               f"{band_of}"
+        if open_:
+            said += f"; for {_settle(open_)} these games cannot tell"
+        return said + "."
+    if open_:
+        said = (f"These games cannot tell whether a {what} tried brings {players} players "
+                f"{band_of}: {_settle(open_)}")
+    else:
+        said = (f"No {what} tried brings {players} players {band_of} (every interval lies "
+                "wholly outside the band)")
+    return said + "; " + _closest_set(frame) + "."
+
+
+def _closest_set(frame: pl.DataFrame) -> str:
+    """Gives the set of a setting's variants indistinguishable from the closest to the target,
+    with intervals joint over the setting's variants."""
+    k = frame.height
+    rows = [r for r in frame.iter_rows(named=True) if r["closest"]]
+    joint = f"95% intervals joint over the {k} tried, as the closest is picked after the fact"
+    if k == 1:
+        return f"it {_says(rows[0]['verdict'])}"
+    if len(rows) > 1:
+        named = [f"{r['variant']} ({_pct(r['rate'])} {_interval(r['joint low'], r['joint high'])})"
+                 for r in rows]
+        return (f"the closest to the target are {_and(named)}, which these games cannot tell "
+                f"apart in closeness (Holm-adjusted paired tests; {joint})")
+    best = rows[0]
     moved = ""
     if best["vs baseline"] is not None and best["variant"] != best["baseline"]:
         moved = (f", {100 * best['vs baseline']:+.1f} points "
                  f"[{100 * best['vs baseline low']:+.1f}, {100 * best['vs baseline high']:+.1f}]"
                  f" against {best['baseline']}")
-    return (f"No {what} tried brings {players} players within ±{100 * TOLERANCE:g} points of "
-            f"the target; the closest is {best['variant']}: {_rate(best)}{moved}, where it "
-            f"{best['verdict']}.")
+    return (f"the closest is {best['variant']}, closer than every other tried (Holm-adjusted "
+            f"paired tests): {_pct(best['rate'])} "
+            f"{_interval(best['joint low'], best['joint high'])} ({joint}){moved}, where it "
+            f"{_says(best['verdict'])}")
 
 
 def _natural(text: str) -> tuple:
@@ -150,13 +261,18 @@ def _natural(text: str) -> tuple:
         return (1, 0.0, text)
 
 
-def tried_sentence(frame: pl.DataFrame, keys: list[str], driver: Driver | None) -> str:
-    """Gives what the What-if varied and what it did not try: the driver's keys at its player
-    counts where none of them was varied."""
-    values = {}
+def tried_sentence(frame: pl.DataFrame, keys: list[str], driver: Driver | None,
+                   changed: dict[str, list[str]] | None = None) -> str:
+    """Gives what the What-if varied and changed from the game's defaults (its variants'
+    labels, and `changed`: the keys the runs' manifests change, a --config file's included),
+    and what it did not try: the driver's keys at its player counts that nothing changed."""
+    values: dict[str, list[str]] = {}
     for label in frame["variant"].to_list():
         for key, value in re.findall(r"(?:^|\s)([\w.\-]+)=(\S+)", label):
             values.setdefault(key, []).append(value)
+    for key, more in (changed or {}).items():
+        values.setdefault(key, []).extend(more)
+    keys = list(dict.fromkeys([*keys, *(changed or {})]))
     tried = "; ".join(f"{k} = {', '.join(sorted(set(values.get(k, [])), key=_natural))}"
                       for k in keys)
     said = f"Tried: {tried}; every other rule as the game ships it." if tried else ""
@@ -169,12 +285,13 @@ def tried_sentence(frame: pl.DataFrame, keys: list[str], driver: Driver | None) 
 
 
 def driver_sentence(frame: pl.DataFrame, driver: Driver, headline: str,
-                    spread: float = 0.2) -> str:
+                    spread: float = 0.2, lead: str = "") -> str:
     """Gives what the game's driver does to the headline at the player count where it matters
     most (its levels' rates furthest apart, levels rarer than SHARE left out), and the rule keys
     that move it; "" when its levels' rates lie within `spread` of each other everywhere.
 
-    `frame`: players, level, n, rate, low, high (one variant's rows)."""
+    `frame`: players, level, n, rate, low, high (one variant's rows); `lead`: which variant
+    and rung they are, when the report holds several ("with fix, at the top rung, search")."""
     best, widest = None, spread
     for (players,), part in frame.sort("players", "level").group_by("players",
                                                                     maintain_order=True):
@@ -189,13 +306,14 @@ def driver_sentence(frame: pl.DataFrame, driver: Driver, headline: str,
               f"the {driver.unit})" for r in part.iter_rows(named=True)]
     keys = driver.keys_at(int(players))
     why = driver.why.format(keys=_and(keys)) if driver.why else ""
-    return (f"What decides most {driver.unit} is the number of {driver.name}: at {players} "
-            f"players the {headline} is {_and(levels)}" + (f"; {why}." if why else "."))
+    lead = f" ({lead})" if lead else ""
+    return (f"What decides most {driver.unit}{lead} is the number of {driver.name}: at "
+            f"{players} players the {headline} is {_and(levels)}" + (f"; {why}." if why else "."))
 
 
 def stability_sentence(frame: pl.DataFrame) -> str:
     """Gives one sentence of whether each player count's verdict holds across the top two
-    rungs of a ladder (reports.ladder.stability's frame)."""
+    rungs of a ladder (reports.ladder.stable's frame)."""
     pairs = set(zip(frame["lower rung"].to_list(), frame["top rung"].to_list()))
     rungs = f" ({' and '.join(pairs.pop())})" if len(pairs) == 1 else ""
     said = {}
@@ -228,8 +346,16 @@ def _reference(ctx: ReportContext) -> tuple[list[str] | None, str]:
                 top[r.players] = r
         configs = [r.configuration for r in top.values()]
         names = {r.rung for r in top.values()}
-        lead = f"at the top rung, {names.pop()}" if len(names) == 1 else \
-            "at each player count's top rung"
+        from sim.game import RUNGS
+
+        # a rung the ladder does not know is placed by the order the runs were given in,
+        # which measures nothing: say so rather than call it the top
+        top_rung = "top rung" if all(r.order < len(RUNGS) for r in top.values()) else \
+            "last rung given (the runs' order: no strength measured)"
+        lead = f"at the {top_rung}, {names.pop()}" if len(names) == 1 else \
+            f"at each player count's {top_rung}"
+        if len(variants) > 1 or variant != "default rules":  # name which rules it plays
+            lead = f"with {variant}, {lead}"
     else:
         defaults = ctx.configs.filter(pl.col("default"))
         configs = [(defaults if defaults.height else ctx.configs)["configuration"][0]]
@@ -262,7 +388,8 @@ def sentences(ctx: ReportContext, sections: list[Section]) -> list[str]:
     if whatif is None:
         said.append(closest_count_sentence(frame))
         if len(ctx.variants) == 1:
-            said.append(untried_sentence(driver))
+            said.append(untried_sentence(driver, changed_keys(ctx),
+                                         sorted(set(frame["players"].to_list()))))
     else:
         from reports.whatif import comparisons
 
@@ -275,7 +402,7 @@ def sentences(ctx: ReportContext, sections: list[Section]) -> list[str]:
             more = len(settings) - SETTINGS
             said[-1] = (said[-1][:-1] + f" (the What-if table has the other {more} "
                         f"setting{'s' if more > 1 else ''}).")
-        said.append(tried_sentence(rows, keys, driver))
+        said.append(tried_sentence(rows, keys, driver, changed_keys(ctx)))
     if "Balance across skill levels" in titles:
         from reports import ladder
 
@@ -286,7 +413,7 @@ def sentences(ctx: ReportContext, sections: list[Section]) -> list[str]:
         rates = driver.rates(ctx)
         if reference is not None and "variant" in rates.columns:
             rates = rates.filter(pl.col("variant").is_in(reference))
-        said.append(driver_sentence(rates, driver, head))
+        said.append(driver_sentence(rates, driver, head, lead=lead))
     return [s for s in said if s]
 
 

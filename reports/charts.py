@@ -268,10 +268,12 @@ def category_lines(path: Path, categories: list[str], series: dict[str, tuple],
                    caption: str) -> Path:
     """Gives one line per series of rates over ordered categories (x = a category's index),
     95% interval whiskers, and each series' target as a dashed line of its colour (one grey
-    line when every target is the same).
+    line with the ±TOLERANCE band the verdicts read around it, when every target is the same).
 
     `series` maps a label to (x, rate, low, high); `targets` a label to its target rate.
     """
+    from reports.verdicts import TOLERANCE
+
     fig, ax = _figure(max(6.5, 1.4 * len(categories) + 3.5))
     shared = len(set(targets.values())) == 1
     # dodged so that whiskers stay readable, within a fifth of a category however many series:
@@ -289,6 +291,8 @@ def category_lines(path: Path, categories: list[str], series: dict[str, tuple],
         value = next(iter(targets.values()))
         ax.axhline(value, color="#444444", linestyle="--", linewidth=1.2,
                    label=f"target {100 * value:.0f}%")
+        ax.axhspan(value - TOLERANCE, value + TOLERANCE, color=OKABE_ITO[2], alpha=0.15,
+                   zorder=0, label=f"balanced: ±{100 * TOLERANCE:g} points")
     ax.set_xticks(range(len(categories)), categories)
     ax.set_xlim(-0.4, len(categories) - 0.6)
     ax.set_ylim(-0.02, 1.02)  # the whole scale: a rung's jump reads as large as it is
@@ -434,11 +438,13 @@ def _target_line(ax, target: tuple | float | None, colour: str = OKABE_ITO[3],
 
 
 def forest(path: Path, labels: list[str], estimate, low, high, *, title: str, xlabel: str,
-           caption: str, unpaired: tuple | None = None) -> Path:
+           caption: str, unpaired: tuple | None = None, target: float | None = None) -> Path:
     """Gives a forest plot: one row per label (top down), its difference (rates, drawn in
     percentage points) with its 95% interval as whiskers, a zero line, and under each the
     unpaired interval, thin and grey, when `unpaired` = (low, high) is given. A row without an
-    interval (nan), such as the baseline itself, is drawn as a diamond on the zero line."""
+    interval (nan), such as the baseline itself, is drawn as a diamond on the zero line.
+    `target`: the difference that would put a row on its target (the target less the
+    baseline's rate), drawn dashed with the ±TOLERANCE band around it."""
     k = len(labels)
     fig, ax = _figure(8.0, max(2.8, 0.45 * k + 1.9))
     ax.grid(True, axis="x", alpha=0.3)
@@ -448,6 +454,14 @@ def forest(path: Path, labels: list[str], estimate, low, high, *, title: str, xl
     reference = np.isnan(low)
     ax.axvline(0, color="#444444", linewidth=1, zorder=1)
     ends = [low, high, [0.0]]
+    if target is not None:
+        from reports.verdicts import TOLERANCE
+
+        centre = 100 * target
+        ax.axvspan(centre - 100 * TOLERANCE, centre + 100 * TOLERANCE, color=OKABE_ITO[2],
+                   alpha=0.12, zorder=0, label=f"on target ±{100 * TOLERANCE:g} points")
+        ax.axvline(centre, color=OKABE_ITO[2], linestyle="--", linewidth=1.2, zorder=1)
+        ends.append([centre - 100 * TOLERANCE, centre + 100 * TOLERANCE])
     if unpaired is not None:
         u_low, u_high = (100 * np.asarray(a, float) for a in unpaired)
         ax.hlines(y - 0.2, u_low, u_high, color="#999999", linewidth=1.5,
@@ -478,8 +492,8 @@ def forest(path: Path, labels: list[str], estimate, low, high, *, title: str, xl
     ax.set_xlabel(xlabel)
     # below the x label: the legend, then the caption; the image is cut to hold them all
     ax.legend([handles[i] for i in order], [names[i] for i in order], loc="upper center",
-              bbox_to_anchor=(0.5, 0.0), bbox_transform=_below(ax, 40), ncol=3, fontsize=9,
-              frameon=False)
+              bbox_to_anchor=(0.5, 0.0), bbox_transform=_below(ax, 40), ncol=len(order),
+              fontsize=9, frameon=False)
     ax.annotate(textwrap.fill(caption, 100), (0.0, 0.0), xycoords="axes fraction",
                 xytext=(0, -64), textcoords="offset points", va="top", ha="left",
                 fontsize=CAPTION_SIZE - 1, color="#444444", annotation_clip=False)

@@ -103,14 +103,20 @@ def head_to_head_of(deals: pl.DataFrame) -> pl.DataFrame:
                                        "rate", "low", "high", "p", "significance")
 
 
+DEAL = ("run", "deal")  # compare's unit: a deal, replayed with the seats rotated
+
+
 def field_ranking(ctx: ReportContext) -> pl.DataFrame:
     """Gives each strategy's game-win rate against the field (seat-games), best first, with
-    the significance of the gap to the next strategy: a z-test with games as clusters
-    (strategies at one table are dependent), adjusted over every pair of strategies (the
-    ranking picked which pairs are next to each other)."""
-    totals = clustered_totals(ctx, "seats", ["strategy"], pl.col("won"))
-    frame = with_wilson(totals).sort("rate", "strategy", descending=[True, False])
-    cov = rate_covariance(ctx, "seats", frame, ["strategy"], pl.col("won"))
+    the significance of the gap to the next strategy: a z-test with deals as clusters (a
+    deal's seat assignments share its cards, and strategies at one table are dependent),
+    adjusted over every pair of strategies (the ranking picked which pairs are next to each
+    other). The design effect is not floored: a deal's rotations offset each other's luck of
+    the seat, so its games are worth more than independent ones (docs/compare.md)."""
+    lf = runs_mod.with_deal(ctx.scan("seats", ["game_id", "strategy", "won"]), ctx.runs)
+    totals = clustered_totals(ctx, "seats", ["strategy"], pl.col("won"), lf=lf, cluster=DEAL)
+    frame = with_wilson(totals, floor=False).sort("rate", "strategy", descending=[True, False])
+    cov = rate_covariance(ctx, "seats", frame, ["strategy"], pl.col("won"), lf=lf, cluster=DEAL)
     k = frame.height
     pairs = [(a, b) for a in range(k) for b in range(a + 1, k)]
     adjusted = dict(zip(pairs, simultaneous_p(frame["rate"].to_numpy(), cov, pairs)))
@@ -232,9 +238,13 @@ def _count_sections(run, ctx: ReportContext, players: int, tag: str) -> list[Sec
     tables.append(Table("Ranking: game-win rate against the field", ranking,
                         ("rate", "low", "high", "gap to next"), chart=rank_chart,
                         chart_caption=f"n = {int(ranking['n'].sum()):,} seat-games",
-                        note="n = seat-games; p: the gap to the next strategy, z-test with games "
-                             f"as clusters (strategies at one table are dependent), {ADJUSTED} "
-                             f"(every pair of strategies); {INTERVAL_NOTE}"))
+                        note="n = seat-games; p: the gap to the next strategy, z-test with deals "
+                             "as clusters (a deal's seat assignments share its cards; strategies "
+                             f"at one table are dependent), {ADJUSTED} "
+                             "(every pair of strategies); low/high: a 95% Wilson interval on the "
+                             "effective trials, n over the design effect of deals as clusters, "
+                             "which may be below 1 (a deal's rotations offset each other's luck "
+                             "of the seat)"))
     heading = f"Strategy comparison, {players} players" if tag else "Strategy comparison"
     sections = [Section(heading, tables, text=pairing_note(ctx))]
     for fn in compare_sections_for(run.game):

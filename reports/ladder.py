@@ -1,6 +1,7 @@
 """The report section "Balance across skill levels": the headline, seat and role rates per rung
-of a skill ladder (`simulate ladder`), a flag wherever a conclusion changes between rungs, and
-what the bots at each rung exercise (the seats' `uses_<kind>` counts).
+of a skill ladder (`simulate ladder`), a flag wherever the intervals establish that a verdict
+changes between rungs, and what the bots at each rung exercise (the seats' `uses_<kind>`
+counts).
 
 A report has rungs when, at one player count, several configurations each seat every player
 with one and the same strategy (and differ in nothing else): the rung is that strategy, or the
@@ -27,6 +28,7 @@ from reports import charts
 from reports.sections import (
     INTERVAL_NOTE,
     SEAT_TEST_NOTE,
+    VERDICT_NOTE,
     ReportContext,
     Section,
     Table,
@@ -35,21 +37,13 @@ from reports.sections import (
     common_section,
     headline_totals,
     seat_fairness,
+    with_verdicts,
     with_wilson,
 )
 from reports.stats import significance_level, two_sided_p
-from reports.verdicts import TOLERANCE, verdict
+from reports.verdicts import TOLERANCE
 from reports.whatif import difference, per_game
 from sim.usage import PREFIX, kinds_of
-
-ALPHA = 0.05
-# Each game's headline target: Saboteur's is a team's share of rounds; the others' a seat's
-# share of games (the first player's, or seat 0's, fair share is 1 / players).
-TEAM_TARGET = {"saboteur": 0.5}
-# How a conclusion about the headline reads, by game: (above the target, below it).
-WORDS = {"saboteur": ("miners favoured", "saboteurs favoured")}
-SEAT_WORDS = ("the first player is advantaged", "the first player is disadvantaged")
-
 
 @dataclass(frozen=True)
 class Rung:
@@ -133,72 +127,66 @@ def rungs(ctx: ReportContext) -> list[Rung]:
                 rung_label(ctx.game, name, strategy), gains))
     found = [r for members in groups.values() if len({m.rung for m in members}) > 1
              for r in members]
+    if found:  # said by the section: a configuration left out is never dropped silently
+        ctx.once("not rungs", lambda: [(r, _why_not(r, found)) for members in groups.values()
+                                       if len({m.rung for m in members}) == 1
+                                       for r in members])
     variants = list(dict.fromkeys(r.variant for r in found))
     return sorted(found, key=lambda r: (r.players, variants.index(r.variant), r.order))
 
 
-def target(game_name: str, players: int) -> float:
-    """Gives the headline's fair value: 50% for a team headline, else 1 / players."""
-    return TEAM_TARGET.get(game_name, 1 / players)
+def _inside(low: float, high: float) -> bool:
+    """Tells whether an interval of a distance to the target lies within the tolerance band."""
+    return -TOLERANCE <= low and high <= TOLERANCE
 
 
-def conclusion(rate: float, target_rate: float, p: float, words: tuple[str, str]) -> str:
-    """Gives what a rung says about the balance: the favoured side when the rate differs from
-    the target at the 5% level, else 'no clear advantage'."""
-    if not p == p:
-        return "n/a"
-    if p >= ALPHA:
-        return "no clear advantage"
-    return words[0] if rate > target_rate else words[1]
+def _beyond(low: float, high: float) -> bool:
+    """Tells whether an interval of a distance to the target lies wholly outside the band."""
+    return low > TOLERANCE or high < -TOLERANCE
 
 
-def flags(frame: pl.DataFrame) -> pl.DataFrame:
-    """Gives, per player count (and rule variant, where the frame has a `variant` column) of a
-    headline frame (players, rung, conclusion), a flag where the conclusion changes between
-    rungs: in sign (one side favoured, then the other) or in significance (favoured at one
-    rung, not clearly at another)."""
-    rows = []
-    by = ["players", "variant"] if "variant" in frame.columns else ["players"]
-    for key, part in frame.group_by(by, maintain_order=True):
-        said = list(zip(part["rung"].to_list(), part["conclusion"].to_list()))
-        seen = {c for _, c in said if c != "n/a"}
-        if len(seen) < 2:
-            continue
-        sides = seen - {"no clear advantage"}
-        kind = "changes sign" if len(sides) > 1 else "changes significance"
-        rows.append((*key, kind, "; ".join(f"{rung}: {c}" for rung, c in said)))
-    return pl.DataFrame(rows, orient="row", schema={
-        "players": pl.Int64, **({"variant": pl.Utf8} if len(by) > 1 else {}), "flag": pl.Utf8,
-        "conclusion by rung": pl.Utf8})
+def shift(lower: tuple[float, float], top: tuple[float, float], low: float,
+          high: float) -> str:
+    """Gives how two rungs' verdicts differ, as their intervals establish it: 'changes sign'
+    (one interval wholly above the target, the other wholly below, neither within the band),
+    'leaves the band' (one within ±2 points, the other wholly beyond), 'moves by more than ±2
+    points' (the interval [low, high] of their difference wholly beyond ±2), else ''.
+
+    `lower`, `top`: each rung's 95% interval of its distance to the target. Each is a claim
+    about the true rates that one interval missing its truth at least must make when the two
+    rungs are the same bot, so none is made more often than the intervals miss (a verdict's
+    category changing, its intervals overlapping, is not evidence: "balanced within ±2" and
+    "favours saboteurs by 1.4 [0.1, 2.7]" can both hold of one rate)."""
+    if not (_inside(*lower) or _inside(*top)) and (
+            (lower[0] > 0 and top[1] < 0) or (lower[1] < 0 and top[0] > 0)):
+        return "changes sign"
+    if (_inside(*lower) and _beyond(*top)) or (_beyond(*lower) and _inside(*top)):
+        return "leaves the band"
+    if _beyond(low, high):
+        return "moves by more than ±2 points"
+    return ""
 
 
-def _side(rate: float, low: float, high: float, goal: float) -> str:
-    """Gives which way a rung's interval reads against the target: 'balanced' (within the
-    tolerance), 'above', 'below', or 'unclear' (it straddles the tolerance's edge)."""
-    if -TOLERANCE <= low - goal and high - goal <= TOLERANCE:
-        return "balanced"
-    return "above" if low > goal else "below" if high < goal else "unclear"
-
-
-def across(sides: list[str], low: float, high: float) -> str:
-    """Gives what two rungs' verdicts (their `_side`s) and the 95% interval [low, high] of their
-    difference say: 'stable', 'depends on skill' or 'not settled'."""
-    decided = "unclear" not in sides
-    if decided and sides[0] == sides[1] and -TOLERANCE <= low and high <= TOLERANCE:
-        return "stable"
-    if (decided and sides[0] != sides[1]) or low > TOLERANCE or high < -TOLERANCE:
+def across(lower: tuple[float, float], top: tuple[float, float], low: float,
+           high: float) -> str:
+    """Gives what two rungs say together: 'depends on skill' where their intervals establish a
+    change (`shift`); 'stable' where the interval [low, high] of their difference lies within
+    ±2 points (the rate moves less than the tolerance between them: an equivalence test);
+    else 'not settled' (more games would tell). `lower`, `top`: each rung's 95% interval of its
+    distance to the target."""
+    if shift(lower, top, low, high):
         return "depends on skill"
-    return "not settled"
+    return "stable" if _inside(low, high) else "not settled"
 
 
-def stability(ctx: ReportContext, head: pl.DataFrame, apart: list[str]) -> pl.DataFrame:
-    """Gives, per player count (and rule variant: `apart`) with two rungs or more, whether its
-    verdict is stable across the top two rungs: the same verdict at both and their difference
-    (paired on the deals both played, where their runs share a seed) within ±2 points, its
-    interval included ('stable'); a different decided verdict or a difference wholly beyond ±2
-    points ('depends on skill'); else 'not settled' (more games would tell). Columns: players
-    (, variant), lower rung, top rung, verdicts, difference with its interval (vs lower rung),
-    paired deals (none when unpaired), stability."""
+def steps(ctx: ReportContext, head: pl.DataFrame, apart: list[str],
+          top_only: bool = False) -> pl.DataFrame:
+    """Gives, per player count (and rule variant: `apart`) with two rungs or more, each rung
+    against the one below it (the top two only with `top_only`): both verdicts, their
+    difference (paired on the deals both played, where their runs share a seed) with its 95%
+    interval, the change their intervals establish (`shift`) and what they say together
+    (`across`). Columns: players (, variant), lower rung, top rung, verdicts, vs lower rung
+    (low, high), paired deals (none when unpaired), change, across the top two rungs."""
     where = {label: (run, setup) for run, setup, label
              in ctx.configs.select("run", "setup", "configuration").iter_rows()}
     games = per_game(ctx)
@@ -212,23 +200,33 @@ def stability(ctx: ReportContext, head: pl.DataFrame, apart: list[str]) -> pl.Da
 
     rows = []
     for key, part in head.group_by(apart, maintain_order=True):
-        if part.height < 2:  # rows in ladder order (_headline)
-            continue
-        lower, top = part.row(-2, named=True), part.row(-1, named=True)
-        goal = float(ctx.target_at([key[0]])[0])
-        said = [verdict(r["rate"] - goal, r["low"] - goal, r["high"] - goal, ctx.balance)
-                for r in (lower, top)]
-        sides = [_side(r["rate"], r["low"], r["high"], goal) for r in (lower, top)]
-        diff = difference(of(top), of(lower), seed(top) == seed(lower))
-        rows.append((*key, lower["rung"], top["rung"], said[0], said[1], diff.estimate,
-                     diff.low, diff.high, diff.games if diff.paired else None,
-                     across(sides, diff.low, diff.high)))
+        # rows in ladder order (_headline): each rung against the one below it
+        for i in range(max(part.height - 1 if top_only else 1, 1), part.height):
+            lower, top = part.row(i - 1, named=True), part.row(i, named=True)
+            intervals = [(r["vs target low"], r["vs target high"]) for r in (lower, top)]
+            diff = difference(of(top), of(lower), seed(top) == seed(lower))
+            rows.append((*key, lower["rung"], top["rung"], lower["verdict"], top["verdict"],
+                         diff.estimate, diff.low, diff.high,
+                         diff.games if diff.paired else None,
+                         shift(*intervals, diff.low, diff.high),
+                         across(*intervals, diff.low, diff.high)))
     return pl.DataFrame(rows, orient="row", schema={
         "players": pl.Int64, **({"variant": pl.Utf8} if len(apart) > 1 else {}),
         "lower rung": pl.Utf8, "top rung": pl.Utf8, "lower rung's verdict": pl.Utf8,
         "top rung's verdict": pl.Utf8, "vs lower rung": pl.Float64,
         "vs lower rung low": pl.Float64, "vs lower rung high": pl.Float64,
-        "paired deals": pl.Int64, "across the top two rungs": pl.Utf8})
+        "paired deals": pl.Int64, "change": pl.Utf8, "across the top two rungs": pl.Utf8})
+
+
+def flags(frame: pl.DataFrame) -> pl.DataFrame:
+    """Gives the rows of a `steps` frame whose two rungs' intervals establish a change of
+    verdict (`shift`): player count (and variant), the rungs, the flag and both verdicts."""
+    flagged = frame.filter(pl.col("change") != "")
+    return flagged.select(
+        *[c for c in ("players", "variant") if c in frame.columns], "lower rung", "top rung",
+        pl.col("change").alias("flag"),
+        pl.format("{}: {}; {}: {}", "lower rung", "lower rung's verdict", "top rung",
+                  "top rung's verdict").alias("verdict by rung"))
 
 
 def stability_text(frame: pl.DataFrame) -> str:
@@ -242,10 +240,11 @@ def stability_text(frame: pl.DataFrame) -> str:
                f"{100 * r['vs lower rung high']:+.1f}]")
         pair = f"{r['lower rung']} and {r['top rung']}"
         if r["across the top two rungs"] == "stable":
-            said.append(f"{at} the verdict is stable across the top two "
-                        f"rungs ({pair}: {top_says}; difference {gap}).")
+            said.append(f"{at} the verdict is stable across the top two rungs ({pair}: "
+                        f"their difference {gap} lies within ±{100 * TOLERANCE:g} points; "
+                        f"{r['top rung']} says {top_says}).")
         elif r["across the top two rungs"] == "depends on skill":
-            said.append(f"{at} the verdict depends on skill: "
+            said.append(f"{at} the verdict depends on skill (it {r['change']}): "
                         f"{r['lower rung']} says {low_says}, {r['top rung']} says {top_says} "
                         f"(difference {gap}).")
         else:
@@ -277,6 +276,15 @@ def _presets_note(game, ladder: list[Rung]) -> str:
                    for name in named)
 
 
+def _why_not(left: Rung, ladder: list[Rung]) -> str:
+    """Gives why a configuration that seats one strategy is not a rung: no rung plays its
+    player count, or every rung that does differs from it in options or rules."""
+    if not any(r.players == left.players for r in ladder):
+        return f"no rung plays {left.players} players"
+    return (f"it differs from the rungs at {left.players} players in its options or rules "
+            "(a rung differs from the others in its bots only)")
+
+
 def _same_as_default(same: list[Rung]) -> tuple[pl.DataFrame, str]:
     """Gives the tuned rungs equal to `default` (their tunings measured no held-out gain): a
     row per player count, rule variant and step of the tuning, and a sentence per count."""
@@ -287,27 +295,27 @@ def _same_as_default(same: list[Rung]) -> tuple[pl.DataFrame, str]:
         "held-out gain in": pl.Utf8, "vs start": pl.Float64, "vs start low": pl.Float64,
         "vs start high": pl.Float64})
     said = dict.fromkeys(f"At {r.players} players tuned = default: held-out gain "
-                         f"{gains_text(r.held_out)}." for r in same)
+                         f"{gains_text(r.held_out)}"
+                         + ("; the tuning is significantly worse than its start (a 95% interval "
+                            "below 0)" if any(step["high"] < 0 for step in r.held_out) else "")
+                         + "." for r in same)
     return frame, " ".join(said) + " A tuned rung without a held-out gain is not a level of the " \
         "ladder: it is left out of the tables above and below."
 
 
 def _headline(ctx: ReportContext, keys: pl.DataFrame) -> pl.DataFrame:
-    """Gives the headline per rung with its interval, its gap to the target, the z-test of
-    that gap on effective trials, and the conclusion it supports."""
-    frame = with_wilson(headline_totals(ctx, "configuration")).join(keys, on="configuration")
-    name = ctx.game.name
-    words = WORDS.get(name, SEAT_WORDS)
-    goal = np.array([target(name, p) for p in frame["players"]])
+    """Gives the headline per rung with its interval, its distance to the target (the report's,
+    --target included) with its interval and verdict, and the z-test of that distance on
+    effective trials."""
+    frame = with_verdicts(ctx, with_wilson(headline_totals(ctx, "configuration"))
+                          .join(keys, on="configuration"))
+    goal = frame["target"].to_numpy()
     eff = frame["eff_n"].to_numpy().astype(float)
     with np.errstate(divide="ignore", invalid="ignore"):
         z = (frame["rate"].to_numpy() - goal) / np.sqrt(goal * (1 - goal) / eff)
     p = two_sided_p(z)
     return frame.with_columns(
-        pl.Series("target", goal), (pl.col("rate") - pl.Series(goal)).alias("vs target"),
         pl.Series("p", p), pl.Series("significance", [significance_level(x) for x in p]),
-        pl.Series("conclusion", [conclusion(r, t, x, words)
-                                 for r, t, x in zip(frame["rate"], goal, p)]),
     ).sort("players", "__variant", "__order")
 
 
@@ -382,19 +390,23 @@ def levels(ctx: ReportContext) -> list[Rung]:
 
 def _read(ctx: ReportContext) -> tuple[pl.DataFrame, list[str], pl.DataFrame]:
     """Gives the headline per level of the ladder, the keys its rows are read apart by, and
-    the stability of each verdict across the top two levels; computed once per report (the
-    Answer reads it)."""
+    each level against the one below (`steps`); computed once per report (the Answer reads
+    it)."""
     def make():
         head = _headline(ctx, _keys(levels(ctx)))
         # a ladder of rule variants (--set, --config): each variant's rungs, read apart
         apart = ["players", "variant"] if head["variant"].n_unique() > 1 else ["players"]
-        return head, apart, stability(ctx, head, apart)
+        return head, apart, steps(ctx, head, apart)
     return ctx.once("ladder", make)
 
 
 def stable(ctx: ReportContext) -> pl.DataFrame:
-    """Gives `stability`'s frame of the report's ladder (empty without one)."""
-    return _read(ctx)[2] if levels(ctx) else pl.DataFrame()
+    """Gives whether each verdict of the report's ladder is stable across its top two levels
+    (the last row of `steps` per player count and variant; empty without a ladder)."""
+    if not levels(ctx):
+        return pl.DataFrame()
+    _, apart, every = _read(ctx)
+    return every.group_by(apart, maintain_order=True).last() if every.height else every
 
 
 @common_section
@@ -408,8 +420,9 @@ def balance_across_skill(ctx: ReportContext) -> Section | None:
     ladder = levels(ctx)
     keys = _keys(ladder)
     order = list(dict.fromkeys(r.rung for r in sorted(ladder, key=lambda r: r.order)))
-    head, apart, stable = _read(ctx)
-    flagged = flags(head if len(apart) > 1 else head.drop("variant"))
+    head, apart, every = _read(ctx)
+    stable = every.group_by(apart, maintain_order=True).last() if every.height else every
+    flagged = flags(every)
     # on the chart's axis a rung's label, where it has one label at every player count
     labels = {name: {r.label for r in ladder if r.rung == name} for name in order}
     path = _chart(ctx, head, order, [next(iter(labels[n])) if len(labels[n]) == 1 else n
@@ -418,30 +431,39 @@ def balance_across_skill(ctx: ReportContext) -> Section | None:
     tables = [Table(
         f"{ctx.game.headline.title} by rung", head.select(
             *apart, "rung", "strategy", "games", "n", "rate", "low", "high", "target",
-            "vs target", "p", "significance", "conclusion"),
-        ("rate", "low", "high", "target", "vs target"),
+            "vs target", "vs target low", "vs target high", "p", "significance", "verdict"),
+        ("rate", "low", "high", "target", "vs target", "vs target low", "vs target high"),
         chart=path, chart_caption=caption,
         note="every rung plays the same deals (seed and game indices); rung: its name, with "
              "the preset it plays where that is not its family at the family's defaults; "
              f"{_presets_note(ctx.game, ladder)}strategy: what every "
              "seat plays (a tuned rung's preset: tuned-GAME-<N>p, from the game's shipped "
              "tunings, --tuned FILE or tuned on the fly, kept in RUN/tuned/<N>p); target: the "
-             "fair value "
-             "(dashed in the chart); p asks: could this rung's rate be on target, its distance "
-             "luck? Method: a z-test of the rate against the target on effective "
-             f"trials (each row alone, unadjusted); conclusion at the 5% level; {INTERVAL_NOTE}")]
+             "report's (--target, else the game's fair value; dashed in the chart); p asks: "
+             "could this rung's rate be on target, its distance luck? Method: a z-test of the "
+             "rate against the target on effective trials (each row alone, unadjusted); "
+             f"{VERDICT_NOTE}; {INTERVAL_NOTE}")]
     if flagged.height:
-        tables.append(Table("Conclusions that change between rungs", flagged,
-                            note="a conclusion that holds at one rung only, or flips, rests on "
-                                 "the bots: read it as a statement about that level of play"))
+        tables.append(Table("Verdicts that change between rungs", flagged,
+                            note="each rung against the one below it; a flag only where the "
+                                 "intervals establish the change: changes sign (the rungs' "
+                                 "intervals of the distance to the target lie on opposite "
+                                 "sides of it), leaves the band (one within ±2 points, the "
+                                 "other wholly beyond), moves by more than ±2 points (the "
+                                 "interval of their difference wholly beyond); a verdict that "
+                                 "changes rests on the bots: read it as a statement about "
+                                 "that level of play"))
     if stable.height:
         tables.insert(1, Table(
             "Is the verdict stable across the top two rungs?", stable,
             ("vs lower rung", "vs lower rung low", "vs lower rung high"),
-            note="stable: the same verdict at both rungs and their difference within ±2 "
-                 "points, its 95% interval included; depends on skill: different verdicts, or "
-                 "a difference wholly beyond ±2 points; not settled: neither, at this number of "
-                 "games. vs lower rung: the top rung's headline minus the lower one's, a paired "
+            note="stable: the 95% interval of the rungs' difference lies within ±2 points "
+                 "(an equivalence test: the rate moves less than the tolerance); depends on "
+                 "skill: the intervals establish a change (change: the verdicts change sign, "
+                 "one is within ±2 points and the other wholly beyond, or the difference lies "
+                 "wholly beyond ±2 points); not settled: neither, at this number of games; "
+                 "verdicts in different words whose intervals overlap are no evidence of a "
+                 "change. vs lower rung: the top rung's headline minus the lower one's, a paired "
                  "t-test over the deals both played (games as clusters), or Welch's unpaired "
                  "interval where the rungs' runs have different seeds"))
     if same:
@@ -455,10 +477,13 @@ def balance_across_skill(ctx: ReportContext) -> Section | None:
                  "not a rung"))
     text = stability_text(stable) + " " if stable.height else ""
     text += said + " " if same else ""
-    text += ("No conclusion changes between rungs." if flagged.height == 0 else
+    text += "".join(f"Not a rung: {r.configuration} ({why}). "
+                    for r, why in ctx.once("not rungs", list))
+    text += ("No verdict is shown to change between rungs." if flagged.height == 0 else
              "Flag: " + "; ".join(f"at {r['players']} players"
                                   + (f" ({r['variant']})" if "variant" in r else "")
-                                  + f" the conclusion {r['flag']}"
+                                  + f" the verdict {r['flag']} from {r['lower rung']} to "
+                                  f"{r['top rung']}"
                                   for r in flagged.iter_rows(named=True)) + ".")
     seats, seat = _seats(ctx, keys)
     tables.append(Table(

@@ -220,35 +220,40 @@ def cluster_sums(successes: pl.Expr, trials: pl.Expr) -> list[pl.Expr]:
 
 
 def clustered_totals(ctx: ReportContext, table: str, keys: list[str], successes: pl.Expr,
-                     trials: pl.Expr = pl.lit(1), lf: pl.LazyFrame | None = None) -> pl.DataFrame:
+                     trials: pl.Expr = pl.lit(1), lf: pl.LazyFrame | None = None,
+                     cluster: tuple[str, ...] = CLUSTER) -> pl.DataFrame:
     """Gives, per value of `keys`, games, wins, n and the cluster sums, from a table whose rows
-    several of one game may share (seats, rounds): each game's rows are summed first."""
+    several of one game may share (seats, rounds): each game's rows are summed first (each
+    cluster's: `cluster`, e.g. a deal replayed with the seats rotated)."""
     lf = ctx.scan(table) if lf is None else lf
-    return ctx.collect(per_game(lf, keys, successes, trials)
+    return ctx.collect(per_game(lf, keys, successes, trials, cluster)
                        .group_by(*keys).agg(*cluster_sums(pl.col("__s"), pl.col("__t"))), table)
 
 
 def per_game(lf: pl.LazyFrame, keys: list[str], successes: pl.Expr,
-              trials: pl.Expr) -> pl.LazyFrame:
-    """Gives each game's successes `__s` and trials `__t` per value of `keys`."""
+              trials: pl.Expr, cluster: tuple[str, ...] = CLUSTER) -> pl.LazyFrame:
+    """Gives each game's (each cluster's) successes `__s` and trials `__t` per value of
+    `keys`."""
     # columns first: a literal (pl.lit(1)) aggregated alone would count once per group
     return (lf.with_columns(successes.cast(pl.Float64).alias("__s"),
                             trials.cast(pl.Float64).alias("__t"))
-            .group_by(*keys, *CLUSTER).agg(pl.col("__s").sum(), pl.col("__t").sum()))
+            .group_by(*keys, *cluster).agg(pl.col("__s").sum(), pl.col("__t").sum()))
 
 
-def with_wilson(frame: pl.DataFrame, successes: str = "wins", n: str = "n") -> pl.DataFrame:
+def with_wilson(frame: pl.DataFrame, successes: str = "wins", n: str = "n",
+                floor: bool = True) -> pl.DataFrame:
     """Gives the frame with rate, low, high (95% Wilson) and eff_n from a successes and a trials
     column.
 
     When the frame has the cluster sums (`cluster_sums`), trials of one game are not taken as
     independent: the interval is Wilson's on the effective number of trials n / deff, deff the
-    design effect with games as clusters (`stats.design_effect`). eff_n is n otherwise.
+    design effect with games as clusters (`stats.design_effect`; `floor`: at 1 at least).
+    eff_n is n otherwise.
     """
     s, t = frame[successes].to_numpy(), frame[n].to_numpy()
     if "__ss" in frame.columns:
         deff = design_effect(s, t, frame["games"].to_numpy(), frame["__ss"].to_numpy(),
-                             frame["__tt"].to_numpy(), frame["__st"].to_numpy())
+                             frame["__tt"].to_numpy(), frame["__st"].to_numpy(), floor)
         frame = frame.drop("__ss", "__tt", "__st")
     else:
         deff = np.ones(len(frame))
@@ -273,7 +278,8 @@ def with_mean_interval(frame: pl.DataFrame, mean: str, sd: str, n: str = "n") ->
 
 def rate_covariance(ctx: ReportContext, table: str, frame: pl.DataFrame, keys: list[str],
                     successes: pl.Expr, trials: pl.Expr = pl.lit(1),
-                    lf: pl.LazyFrame | None = None) -> np.ndarray:
+                    lf: pl.LazyFrame | None = None,
+                    cluster: tuple[str, ...] = CLUSTER) -> np.ndarray:
     """Gives the covariance matrix of the rates of `frame`'s rows (in its order), with games as
     clusters: rows that share games (strategies or roles at one table) are dependent. `lf`:
     the rows to read when `keys` are not columns of `table` itself.
@@ -285,14 +291,14 @@ def rate_covariance(ctx: ReportContext, table: str, frame: pl.DataFrame, keys: l
     index = frame.select(*keys, pl.int_range(pl.len()).alias("__row"), pl.col("rate"),
                          pl.col("n").cast(pl.Float64).alias("__n"))
     lf = ctx.scan(table) if lf is None else lf
-    residuals = (per_game(lf, keys, successes, trials)
+    residuals = (per_game(lf, keys, successes, trials, cluster)
                  .join(index.lazy(), on=list(keys), how="inner")
-                 .select(*CLUSTER, "__row",
+                 .select(*cluster, "__row",
                          ((pl.col("__s") - pl.col("rate") * pl.col("__t")) / pl.col("__n"))
                          .alias("__e")))
     # pairs of rows met in one game: a game holds a few rows, so the join stays small
     sums = ctx.collect(
-        residuals.join(residuals, on=list(CLUSTER), suffix="_b")
+        residuals.join(residuals, on=list(cluster), suffix="_b")
         .group_by("__row", "__row_b").agg((pl.col("__e") * pl.col("__e_b")).sum().alias("__ee")),
         table)
     cov = np.zeros((frame.height, frame.height))
@@ -558,7 +564,8 @@ def by_player_count(ctx: ReportContext) -> Section:
     head = ctx.game.headline
     keys = ctx.apart("players")
     games = headline_by_players(ctx)
-    seats = with_wilson(clustered_totals(ctx, "seats", keys, pl.col("won")))
+    # a game's seats offset each other (one wins, others lose): their design effect is below 1
+    seats = with_wilson(clustered_totals(ctx, "seats", keys, pl.col("won")), floor=False)
     seats = seats.sort(keys).with_columns(
         pl.col("players").cast(pl.Int64), (1 / pl.col("players")).alias("fair share"))
     if ctx.split:  # one line per variant: a line pooling them would show a rate none has
@@ -591,7 +598,9 @@ def by_player_count(ctx: ReportContext) -> Section:
             *keys, "n", "wins", "rate", "low", "high", "fair share"),
             ("rate", "low", "high", "fair share"),
             note=f"n = seat-games; tied seats all win, so rates may sum past 100%; "
-                 f"{INTERVAL_NOTE}")])
+                 f"{INTERVAL_NOTE}; the design effect is not floored at 1 here: a game's seats "
+                 "offset each other (when one wins others lose), so its seat-games are worth "
+                 "more than independent ones")])
 
 
 def _apart_note(ctx: ReportContext) -> str:

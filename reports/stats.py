@@ -36,8 +36,9 @@ def wilson(successes: float, n: float) -> tuple[float, float]:
     return float(low[0]), float(high[0])
 
 
-def wilson_arrays(successes, n) -> tuple[np.ndarray, np.ndarray]:
-    """Gives the 95% Wilson bounds (low, high) element-wise; nan where there are no trials.
+def wilson_arrays(successes, n, alpha: float = ALPHA) -> tuple[np.ndarray, np.ndarray]:
+    """Gives the 95% Wilson bounds (low, high) element-wise (1 − `alpha` in general); nan where
+    there are no trials.
 
     statsmodels' proportion_confint(method="wilson") written out (test_stats checks they
     agree): the summary of every run needs it, and importing statsmodels costs a second."""
@@ -46,28 +47,39 @@ def wilson_arrays(successes, n) -> tuple[np.ndarray, np.ndarray]:
     some = n > 0
     n = np.where(some, n, 1)
     p = np.where(some, s, 0) / n
-    z2 = Z95 * Z95
+    if np.ndim(alpha) == 0 and alpha == ALPHA:
+        z = Z95
+    else:  # scipy.stats.norm.isf's own ndtri, element-wise
+        from scipy.special import ndtri
+
+        z = ndtri(1 - np.asarray(alpha, dtype=float) / 2)
+    z2 = z * z
     with np.errstate(divide="ignore", invalid="ignore"):
         centre = (p + z2 / (2 * n)) / (1 + z2 / n)
-        half = Z95 * np.sqrt(p * (1 - p) / n + z2 / (4 * n * n)) / (1 + z2 / n)
+        half = z * np.sqrt(p * (1 - p) / n + z2 / (4 * n * n)) / (1 + z2 / n)
     # the bounds of a rate of 0 or 1 carry a rounding error (e.g. 1 + 1e-16)
     return (np.where(some, np.clip(centre - half, 0, 1), np.nan),
             np.where(some, np.clip(centre + half, 0, 1), np.nan))
 
 
-def design_effect(successes, trials, games, ss, tt, st) -> np.ndarray:
-    """Gives the design effect of rates whose trials come in games (clusters), floored at 1.
+def design_effect(successes, trials, games, ss, tt, st, floor: bool = True) -> np.ndarray:
+    """Gives the design effect of rates whose trials come in games (clusters), floored at 1
+    unless `floor` is off.
 
     A rate is the ratio estimator p = S/T over m games; its variance by linearisation is
     Σ(s_i − p·t_i)² / T², from the sums Σs², Σt², Σs·t (`ss`, `tt`, `st`). The design effect
     is that variance over the binomial one, p(1−p)/T (exactly 1 when every game is one trial).
     It is floored at 1 (as Korn & Graubard 1998 do): trials of a game that offset each other
-    never narrow an interval. 1 where it cannot be estimated (one game, or a rate of 0 or 1).
+    never narrow an interval. Without the floor, trials that offset each other by design (the
+    seats of one game, of which one wins; a deal replayed with the seats rotated) keep the
+    narrower interval they earn: tests/reports/test_calibration.py checks its coverage.
+    1 where it cannot be estimated (one game, or a rate of 0 or 1).
     """
     s, t = np.asarray(successes, dtype=float), np.asarray(trials, dtype=float)
     with np.errstate(divide="ignore", invalid="ignore"):
         p = s / t
-        return _floored(ratio_variance(s, t, ss, tt, st) / (p * (1 - p) / t), games)
+        return _floored(ratio_variance(s, t, ss, tt, st) / (p * (1 - p) / t), games,
+                        1.0 if floor else 0.0)
 
 
 def mean_design_effect(total, n, games, ss, tt, st, sd) -> np.ndarray:
@@ -89,10 +101,12 @@ def ratio_variance(successes, trials, ss, tt, st) -> np.ndarray:
         return np.maximum(ss - 2 * p * st + p * p * tt, 0.0) / (t * t)
 
 
-def _floored(deff, games) -> np.ndarray:
-    """Gives design effects floored at 1, and 1 where not finite or from fewer than 2 games."""
+def _floored(deff, games, floor: float = 1.0) -> np.ndarray:
+    """Gives design effects floored at `floor`, and 1 where not finite or from fewer than 2
+    games (or 0: an estimate without spread, e.g. seats of which exactly one wins every game,
+    whose share of winning seats is fixed)."""
     deff, m = np.asarray(deff, dtype=float), np.asarray(games, dtype=float)
-    return np.where(np.isfinite(deff) & (m > 1), np.maximum(deff, 1.0), 1.0)
+    return np.where(np.isfinite(deff) & (m > 1) & (deff > 0), np.maximum(deff, floor), 1.0)
 
 
 def two_sided_p(z) -> np.ndarray:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from statistics import NormalDist
 
 import numpy as np
 
@@ -105,6 +106,37 @@ def verdict(distance: float, low: float, high: float, target: Target,
         return (f"favours {target.below} by {-100 * distance:.1f} points "
                 f"[{-100 * high:.1f}, {-100 * low:.1f}]")
     return "not distinguishable from balanced at this sample size"
+
+
+WITHIN, OUTSIDE, UNDECIDED = "within", "outside", "cannot tell"
+POWER = 0.8  # the chance the games to settle a band question give to settling it
+
+
+def band(low: float, high: float, tolerance: float = TOLERANCE) -> str:
+    """Gives what the 95% interval [low, high] of a distance to the target says of the band
+    ±`tolerance`: 'within' (the interval inside it: an equivalence test, TOST at 2.5% a
+    side), 'outside' (the interval wholly beyond it) or 'cannot tell' (it crosses an edge).
+    Each of the first two is wrong only when the interval misses the true distance."""
+    if -tolerance <= low and high <= tolerance:
+        return WITHIN
+    if low > tolerance or high < -tolerance:
+        return OUTSIDE
+    return UNDECIDED
+
+
+def games_to_settle(games: int, distance: float, low: float, high: float,
+                    tolerance: float = TOLERANCE) -> int | None:
+    """Gives how many games would settle `band` for a distance measured as `distance` [low,
+    high] over `games` games, were the true distance as measured: the interval's standard
+    error shrinks as 1/√games, and the games are those at which the interval clears the
+    nearer edge of the band with probability POWER (the normal sample-size formula); None
+    where the distance sits on the edge (no number of games settles it)."""
+    margin = abs(tolerance - abs(distance))
+    z = NormalDist().inv_cdf(1 - 0.05 / 2)
+    se = (high - low) / (2 * z)
+    if margin < 1e-4 or not se > 0:
+        return None
+    return int(np.ceil(games * ((z + NormalDist().inv_cdf(POWER)) * se / margin) ** 2))
 
 
 def verdicts(distance, low, high, target: Target) -> list[str]:

@@ -20,7 +20,7 @@ from reports import charts
 from reports.runs import with_deal
 from reports.variants import DEFAULT_MARK
 from reports.sections import ReportContext, Section, Table, cluster_sums, with_wilson
-from reports.stats import ALPHA, holm
+from reports.stats import ALPHA, holm, wilson_arrays
 from reports.verdicts import TOLERANCE, verdicts
 from sim.errors import UserError
 from sim.rule_keys import idle_sweeps
@@ -58,25 +58,65 @@ def _interval(test) -> tuple[float, float]:
 def unpaired_difference(variant: tuple, baseline: tuple) -> tuple[float, float, float, float]:
     """Gives (estimate, low, high, p) of the difference of two headlines from independent games:
     Welch's t on the games' influence values. `variant`, `baseline`: (successes, trials)."""
-    a, b = influence(*variant), influence(*baseline)
-    estimate = float(a.mean() - b.mean())
-    if np.ptp(a) == 0 and np.ptp(b) == 0:
-        return estimate, estimate, estimate, 1.0 if estimate == 0 else 0.0
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", RuntimeWarning)
-        test = stats.ttest_ind(a, b, equal_var=False)
-    return (estimate, *_interval(test), float(test.pvalue))
+    return _welch(influence(*variant), influence(*baseline))
 
 
 def paired_difference(variant: tuple, baseline: tuple) -> tuple[float, float, float, float]:
     """Gives (estimate, low, high, p) of the difference of two headlines over the same games
     (arrays aligned game by game): the paired t-test on per-game differences of influence
     values (s_i/t_i − s'_i/t'_i when games have fixed trials)."""
-    d = influence(*variant) - influence(*baseline)
+    return _one_sample(influence(*variant) - influence(*baseline))
+
+
+def farther_p(variant: tuple, best: tuple, goal: float, paired: bool) -> float:
+    """Gives the p-value that `variant`'s headline lies farther from `goal` than `best`'s
+    (`variant`, `best`: (successes, trials) per game, aligned game by game when `paired`).
+
+    |d_v| > |d_b| (d the distance to the goal) exactly when d_v − d_b and d_v + d_b have one
+    sign, so the test is the intersection-union of two: the difference of the headlines and
+    their sum less twice the goal, each the paired t-test (Welch's unpaired) on the games'
+    influence values; its p is the larger of the two where their estimates share a sign, else
+    1 (an intersection-union test holds its level without adjustment)."""
+    a, b = influence(*variant), influence(*best)
+    if paired:
+        tests = [_one_sample(a - b), _one_sample(a + b - 2 * goal)]
+    else:
+        tests = [_welch(a, b), _welch(a - goal, goal - b)]
+    if np.sign(tests[0][0]) != np.sign(tests[1][0]) or tests[0][0] == 0:
+        return 1.0
+    return max(tests[0][3], tests[1][3])
+
+
+def farther_than_closest(pairs: list[tuple | None], goal: float,
+                         paired: list[bool]) -> np.ndarray:
+    """Gives, per member of a setting, the Holm-adjusted p-value that its headline lies farther
+    from `goal` than the closest member's (nan for the closest itself): members whose p is 5%
+    or more are indistinguishable from the closest, and the set of them holds every truly
+    closest member with probability 95% at least.
+
+    `pairs[i]`: (member i's games, the closest's games), each (successes, trials) per game and
+    aligned game by game where `paired[i]` (the same deals); None for the closest."""
+    return holm([np.nan if pair is None else farther_p(*pair, goal, flag)
+                 for pair, flag in zip(pairs, paired)])
+
+
+def _one_sample(d: np.ndarray) -> tuple[float, float, float, float]:
+    """Gives (estimate, low, high, p) of a mean of per-game values against 0: the t-test."""
     estimate = float(d.mean())
     if np.ptp(d) == 0:  # every game moved by the same amount: no spread to test against
         return estimate, estimate, estimate, 1.0 if estimate == 0 else 0.0
     test = stats.ttest_1samp(d, 0.0)
+    return (estimate, *_interval(test), float(test.pvalue))
+
+
+def _welch(a: np.ndarray, b: np.ndarray) -> tuple[float, float, float, float]:
+    """Gives (estimate, low, high, p) of mean(a) − mean(b) from independent games: Welch's t."""
+    estimate = float(a.mean() - b.mean())
+    if np.ptp(a) == 0 and np.ptp(b) == 0:
+        return estimate, estimate, estimate, 1.0 if estimate == 0 else 0.0
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        test = stats.ttest_ind(a, b, equal_var=False)
     return (estimate, *_interval(test), float(test.pvalue))
 
 
@@ -160,11 +200,22 @@ def comparisons(ctx: ReportContext) -> pl.DataFrame:
                 diff = difference(own.select("index", "__s", "__t"),
                                   other.select("index", "__s", "__t"), same_seed)
             rows.append((*_row(setting, row, base, diff), len(rows), row is not base,
-                         list(by_setting).index(setting)))
+                         list(by_setting).index(setting), row["eff_n"]))
+        rows[-len(members):] = [(*r, *c) for r, c in zip(
+            rows[-len(members):], _closest(ctx, games, members))]
     # the table puts each setting's baseline first; `order` keeps the runs' own
-    frame = pl.DataFrame(rows, orient="row", schema={**_SCHEMA, "order": pl.Int64,
-                                                     "__later": pl.Boolean, "__setting": pl.Int64})
+    frame = pl.DataFrame(rows, orient="row", schema={
+        **_SCHEMA, "order": pl.Int64, "__later": pl.Boolean, "__setting": pl.Int64,
+        "__eff": pl.Float64, "closest p": pl.Float64, "closest": pl.Boolean})
     frame = frame.sort("__setting", "__later", "order").drop("__later", "__setting")
+    # each row's interval at 95% jointly over its setting's rows (Bonferroni), for the rows
+    # the Answer names after picking them as the closest
+    k = frame.group_by("setting").len().rename({"len": "__k"})
+    k = frame.join(k, on="setting", how="left", maintain_order="left")["__k"].to_numpy()
+    eff = frame["__eff"].to_numpy()
+    low, high = wilson_arrays(frame["rate"].to_numpy() * eff, eff, ALPHA / k)
+    frame = frame.with_columns(pl.Series("joint low", low), pl.Series("joint high", high)
+                               ).drop("__eff")
     target = ctx.balance
     goal = target.at(frame["players"].to_numpy(), ctx.target)
     frame = frame.with_columns(
@@ -174,6 +225,32 @@ def comparisons(ctx: ReportContext) -> pl.DataFrame:
         pl.Series("vs target high", frame["high"].to_numpy() - goal))
     return frame.with_columns(pl.Series("verdict", verdicts(
         frame["vs target"], frame["vs target low"], frame["vs target high"], target)))
+
+
+def _closest(ctx: ReportContext, games: pl.DataFrame, members: list[dict]) -> list[tuple]:
+    """Gives, per member of a setting, the Holm-adjusted p that its headline lies farther from
+    the target than the closest member's (`closest_set`; paired over the deals both played
+    where their runs share a seed) and whether it is in the set indistinguishable from the
+    closest."""
+    goal = float(ctx.balance.at([members[0]["cfg_players"]], ctx.target)[0])
+    rates = [m["rate"] for m in members]
+    best = members[int(np.argmin(np.abs(np.asarray(rates) - goal)))]
+    seed = ctx.runs[best["run"]].manifest.get("seed")
+
+    def own(m):
+        return games.filter((pl.col("run") == m["run"]) & (pl.col("setup") == m["setup"])
+                            ).select("index", "__s", "__t")
+
+    pairs, paired = [], []
+    for m in members:
+        same = ctx.runs[m["run"]].manifest.get("seed") == seed
+        both = own(m).join(own(best), on="index", how="inner", suffix="_b") if same else None
+        paired.append(same)
+        pairs.append(None if m is best else
+                     ((both["__s"], both["__t"]), (both["__s_b"], both["__t_b"])) if same else
+                     ((own(m)["__s"], own(m)["__t"]), (own(best)["__s"], own(best)["__t"])))
+    p = farther_than_closest(pairs, goal, paired)
+    return [(None if np.isnan(x) else float(x), bool(np.isnan(x) or x >= ALPHA)) for x in p]
 
 
 _SCHEMA = {"setting": pl.Utf8, "players": pl.Int64, "variant": pl.Utf8, "baseline": pl.Utf8,
@@ -240,8 +317,13 @@ def section(ctx: ReportContext) -> Section | None:
         return None
     # the forest keeps the runs' order (a sweep reads 3, 4, 5, 6), the baselines among them
     drawn = frame.filter(pl.col("baseline").is_not_null()).sort("order")
-    labels = [_marked(f"{v} · {s}" if several_settings else v, v == b)
-              for v, s, b in drawn.select("variant", "setting", "baseline").iter_rows()]
+    labels = [_marked(f"{v} · {s}" if several_settings else v, v == b) + f" · n = {n:,}"
+              for v, s, b, n in drawn.select("variant", "setting", "baseline",
+                                             "games").iter_rows()]
+    # where every row has one baseline and one target, the difference that reaches it
+    bases = drawn.filter(pl.col("variant") == pl.col("baseline"))
+    reach = (float(bases["target"][0] - bases["rate"][0])
+             if bases.height == 1 and drawn["target"].n_unique() == 1 else None)
     baselines = sorted(set(compared["baseline"].to_list()))
     ratios = compared["width vs unpaired"].drop_nulls()
     paired = compared.filter(~pl.col("pairing").str.starts_with("unpaired"))
@@ -263,8 +345,11 @@ def section(ctx: ReportContext) -> Section | None:
         unpaired=(drawn["unpaired low"].fill_null(np.nan), drawn["unpaired high"].fill_null(np.nan)),
         title=f"{ctx.game.title}: what if the rules changed?",
         xlabel=f"difference in the {head.title} (points)",
-        caption=f"n = {int(compared['games'].max()):,} games per variant; whiskers: 95% interval "
-                "(paired where the seeds match); grey: unpaired, for comparison")
+        target=reach,
+        caption="n: each row's games; whiskers: 95% interval (paired where the seeds match); "
+                "grey: unpaired, for comparison"
+                + ("; dashed: the difference that puts a variant on the target, shaded its "
+                   f"±{100 * TOLERANCE:g} points" if reach is not None else ""))
     columns = ["setting"] if several_settings else []
     table = frame.select(*columns, "variant", "games", "rate", "low", "high", "vs baseline",
                          "vs baseline low", "vs baseline high", "p", "pairing",

@@ -192,7 +192,8 @@ def split_sweeps(game_name: str, overrides: list[str]) -> tuple[list[str], list[
     one-value overrides of its values: `hand_size.7=5,6` gives ['hand_size.7=5', 'hand_size.7=6'].
 
     A later --set of a key replaces an earlier one. Raises UserError for a swept table, an
-    empty range or value, or more values than a run holds configurations.
+    empty range or value, a value named twice, or more values than a run holds
+    configurations.
     """
     from sim.counts import MAX_SETUPS
 
@@ -220,7 +221,10 @@ def split_sweeps(game_name: str, overrides: list[str]) -> tuple[list[str], list[
                 raise UserError(f"--set {key}: an empty value in {text.strip()!r}")
             else:
                 values.append(part)
-        values = list(dict.fromkeys(values))
+        twice = [v for v in dict.fromkeys(values) if values.count(v) > 1]
+        if twice:  # a sweep of one value played once would read as a comparison of two
+            raise UserError(f"--set {key}: the value {twice[0]} is named twice in "
+                            f"{text.strip()!r}; name each value once")
         if len(values) > 1 and isinstance(default, dict):
             raise UserError(f"--set {key} is a table, which cannot be swept; sweep one of its "
                             f"keys, e.g. --set {key}.{next(iter(default))}={values[0]}")

@@ -12,8 +12,10 @@ SABOTEUR = Target(0.5, above="miners", below="saboteurs")
 def by_players(rows):
     """A headline-by-player-count frame: (players, rate, low, high) rows, target 50%."""
     frame = pl.DataFrame(rows, orient="row", schema=["players", "rate", "low", "high"])
-    frame = frame.with_columns(pl.lit(0.5).alias("target"),
-                               (pl.col("rate") - 0.5).alias("vs target"))
+    frame = frame.with_columns(pl.lit(0.5).alias("target"), pl.lit(1_000).alias("games"),
+                               (pl.col("rate") - 0.5).alias("vs target"),
+                               (pl.col("low") - 0.5).alias("vs target low"),
+                               (pl.col("high") - 0.5).alias("vs target high"))
     return frame.with_columns(pl.Series("verdict", verdicts(
         frame["vs target"], frame["low"] - 0.5, frame["high"] - 0.5, SABOTEUR)))
 
@@ -26,9 +28,9 @@ def test_the_verdicts_group_player_counts_that_say_the_same():
     assert said == (
         "Against a target of 50% for the miners' round-win rate: it favours miners by 23.7 "
         "points at 3 players and 42.5 at 4; at 5 players these games cannot tell it from "
-        "balanced (51.0% [47.0, 55.0]): more games would tell; at 7 players it favours "
-        "saboteurs by 3.8 points [2.0, 5.7]; at 10 players it is balanced within ±2 points "
-        "(50.5% [49.0, 51.2]).")
+        "balanced (51.0% [47.0, 55.0]: about 32,692 games would settle it); at 7 players it "
+        "favours saboteurs by 3.8 points [2.0, 5.7]; at 10 players it is balanced within ±2 "
+        "points (50.5% [49.0, 51.2]).")
 
 
 def test_the_verdicts_name_the_variant_they_read_and_a_fair_share():
@@ -41,22 +43,40 @@ def test_the_verdicts_name_the_variant_they_read_and_a_fair_share():
 
 def test_the_closest_player_count():
     frame = by_players([(3, 0.737, 0.721, 0.753), (10, 0.525, 0.507, 0.543),
-                        (7, 0.462, 0.443, 0.480)])
+                        (7, 0.462, 0.443, 0.480)]).with_columns(pl.lit(3_000.0).alias("eff_n"))
+    # 10 is 2.5 points off, 7 3.8 points: these intervals cannot tell which is closer
     assert answer.closest_count_sentence(frame) == (
-        "Of the player counts played, 10 comes closest to the target: 52.5% [50.7, 54.3].")
+        "Of the player counts played, 7 (46.2% [44.0, 48.4]) and 10 (52.5% [50.3, 54.7]) come "
+        "closest to the target: these games cannot tell them apart in closeness (Holm-adjusted "
+        "tests; 95% intervals joint over the 3 counts played).")
+    far = frame.with_columns(pl.Series("rate", [0.737, 0.505, 0.40]),
+                             pl.Series("low", [0.721, 0.49, 0.38]),
+                             pl.Series("high", [0.753, 0.52, 0.42]))
+    assert answer.closest_count_sentence(far).startswith(
+        "Of the player counts played, 10 comes closest to the target, closer than every other "
+        "(Holm-adjusted tests): 50.5% [")
     assert answer.closest_count_sentence(frame.head(1)) == ""
 
 
-def comparisons(rows):
-    """A What-if frame of one setting at 7 players: (variant, rate, low, high, vs baseline,
-    its low, its high) rows, the first the baseline."""
+def comparisons(rows, closest=None, players=7, games=1_000):
+    """A What-if frame of one setting: (variant, rate, low, high, vs baseline, its low, its
+    high) rows, the first the baseline; `closest`: the rows in the set indistinguishable from
+    the closest (the first row's index alone by default), whose joint intervals are their
+    own widened by a point."""
     frame = pl.DataFrame(rows, orient="row", schema=[
         "variant", "rate", "low", "high", "vs baseline", "vs baseline low", "vs baseline high"])
-    frame = frame.with_columns(pl.lit("7p default").alias("setting"), pl.lit(7).alias("players"),
+    closest = [0] if closest is None else closest
+    frame = frame.with_columns(pl.lit(f"{players}p default").alias("setting"),
+                               pl.lit(players).alias("players"), pl.lit(games).alias("games"),
                                pl.lit(rows[0][0]).alias("baseline"),
-                               (pl.col("rate") - 0.5).alias("vs target"))
+                               (pl.col("rate") - 0.5).alias("vs target"),
+                               (pl.col("low") - 0.5).alias("vs target low"),
+                               (pl.col("high") - 0.5).alias("vs target high"),
+                               (pl.col("low") - 0.01).alias("joint low"),
+                               (pl.col("high") + 0.01).alias("joint high"),
+                               pl.Series("closest", [i in closest for i in range(len(rows))]))
     return frame.with_columns(pl.Series("verdict", verdicts(
-        frame["vs target"], frame["low"] - 0.5, frame["high"] - 0.5, SABOTEUR)))
+        frame["vs target"], frame["vs target low"], frame["vs target high"], SABOTEUR)))
 
 
 HAND = [("hand_size.7=5 (default)", 0.440, 0.422, 0.458, None, None, None),
@@ -64,20 +84,56 @@ HAND = [("hand_size.7=5 (default)", 0.440, 0.422, 0.458, None, None, None),
         ("hand_size.7=6", 0.451, 0.434, 0.469, 0.011, -0.009, 0.031)]
 
 
-def test_no_variant_brings_the_headline_within_the_tolerance_the_closest_is_named():
-    frame = comparisons(HAND)
+def test_no_variant_within_the_tolerance_only_when_every_interval_lies_outside_it():
+    frame = comparisons(HAND, closest=[2])
     keys = answer.varied_keys(frame["variant"].to_list())
     assert keys == ["hand_size.7"]
     assert answer.closest_sentence(frame, keys) == (
-        "No value of hand_size.7 tried brings 7 players within ±2 points of the target; the "
-        "closest is hand_size.7=6: 45.1% [43.4, 46.9], +1.1 points [-0.9, +3.1] against "
-        "hand_size.7=5 (default), where it favours saboteurs by 4.9 points [3.1, 6.6].")
+        "No value of hand_size.7 tried brings 7 players within ±2 points of the target (every "
+        "interval lies wholly outside the band); the closest is hand_size.7=6, closer than "
+        "every other tried (Holm-adjusted paired tests): 45.1% [42.4, 47.9] (95% intervals "
+        "joint over the 3 tried, as the closest is picked after the fact), +1.1 points "
+        "[-0.9, +3.1] against hand_size.7=5 (default), where it favours saboteurs by 4.9 "
+        "points [3.1, 6.6].")
+
+
+def test_the_closest_is_named_as_the_set_the_games_cannot_tell_apart():
+    frame = comparisons(HAND, closest=[1, 2])
+    said = answer.closest_sentence(frame, ["hand_size.7"])
+    assert said.endswith(
+        "; the closest to the target are hand_size.7=4 (43.8% [41.0, 46.6]) and hand_size.7=6 "
+        "(45.1% [42.4, 47.9]), which these games cannot tell apart in closeness (Holm-adjusted "
+        "paired tests; 95% intervals joint over the 3 tried, as the closest is picked after "
+        "the fact).")
+
+
+def test_a_default_that_may_sit_on_the_target_is_no_evidence_that_none_brings_it_within():
+    # issue 40's reproducer (--set hand_size.10=4,5 --games 1000 --seed 75002): the default
+    # truly sits at 49.80%; its interval crosses the band's edge
+    frame = comparisons([("hand_size.10=5 (default)", 0.504, 0.486, 0.522, None, None, None),
+                         ("hand_size.10=4", 0.46, 0.442, 0.478, -0.044, -0.06, -0.028)],
+                        players=10)
+    said = answer.closest_sentence(frame, ["hand_size.10"])
+    assert said.startswith(
+        "These games cannot tell whether a value of hand_size.10 tried brings 10 players within "
+        "±2 points of the target: hand_size.10=5 (default) (50.4% [48.6, 52.2]: about ")
+    assert "games would settle it)" in said and "No value" not in said
 
 
 def test_variants_within_the_tolerance_are_named_with_their_rates():
     frame = comparisons([*HAND, ("hand_size.7=8", 0.497, 0.485, 0.510, 0.057, 0.04, 0.07)])
     assert answer.closest_sentence(frame, ["hand_size.7"]) == (
         "hand_size.7=8 (49.7% [48.5, 51.0]) brings 7 players within ±2 points of the target.")
+
+
+def test_the_games_that_would_settle_a_band_question_shrink_the_interval_to_fit():
+    from reports.verdicts import games_to_settle
+
+    # ± 1.8 points over 1,000 games at 0.4 points from the target: the interval must fit in
+    # the 1.6 points left to the edge, with room for luck (80% power)
+    n = games_to_settle(1_000, 0.004, -0.014, 0.022)
+    assert 2_500 < n < 10_000
+    assert games_to_settle(1_000, 0.02, 0.002, 0.038) is None  # on the edge
 
 
 def test_what_was_tried_and_what_was_not():
@@ -92,7 +148,23 @@ def test_what_was_tried_and_what_was_not():
     assert answer.tried_sentence(swept, ["saboteur_cards.7"], driver) == (
         "Tried: saboteur_cards.7 = 2, 3; every other rule as the game ships it. Not tried: "
         "miner_cards.7, which set the number of saboteurs in play.")
-    assert "saboteur_cards.N and miner_cards.N" in answer.untried_sentence(driver)
+    assert "saboteur_cards.7 and miner_cards.7 set" in answer.untried_sentence(driver, {}, [7])
+
+
+def test_keys_a_config_file_changed_are_tried_not_untried():
+    # issue 40: --config shipped.toml --config fix.toml, the variants named by the files
+    driver = Driver("saboteurs in play", lambda ctx: None,
+                    keys=("saboteur_cards.N", "miner_cards.N"))
+    frame = comparisons([("shipped", 0.44, 0.42, 0.46, None, None, None),
+                         ("fix", 0.503, 0.491, 0.516, 0.06, 0.04, 0.08)])
+    said = answer.tried_sentence(frame, [], driver, {"saboteur_cards.7": ["4"],
+                                                     "miner_cards.7": ["7"]})
+    assert said == ("Tried: saboteur_cards.7 = 4; miner_cards.7 = 7; every other rule as the "
+                    "game ships it.")
+    assert answer.untried_sentence(driver, {"saboteur_cards.7": ["4"]}, [7]) == (
+        "The runs play saboteur_cards.7 = 4 (changed from the game's defaults); no other rule "
+        "change was tried: --set KEY=A,B plays a sweep of one, which the report then compares "
+        "on the same deals; miner_cards.7 set the number of saboteurs in play.")
 
 
 def test_the_driver_is_told_where_its_levels_differ_most():

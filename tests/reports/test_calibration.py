@@ -419,3 +419,217 @@ def test_until_ci_stops_where_the_summarys_interval_is_narrow_enough_and_it_cove
     assert ((frame["high"] - frame["low"]) / 2 <= 0.02).all()
     assert frame["games"].max() < 3_000, "the target is met before the cap"
     assert coverage(frame, 0.6) >= 0.94
+
+
+# --- the Answer's sentences: each a claim with its own null ---------------------------------
+# A sentence is a false claim when it says what the truth of its null is not; each is drawn on
+# TESTS samples of games (3 rounds a game, rounds of one game correlated as clustered_games
+# draws them), and the reports' own functions decide it.
+
+def rung_intervals(wins: np.ndarray, goal: float) -> np.ndarray:
+    """Gives samples × 2 (low, high) intervals of each sample's distance to `goal` (the
+    headline's Wilson interval on effective trials, as the ladder's verdicts read it)."""
+    rows = headline_rows(wins, 3)
+    return np.column_stack([rows["low"].to_numpy() - goal, rows["high"].to_numpy() - goal])
+
+
+def stability_claims(lower: float, top: float, games: int = 2_000, samples: int = TESTS,
+                     seed: int = 15, icc: float = 0.1) -> dict[str, float]:
+    """Gives the share of samples in which two rungs whose true miners' rates are `lower` and
+    `top` (independent runs: the issue's two seeds) are said to depend on skill or be stable
+    (reports.ladder.across on their intervals and Welch's interval of their difference), and
+    the share in which their verdicts' categories differ (the rule across replaced)."""
+    from reports.answer import _kind
+    from reports.ladder import across
+    from reports.verdicts import Target, verdict
+    from reports.whatif import unpaired_difference
+
+    saboteur = Target(0.5, above="miners", below="saboteurs")
+    a = clustered_games(lower, icc, 3, games, samples, seed)
+    b = clustered_games(top, icc, 3, games, samples, seed + 1)
+    ia, ib = rung_intervals(a, 0.5), rung_intervals(b, 0.5)
+    rounds = np.full(games, 3)
+    said = {"depends on skill": 0, "stable": 0, "categories differ": 0}
+    for i in range(samples):
+        _, low, high, _ = unpaired_difference((b[i], rounds), (a[i], rounds))
+        state = across(tuple(ia[i]), tuple(ib[i]), low, high)
+        said[state] = said.get(state, 0) + 1
+        kinds = {_kind(verdict(float(np.mean(bounds)), *bounds, saboteur))
+                 for bounds in (ia[i], ib[i])}
+        said["categories differ"] += len(kinds) > 1
+    return {k: v / samples for k, v in said.items()}
+
+
+def test_the_same_bot_under_two_names_is_not_said_to_depend_on_skill():
+    # issue 40: two runs of `default` at 10 players (2,000 games each, different seeds), its
+    # miners' rate near the band's edge (48.6%): "depends on skill" in 7.3% under the old rule,
+    # which read the verdicts' categories
+    said = stability_claims(0.486, 0.486)
+    assert said["depends on skill"] <= 0.05, said
+    assert said["categories differ"] > said["depends on skill"], said  # what the old rule read
+
+
+def test_two_rungs_two_points_apart_are_not_said_to_be_stable():
+    # the edge of "stable": a true difference of exactly 2 points
+    said = stability_claims(0.49, 0.51)
+    assert said["stable"] <= 0.05, said
+
+
+def band_claims(rate: float, games: int = 1_000, samples: int = TESTS,
+                seed: int = 16) -> dict[str, float]:
+    """Gives the share of samples of a variant whose true miners' rate is `rate` (target 50%)
+    that reports.verdicts.band calls within ±2 points, outside, or cannot tell."""
+    from reports.verdicts import band
+
+    bounds = rung_intervals(clustered_games(rate, 0.3, 3, games, samples, seed), 0.5)
+    said = [band(low, high) for low, high in bounds]
+    return {state: said.count(state) / samples for state in ("within", "outside", "cannot tell")}
+
+
+def test_a_default_on_the_target_is_not_said_to_be_outside_the_band():
+    # issue 40: --set hand_size.10=4,5 --games 1000, the default truly at 49.80%: "No value
+    # tried brings 10 players within ±2 points" in 32/40 replicates. "No value" now needs every
+    # interval wholly outside the band; the default's is (almost) never
+    said = band_claims(0.498)
+    assert said["outside"] <= 0.05, said
+    assert said["within"] < 0.5, said  # the old rule's "not within": most samples
+
+
+@pytest.mark.parametrize("rate", [0.48, 0.52])
+def test_a_rate_on_the_bands_edge_is_not_said_to_be_within_or_outside(rate):
+    said = band_claims(rate)
+    assert said["within"] <= 0.05 and said["outside"] <= 0.05, said
+
+
+# a 7-player hand-size sweep: sizes 5 and 6 tied closest (1 point either side of 50%), 4
+# 0.8 points farther, 7 far; every variant plays the same deals
+SWEEP = (0.482, 0.49, 0.51, 0.53)
+TRULY_CLOSEST = {1, 2}
+
+
+def paired_sweep(truths, games: int, samples: int, seed: int) -> np.ndarray:
+    """Gives samples × variants × games round wins (3 rounds a game) on shared deals: a deal's
+    rate q is Beta around 50% (intraclass correlation 0.3), and a variant wins a round with
+    probability 0.8·q + 0.2·c, c set so that its mean is its truth."""
+    rng = np.random.default_rng(seed)
+    q = rng.beta(0.5 * (1 / 0.3 - 1), 0.5 * (1 / 0.3 - 1), size=(samples, 1, games))
+    c = (np.asarray(truths) - 0.4) / 0.2
+    return rng.binomial(3, 0.8 * q + 0.2 * c[None, :, None])
+
+
+def closest_claims(games: int = 1_000, samples: int = TESTS, seed: int = 17) -> dict[str, float]:
+    """Gives, over samples of SWEEP, the share in which the closest set leaves out a truly
+    closest variant, in which a single variant is named the closest (the old sentence), the
+    coverage of the joint intervals the Answer quotes for the set, the coverage of the
+    point-closest's own 95% interval (the old sentence's), and the share in which that
+    point-closest is not truly closest."""
+    from reports.stats import wilson_arrays
+    from reports.whatif import farther_than_closest
+
+    wins = paired_sweep(SWEEP, games, samples, seed)
+    k = len(SWEEP)
+    rows = headline_rows(wins.reshape(samples * k, games), 3)
+    rate = rows["rate"].to_numpy().reshape(samples, k)
+    eff = rows["eff_n"].to_numpy()
+    joint = np.stack(wilson_arrays(rows["rate"].to_numpy() * eff, eff, NOMINAL / k)).reshape(
+        2, samples, k)
+    own = np.stack([rows["low"].to_numpy(), rows["high"].to_numpy()]).reshape(2, samples, k)
+    rounds = np.full(games, 3)
+    truth = np.array(SWEEP)
+    missed = single = covered = quoted = own_covered = wrong = 0
+    for i in range(samples):
+        best = int(np.argmin(np.abs(rate[i] - 0.5)))
+        pairs = [None if v == best else ((wins[i, v], rounds), (wins[i, best], rounds))
+                 for v in range(k)]
+        p = farther_than_closest(pairs, 0.5, [True] * k)
+        kept = {v for v in range(k) if v == best or p[v] >= NOMINAL}
+        missed += not TRULY_CLOSEST <= kept
+        wrong += best not in TRULY_CLOSEST
+        single += len(kept) == 1
+        inside = (joint[0, i] <= truth) & (truth <= joint[1, i])
+        covered += int(inside[list(kept)].sum())
+        quoted += len(kept)
+        own_covered += bool(own[0, i, best] <= truth[best] <= own[1, i, best])
+    return {"a closest left out": missed / samples, "one named": single / samples,
+            "the point pick not closest": wrong / samples,
+            "joint coverage": covered / quoted, "own coverage of the picked": own_covered / samples}
+
+
+def test_the_closest_set_holds_every_tied_closest_variant():
+    # issue 40: the old sentence named the point-estimate winner alone, hand size 4 (0.8 points
+    # farther than the tied best) among them
+    said = closest_claims()
+    assert said["a closest left out"] <= 0.05, said
+    assert said["the point pick not closest"] > 0.1, said
+    assert said["joint coverage"] >= 0.95, said
+
+
+def recorded_seats(swap_seed: int | None = None) -> list[Recorded]:
+    """Gives the recorded comparison of two equal strategies (data/head_to_head_null.npz) as
+    seats tables, each block of DEALS deals a run of its own; with `swap_seed`, each deal's
+    strategy labels swapped at random (exchangeable under the null)."""
+    won, names = H2H["won"], H2H["seats"]
+    assignments, deals, seats = won.shape
+    labels = np.repeat(names[:, None, :], deals, axis=1)  # assignments × deals × seats
+    if swap_seed is not None:
+        swap = np.random.default_rng(swap_seed).random(deals) < 0.5
+        first, second = np.unique(names)[:2]
+        labels = np.where(swap[None, :, None], np.where(labels == first, second, first), labels)
+    blocks = []
+    for start in range(0, deals, DEALS):
+        part = slice(start, start + DEALS)
+        table = pl.DataFrame({
+            "run": np.zeros(assignments * DEALS * seats, dtype=np.int16),
+            "setup": np.repeat(np.arange(assignments), DEALS * seats).astype(np.int16),
+            "game_id": np.repeat((np.arange(assignments)[:, None] * DEALS
+                                  + np.arange(DEALS)).reshape(-1), seats),
+            "strategy": labels[:, part].reshape(-1),
+            "won": won[:, part].reshape(-1).astype(bool)})
+        blocks.append(Recorded(table, [SimpleNamespace(manifest={"games_per_setup": DEALS})]))
+    return blocks
+
+
+def test_compare_ranks_on_deals_five_percent_of_equal_strategies():
+    # issue 40: with games as the unit the ranking test rejected 1.0% of this null and its
+    # intervals were 1.1-1.4x too wide (1.16x here); deals as clusters (unfloored design
+    # effect). 200 replicates as played (4.5% rejected, 95.5% coverage), then the same deals
+    # with labels swapped at random four times (800, correlated with the first: 6.6%, 93.6%)
+    from reports.compare import field_ranking
+
+    hits = misses = rows = 0
+    blocks = recorded_seats() + [b for seed in range(4) for b in recorded_seats(100 + seed)]
+    for block in blocks:
+        frame = field_ranking(block)
+        hits += float(frame["p"][0]) < NOMINAL
+        truth = frame["wins"].sum() / frame["n"].sum()  # equal strategies: the field's rate
+        misses += int(((frame["low"] > truth) | (frame["high"] < truth)).sum())
+        rows += frame.height
+    assert 0.03 <= hits / len(blocks) <= 0.07, hits / len(blocks)
+    assert misses / rows <= 0.07, misses / rows
+
+
+def seat_share_rows(won: np.ndarray, games: int, samples: int, seed: int,
+                    floor: bool) -> pl.DataFrame:
+    """Gives a row per sample of `games` games drawn (with replacement) from the recorded
+    games × seats wins: the share of seat-games won with its interval, games as clusters, the
+    design effect floored at 1 or not (the table "Seat game-win rate by player count")."""
+    rng = np.random.default_rng(seed)
+    k = won.shape[1]
+    s = won.sum(axis=1).astype(float)[rng.integers(0, len(won), (samples, games))]
+    return with_wilson(pl.DataFrame({
+        "games": np.full(samples, games), "wins": s.sum(axis=1),
+        "n": np.full(samples, float(games * k)), "__ss": (s * s).sum(axis=1),
+        "__tt": np.full(samples, float(games * k * k)), "__st": k * s.sum(axis=1)}), floor=floor)
+
+
+@pytest.mark.parametrize("name", RECORDED)
+def test_the_seat_share_by_player_count_covers_without_the_floor(name):
+    # issue 40: a game's seats offset each other (one wins, the others lose), so the design
+    # effect is below 1 (about 0.46 in a Saboteur game); floored at 1 the band was 1.5x too wide
+    won = OUTCOMES[name]
+    truth = won.mean()
+    unfloored = seat_share_rows(won, 400, INTERVALS, 18, floor=False)
+    assert coverage(unfloored, truth) >= 0.94
+    floored = seat_share_rows(won, 400, INTERVALS, 18, floor=True)
+    width = (unfloored["high"] - unfloored["low"]).mean()
+    assert (floored["high"] - floored["low"]).mean() >= width

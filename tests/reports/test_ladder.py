@@ -3,46 +3,41 @@ change, and the section on a real ladder run."""
 
 import polars as pl
 
-from reports.ladder import conclusion, flags, target
 
-WORDS = ("miners favoured", "saboteurs favoured")
+def test_two_rungs_depend_on_skill_only_where_their_intervals_establish_a_change():
+    from reports.ladder import across, shift
 
-
-def frame(rows):
-    return pl.DataFrame(rows, orient="row", schema=["players", "rung", "conclusion"])
-
-
-def test_a_rate_off_target_is_a_conclusion_only_when_significant():
-    assert conclusion(0.62, 0.5, 0.001, WORDS) == "miners favoured"
-    assert conclusion(0.41, 0.5, 0.01, WORDS) == "saboteurs favoured"
-    assert conclusion(0.62, 0.5, 0.2, WORDS) == "no clear advantage"
-    assert conclusion(0.62, 0.5, float("nan"), WORDS) == "n/a"
-
-
-def test_the_target_is_half_for_a_team_and_a_fair_share_for_a_seat():
-    assert target("saboteur", 7) == 0.5
-    assert target("deep-space", 4) == 0.25
+    # issue 40: the same bot under two names, "balanced within ±2" against "favours saboteurs
+    # by 1.4 [0.1, 2.7]", difference +0.6 [-1.2, +2.5]: the categories differ, the rates
+    # need not
+    assert shift((-0.015, 0.012), (-0.027, -0.001), -0.012, 0.025) == ""
+    assert across((-0.015, 0.012), (-0.027, -0.001), -0.012, 0.025) == "not settled"
+    assert shift((0.01, 0.05), (-0.05, -0.03), -0.09, -0.05) == "changes sign"
+    assert shift((-0.01, 0.015), (0.03, 0.06), 0.01, 0.06) == "leaves the band"
+    assert shift((0.10, 0.14), (0.13, 0.18), 0.021, 0.05) == "moves by more than ±2 points"
+    assert across((0.10, 0.14), (0.13, 0.18), 0.021, 0.05) == "depends on skill"
 
 
-def test_a_conclusion_that_flips_between_rungs_is_flagged_as_a_change_of_sign():
-    found = flags(frame([(4, "random", "saboteurs favoured"), (4, "default", "miners favoured"),
-                         (5, "random", "miners favoured"), (5, "default", "miners favoured")]))
-    assert found["players"].to_list() == [4]
-    assert found["flag"].to_list() == ["changes sign"]
-    assert "random: saboteurs favoured; default: miners favoured" in found["conclusion by rung"][0]
+def test_two_rungs_are_stable_where_their_difference_lies_within_two_points():
+    from reports.ladder import across
+
+    assert across((0.03, 0.08), (0.035, 0.08), -0.01, 0.015) == "stable"
+    assert across((-0.01, 0.01), (-0.012, 0.01), -0.02, 0.02) == "stable"
+    assert across((-0.01, 0.01), (-0.012, 0.01), -0.03, 0.01) == "not settled"
 
 
-def test_a_conclusion_that_holds_at_one_rung_only_is_flagged_as_a_change_of_significance():
-    found = flags(frame([(3, "random", "no clear advantage"), (3, "default", "miners favoured"),
-                         (3, "search", "miners favoured")]))
-    assert found.rows() == [(3, "changes significance",
-                             "random: no clear advantage; default: miners favoured; "
-                             "search: miners favoured")]
+def test_flags_are_the_steps_whose_intervals_establish_a_change():
+    from reports.ladder import flags
 
-
-def test_conclusions_that_agree_or_cannot_be_tested_raise_no_flag():
-    assert flags(frame([(2, "random", "no clear advantage"), (2, "default", "no clear advantage"),
-                        (3, "random", "n/a"), (3, "default", "miners favoured")])).is_empty()
+    steps = pl.DataFrame([(4, "random", "default", "favours saboteurs by 3.0 points [1.0, 5.0]",
+                           "favours miners by 4.0 points [2.0, 6.0]", "changes sign"),
+                          (5, "random", "default", "balanced within ±2 points",
+                           "favours miners by 1.4 points [0.1, 2.7]", "")], orient="row",
+                         schema=["players", "lower rung", "top rung", "lower rung's verdict",
+                                 "top rung's verdict", "change"])
+    assert flags(steps).rows() == [(4, "random", "default", "changes sign",
+                                    "random: favours saboteurs by 3.0 points [1.0, 5.0]; "
+                                    "default: favours miners by 4.0 points [2.0, 6.0]")]
 
 
 def ladder_section(simulate, tmp_path, *args):
@@ -102,29 +97,6 @@ def test_rungs_played_in_separate_runs_of_one_seed_make_one_ladder(simulate, tmp
     # in ladder order, weakest first, whatever the order of the folders
     assert section.tables[0].frame.select("players", "rung", "strategy", "games").rows() == [
         (2, "random", "random", 10), (2, "default", "default", 10)]
-
-
-def test_a_verdict_is_stable_across_two_rungs_only_when_both_agree_within_two_points():
-    from reports.ladder import across
-
-    assert across(["above", "above"], -0.01, 0.015) == "stable"
-    assert across(["balanced", "balanced"], -0.02, 0.02) == "stable"
-    # the verdicts differ, or the difference lies wholly beyond ±2 points
-    assert across(["above", "below"], -0.30, -0.20) == "depends on skill"
-    assert across(["above", "balanced"], -0.05, 0.01) == "depends on skill"
-    assert across(["above", "above"], 0.03, 0.08) == "depends on skill"
-    # an interval too wide to tell, or a verdict the interval leaves open
-    assert across(["balanced", "balanced"], -0.03, 0.01) == "not settled"
-    assert across(["above", "unclear"], -0.01, 0.01) == "not settled"
-
-
-def test_a_side_reads_the_interval_against_the_target_and_its_tolerance():
-    from reports.ladder import _side
-
-    assert _side(0.51, 0.49, 0.515, 0.5) == "balanced"
-    assert _side(0.60, 0.55, 0.65, 0.5) == "above"
-    assert _side(0.40, 0.35, 0.45, 0.5) == "below"
-    assert _side(0.52, 0.49, 0.55, 0.5) == "unclear"
 
 
 def test_a_ladder_report_leads_with_whether_each_player_counts_verdict_is_stable(simulate,
@@ -210,3 +182,29 @@ def test_the_answer_of_a_ladder_states_the_top_rungs_verdict_at_every_player_cou
     assert verdict.startswith("Against its target (a fair share, 1 / players) for the first "
                               "player's win rate, at the top rung, default: ")
     assert " 2 " in verdict.replace(",", " ") and " 3 " in verdict.replace(",", " ")
+
+
+def test_a_tuning_significantly_worse_than_its_start_is_called_so():
+    from reports.ladder import Rung, _same_as_default
+
+    # issue 40: the shipped 7-player tuning's held-out gain -0.4 [-0.7, -0.1]
+    worse = Rung(7, "tuned", "7p tuned", 5, "tuned-saboteur-7p", held_out=(
+        {"tuned": "saboteurs", "gain": -0.004, "low": -0.007, "high": -0.001},))
+    level = Rung(4, "tuned", "4p tuned", 5, "tuned-saboteur-4p", held_out=(
+        {"tuned": "saboteurs", "gain": 0.001, "low": -0.009, "high": 0.01},))
+    _, said = _same_as_default([worse, level])
+    assert ("At 7 players tuned = default: held-out gain -0.4 pp [-0.7, -0.1]; the tuning is "
+            "significantly worse than its start (a 95% interval below 0).") in said
+    assert "At 4 players tuned = default: held-out gain +0.1 pp [-0.9, +1.0]." in said
+
+
+def test_a_configuration_left_out_of_the_rungs_is_told_why():
+    from reports.ladder import Rung, _why_not
+
+    ladder = [Rung(7, "default", "7p default", 1, "default"),
+              Rung(7, "search", "7p search", 3, "search")]
+    assert _why_not(Rung(7, "default", "7p saboteurs=2 default", 9, "default"), ladder) == (
+        "it differs from the rungs at 7 players in its options or rules (a rung differs from "
+        "the others in its bots only)")
+    assert _why_not(Rung(5, "default", "5p default", 9, "default"), ladder) == (
+        "no rung plays 5 players")

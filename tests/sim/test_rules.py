@@ -123,6 +123,13 @@ def test_split_sweeps_tells_swept_keys_from_fixed_ones(overrides, fixed, swept):
     assert rules.split_sweeps("fake", overrides) == (fixed, swept)
 
 
+@pytest.mark.parametrize("override, value", [("flips=5,5", "5"), ("flips=4-6,5", "5")])
+def test_a_sweep_that_names_a_value_twice_is_refused(override, value):
+    # issue 40: --set hand_size.7=5,5 silently played one configuration
+    with pytest.raises(UserError, match=f"--set flips: the value {value} is named twice"):
+        rules.split_sweeps("fake", [override])
+
+
 def test_with_values_replaces_dotted_keys_in_a_copy():
     base = load()
     changed = rules.with_values(base, (("hand_size.7", 6), ("scoring.weights", (3, 4))))
