@@ -3,6 +3,7 @@ error (or, for a partial run the user asked to see, the warnings its report carr
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import polars as pl
@@ -28,14 +29,81 @@ def open_run(path: Path | str):
 
 
 def open_runs(paths: list[Path]) -> list:
-    """Gives the Runs at `paths`, all of one game; UserError when runs of different games mix."""
+    """Gives the Runs at `paths`, all of one game, no game in two of them; UserError when runs
+    of different games mix or two hold one game (`check_distinct`)."""
     if not paths:
         raise UserError("give at least one run folder")
     runs = [open_run(p) for p in paths]
     games = sorted({r.game for r in runs})
     if len(games) > 1:
         raise UserError(f"cannot report runs of different games together: {', '.join(games)}")
+    check_distinct(runs)
     return runs
+
+
+def played_as(run, setup) -> str:
+    """Gives what decides the games of a configuration besides their index (seed, rules as
+    played, seats, options, roles; `sim.game.Game.play`), as a key equal across runs exactly
+    when their games of one index are the same game: labels, paths and chunking left out."""
+    from sim.rules import with_values
+
+    decided = {"game": run.game, "seed": run.manifest.get("seed"),
+               "rules": with_values(run.manifest.get("rules") or {}, setup.rule_values()),
+               "players": setup.players, "seats": list(setup.seats),
+               "options": dict(setup.options), "roles": [list(r) for r in setup.roles]}
+    return json.dumps(decided, sort_keys=True, default=str)
+
+
+def held_ranges(run) -> list[tuple[int, int, int]]:
+    """Gives (setup, start, stop) of every chunk of games a report of the run reads: its
+    finished chunks (a run from before chunk records: its shards, counted)."""
+    if not run.legacy:
+        done = run.done_chunks()
+        return [(c.setup, c.start, c.stop) for c in run.records() if (c.setup, c.start) in done]
+    from sim.run.store import shard_name
+
+    rows = []
+    for setup, start in sorted(run.done_chunks()):
+        shard = Path(run.path) / "games" / shard_name(setup, start)
+        rows.append((setup, start, start + pl.scan_parquet(shard).select(pl.len()).collect().item()))
+    return rows
+
+
+def check_distinct(runs: list) -> None:
+    """Raises UserError when two of `runs` hold one game (same seed, configuration as played
+    and game index, whatever their folders: a copy, a link, a folder given twice, a run
+    played again or extended), which a report would count twice, naming both folders."""
+    held: dict[str, dict[int, list[tuple[int, int]]]] = {}  # key → run → its (start, stop)s
+    for i, run in enumerate(runs):
+        setups = run.setups
+        for setup, start, stop in held_ranges(run):
+            held.setdefault(played_as(run, setups[setup]), {}).setdefault(i, []).append(
+                (start, stop))
+    for key, by_run in held.items():
+        order = sorted(by_run)
+        for n, a in enumerate(order):
+            for b in order[n + 1:]:
+                shared = overlap(by_run[a], by_run[b])
+                if shared:
+                    _refuse_twice(runs[a], runs[b], json.loads(key)["players"], shared)
+
+
+def overlap(spans_a: list[tuple[int, int]], spans_b: list[tuple[int, int]]
+            ) -> list[tuple[int, int]]:
+    """Gives the (start, stop) ranges of game indices both lists of ranges cover."""
+    return sorted((max(a0, b0), min(a1, b1)) for a0, a1 in spans_a for b0, b1 in spans_b
+                  if max(a0, b0) < min(a1, b1))
+
+
+def _refuse_twice(run_a, run_b, players: int, shared: list[tuple[int, int]]) -> None:
+    if Path(run_a.path).resolve() == Path(run_b.path).resolve():
+        raise UserError(f"{run_a.path} and {run_b.path} are the same run folder: a report would "
+                        "count its games twice; give it once")
+    games = sum(stop - start for start, stop in shared)
+    raise UserError(f"{run_a.path} and {run_b.path} hold {games:,} of the same games (seed "
+                    f"{run_a.manifest.get('seed')}, {players} players, the same rules and bots; "
+                    f"game {shared[0][0]:,} to {shared[-1][1] - 1:,} of the configuration): a "
+                    "report would count them twice; leave one of the folders out")
 
 
 def collect(frame: pl.LazyFrame, run, table: str) -> pl.DataFrame:
