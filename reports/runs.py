@@ -54,19 +54,37 @@ def played_as(run, setup) -> str:
     return json.dumps(decided, sort_keys=True, default=str)
 
 
-def held_ranges(run) -> list[tuple[int, int, int]]:
-    """Gives (setup, start, stop) of every chunk of games a report of the run reads: its
-    finished chunks (a run from before chunk records: its shards, counted)."""
-    if not run.legacy:
-        done = run.done_chunks()
-        return [(c.setup, c.start, c.stop) for c in run.records() if (c.setup, c.start) in done]
+def held_ranges(run) -> list[tuple[int, int, int, frozenset | None]]:
+    """Gives (setup, start, stop, tables) of every chunk of games a report of the run reads:
+    its finished chunks, in order, with the tables their records name (a run from before chunk
+    records: its shards, counted, every table)."""
     from sim.run.store import shard_name
 
+    if not run.legacy:
+        done = run.done_chunks()
+        return [(c.setup, c.start, c.stop, frozenset(record["tables"]))
+                for c, record in run.records().items() if (c.setup, c.start) in done]
     rows = []
     for setup, start in sorted(run.done_chunks()):
         shard = Path(run.path) / "games" / shard_name(setup, start)
-        rows.append((setup, start, start + pl.scan_parquet(shard).select(pl.len()).collect().item()))
+        rows.append((setup, start, start + pl.scan_parquet(shard).select(pl.len()).collect().item(),
+                     None))
     return rows
+
+
+def slabs(run, games: int) -> list[list[tuple]]:
+    """Gives the chunks a report of the run reads (`held_ranges`) in slabs of consecutive
+    chunks holding at most `games` games (or one chunk): what one pass of an aggregation by
+    game reads, so that its memory does not grow with the run."""
+    found, slab, held = [], [], 0
+    for chunk in held_ranges(run):
+        size = chunk[2] - chunk[1]
+        if slab and held + size > games:
+            found.append(slab)
+            slab, held = [], 0
+        slab.append(chunk)
+        held += size
+    return found + [slab] if slab else found
 
 
 def check_distinct(runs: list) -> None:
@@ -76,7 +94,7 @@ def check_distinct(runs: list) -> None:
     held: dict[str, dict[int, list[tuple[int, int]]]] = {}  # key → run → its (start, stop)s
     for i, run in enumerate(runs):
         setups = run.setups
-        for setup, start, stop in held_ranges(run):
+        for setup, start, stop, _ in held_ranges(run):
             held.setdefault(played_as(run, setups[setup]), {}).setdefault(i, []).append(
                 (start, stop))
     for key, by_run in held.items():
@@ -116,9 +134,16 @@ def collect(frame: pl.LazyFrame, run, table: str) -> pl.DataFrame:
         raise UserError(f"{run.path}/{table}: shards do not fit this run's game ({first})") from None
 
 
-def scan(run, table: str) -> pl.LazyFrame:
-    """Gives the lazy table of a run; UserError when the run has no shards for it."""
-    return run.scan(table)
+def scan(run, table: str, chunks: list[tuple] | None = None) -> pl.LazyFrame:
+    """Gives the lazy table of a run, or of some of its chunks (a slab: `slabs`); UserError
+    when the run has no shards for it."""
+    if chunks is None:
+        return run.scan(table)
+    from sim.run.store import shard_name
+
+    shards = [str(Path(run.path) / table / shard_name(setup, start))
+              for setup, start, _, tables in chunks if tables is None or table in tables]
+    return pl.scan_parquet(shards) if shards else run.scan(table).head(0)
 
 
 def with_deal(frame: pl.LazyFrame, runs: list) -> pl.LazyFrame:
