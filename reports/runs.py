@@ -72,10 +72,13 @@ def held_ranges(run) -> list[tuple[int, int, int, frozenset | None]]:
     return rows
 
 
-def slabs(run, games: int) -> list[list[tuple]]:
+def slabs(run, games: int) -> list[list[tuple] | None]:
     """Gives the chunks a report of the run reads (`held_ranges`) in slabs of consecutive
     chunks holding at most `games` games (or one chunk): what one pass of an aggregation by
-    game reads, so that its memory does not grow with the run."""
+    game reads, so that its memory does not grow with the run. A run from before chunk
+    records is one slab (None: all of it), its shards not known to hold whole games."""
+    if run.legacy:
+        return [None]
     found, slab, held = [], [], 0
     for chunk in held_ranges(run):
         size = chunk[2] - chunk[1]

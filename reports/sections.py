@@ -29,7 +29,7 @@ from reports.stats import (PERMUTATIONS, balance, design_effect, seat_test, sign
 # at a time): a chunk or a few (default chunks hold at most 20,000: sim.run.chunks.MAX_CHUNK);
 # larger slabs took more memory and more time on a million Saboteur games
 SLAB = 20_000
-Slab = tuple  # (the run's index, its chunks: reports.runs.slabs)
+Slab = tuple  # (the run's index, its chunks: reports.runs.slabs, None for all)
 Rows = Callable[[Slab], pl.LazyFrame]  # a slab's rows of a table, filtered or joined
 
 
@@ -182,7 +182,7 @@ class ReportContext:
         added."""
         frames = []
         for i, run in enumerate(self.runs) if slab is None else [(slab[0], self.runs[slab[0]])]:
-            lf = runs_mod.scan(run, table, None if slab is None else slab[1])
+            lf = runs_mod.scan(run, table, slab and slab[1])
             if columns is not None:
                 lf = lf.select(["setup", *[c for c in columns if c not in ("setup", "variant")]])
             elif "variant" in lf.collect_schema().names():  # the shards' own label: ours names
