@@ -113,7 +113,10 @@ def field_ranking(ctx: ReportContext) -> pl.DataFrame:
     adjusted over every pair of strategies (the ranking picked which pairs are next to each
     other). The design effect is not floored: a deal's rotations offset each other's luck of
     the seat, so its games are worth more than independent ones (docs/compare.md)."""
-    lf = runs_mod.with_deal(ctx.scan("seats", ["game_id", "strategy", "won"]), ctx.runs)
+    def lf(slab):
+        return runs_mod.with_deal(ctx.scan("seats", ["game_id", "strategy", "won"], slab=slab),
+                                  ctx.runs)
+
     totals = clustered_totals(ctx, "seats", ["strategy"], pl.col("won"), lf=lf, cluster=DEAL)
     frame = with_wilson(totals, floor=False).sort("rate", "strategy", descending=[True, False])
     cov = rate_covariance(ctx, "seats", frame, ["strategy"], pl.col("won"), lf=lf, cluster=DEAL)

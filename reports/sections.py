@@ -25,6 +25,13 @@ from reports.verdicts import TOLERANCE, Target, target_of, verdicts
 from reports.stats import (PERMUTATIONS, balance, design_effect, seat_test, significance_level,
                            simultaneous_p, two_sided_p, wilson_arrays)
 
+# games per slab of an aggregation by game (`ReportContext.summed`, which holds one slab's games
+# at a time): a chunk or a few (default chunks hold at most 20,000: sim.run.chunks.MAX_CHUNK);
+# larger slabs took more memory and more time on a million Saboteur games
+SLAB = 20_000
+Slab = tuple  # (the run's index, its chunks: reports.runs.slabs, None for all)
+Rows = Callable[[Slab], pl.LazyFrame]  # a slab's rows of a table, filtered or joined
+
 
 @dataclass
 class Table:
@@ -167,13 +174,15 @@ class ReportContext:
         the report holds several, then `keys`."""
         return ["variant", *keys] if self.split else list(keys)
 
-    def scan(self, table: str, columns: list[str] | None = None) -> pl.LazyFrame:
-        """Gives the table of all runs, lazily, with `run`, `configuration` and `variant`
-        (what keeps the configuration apart besides its player count: the rules changed from
-        the game's defaults, the run, the bots; `apart_labels`) added."""
+    def scan(self, table: str, columns: list[str] | None = None, slab: Slab | None = None
+             ) -> pl.LazyFrame:
+        """Gives the table of all runs (or of one slab of games: `slabs`), lazily, with `run`,
+        `configuration` and `variant` (what keeps the configuration apart besides its player
+        count: the rules changed from the game's defaults, the run, the bots; `apart_labels`)
+        added."""
         frames = []
-        for i, run in enumerate(self.runs):
-            lf = runs_mod.scan(run, table)
+        for i, run in enumerate(self.runs) if slab is None else [(slab[0], self.runs[slab[0]])]:
+            lf = runs_mod.scan(run, table, slab and slab[1])
             if columns is not None:
                 lf = lf.select(["setup", *[c for c in columns if c not in ("setup", "variant")]])
             elif "variant" in lf.collect_schema().names():  # the shards' own label: ours names
@@ -184,6 +193,22 @@ class ReportContext:
         return lf.join(self.configs.lazy().select("run", "setup", "configuration",
                                                   pl.col("apart").alias("variant")),
                        on=["run", "setup"], how="left")
+
+    def slabs(self) -> list[Slab]:
+        """Gives the report's games as slabs: (run, chunks of it holding at most SLAB games),
+        what one pass of an aggregation by game reads (`summed`)."""
+        return self.once("slabs", lambda: [(i, chunks) for i, run in enumerate(self.runs)
+                                           for chunks in runs_mod.slabs(run, SLAB)])
+
+    def summed(self, make: Callable[[Slab], pl.LazyFrame], keys: list[str], table: str,
+               slabs: list[Slab] | None = None) -> pl.DataFrame:
+        """Gives the sums by `keys` of the columns of `make(slab)` over every slab of games:
+        an aggregation by game (whose groups are as many as the games) holds one slab's games
+        at a time, so the report's memory does not grow with the runs; a game lies in one
+        slab, so sums of per-game values are those of the whole. `slabs`: others to read
+        (`whole_slabs`)."""
+        parts = [self.collect(make(slab), table) for slab in slabs or self.slabs()]
+        return pl.concat(parts, how="vertical_relaxed").group_by(keys).agg(pl.all().sum())
 
     def collect(self, lf: pl.LazyFrame, table: str) -> pl.DataFrame:
         """Gives the collected frame (streaming); unfit shards become one UserError."""
@@ -220,14 +245,23 @@ def cluster_sums(successes: pl.Expr, trials: pl.Expr) -> list[pl.Expr]:
 
 
 def clustered_totals(ctx: ReportContext, table: str, keys: list[str], successes: pl.Expr,
-                     trials: pl.Expr = pl.lit(1), lf: pl.LazyFrame | None = None,
+                     trials: pl.Expr = pl.lit(1), lf: Rows | None = None,
                      cluster: tuple[str, ...] = CLUSTER) -> pl.DataFrame:
     """Gives, per value of `keys`, games, wins, n and the cluster sums, from a table whose rows
-    several of one game may share (seats, rounds): each game's rows are summed first (each
-    cluster's: `cluster`, e.g. a deal replayed with the seats rotated)."""
-    lf = ctx.scan(table) if lf is None else lf
-    return ctx.collect(per_game(lf, keys, successes, trials, cluster)
-                       .group_by(*keys).agg(*cluster_sums(pl.col("__s"), pl.col("__t"))), table)
+    several of one game may share (seats, rounds): each game's rows (each cluster's:
+    `cluster`, e.g. a deal replayed with the seats rotated) are summed first, a slab of games
+    at a time. `lf`: a slab's rows to read, when not `table`'s own."""
+    rows = lf or (lambda slab: ctx.scan(table, slab=slab))
+    return ctx.summed(lambda slab: per_game(rows(slab), keys, successes, trials, cluster)
+                      .group_by(*keys).agg(*cluster_sums(pl.col("__s"), pl.col("__t"))),
+                      keys, table, whole_slabs(cluster))
+
+
+def whole_slabs(cluster: tuple[str, ...]) -> list[Slab] | None:
+    """Gives the slabs an aggregation by `cluster` reads: the report's (None) where a cluster
+    is a game, which lies in one slab; otherwise all the games at once, as a cluster (a deal,
+    played in every configuration) may span slabs and its sums must not be split."""
+    return None if cluster == CLUSTER else [None]
 
 
 def per_game(lf: pl.LazyFrame, keys: list[str], successes: pl.Expr,
@@ -278,11 +312,11 @@ def with_mean_interval(frame: pl.DataFrame, mean: str, sd: str, n: str = "n") ->
 
 def rate_covariance(ctx: ReportContext, table: str, frame: pl.DataFrame, keys: list[str],
                     successes: pl.Expr, trials: pl.Expr = pl.lit(1),
-                    lf: pl.LazyFrame | None = None,
+                    lf: Rows | None = None,
                     cluster: tuple[str, ...] = CLUSTER) -> np.ndarray:
     """Gives the covariance matrix of the rates of `frame`'s rows (in its order), with games as
     clusters: rows that share games (strategies or roles at one table) are dependent. `lf`:
-    the rows to read when `keys` are not columns of `table` itself.
+    a slab's rows to read when `keys` are not columns of `table` itself.
 
     Linearisation of the ratio estimators: row r's residual in game i is
     e_ir = (s_ir − p_r·t_ir) / T_r; the covariance is Σ_i e_i e_iᵀ over the games (the
@@ -290,17 +324,20 @@ def rate_covariance(ctx: ReportContext, table: str, frame: pl.DataFrame, keys: l
     """
     index = frame.select(*keys, pl.int_range(pl.len()).alias("__row"), pl.col("rate"),
                          pl.col("n").cast(pl.Float64).alias("__n"))
-    lf = ctx.scan(table) if lf is None else lf
-    residuals = (per_game(lf, keys, successes, trials, cluster)
-                 .join(index.lazy(), on=list(keys), how="inner")
-                 .select(*cluster, "__row",
-                         ((pl.col("__s") - pl.col("rate") * pl.col("__t")) / pl.col("__n"))
-                         .alias("__e")))
-    # pairs of rows met in one game: a game holds a few rows, so the join stays small
-    sums = ctx.collect(
-        residuals.join(residuals, on=list(cluster), suffix="_b")
-        .group_by("__row", "__row_b").agg((pl.col("__e") * pl.col("__e_b")).sum().alias("__ee")),
-        table)
+    rows = lf or (lambda slab: ctx.scan(table, slab=slab))
+
+    def products(slab: Slab) -> pl.LazyFrame:
+        residuals = (per_game(rows(slab), keys, successes, trials, cluster)
+                     .join(index.lazy(), on=list(keys), how="inner")
+                     .select(*cluster, "__row",
+                             ((pl.col("__s") - pl.col("rate") * pl.col("__t")) / pl.col("__n"))
+                             .alias("__e")))
+        # pairs of rows met in one game: a game holds a few rows, so the join stays small
+        return (residuals.join(residuals, on=list(cluster), suffix="_b")
+                .group_by("__row", "__row_b")
+                .agg((pl.col("__e") * pl.col("__e_b")).sum().alias("__ee")))
+
+    sums = ctx.summed(products, ["__row", "__row_b"], table, whole_slabs(cluster))
     cov = np.zeros((frame.height, frame.height))
     cov[sums["__row"].to_numpy(), sums["__row_b"].to_numpy()] = sums["__ee"].to_numpy()
     if "games" in frame.columns:  # one game says nothing about a rate's spread
@@ -384,10 +421,10 @@ def seat_fairness(ctx: ReportContext, block: str | list[str], seat: str = "seat"
         ctx.scan("seats", columns)
         .group_by(*blocks, seat)
         .agg(pl.len().alias("n"), pl.col("won").cast(pl.Int64).sum().alias("wins")), "seats")
-    winners = ctx.collect(
-        ctx.scan("seats", columns)
+    winners = ctx.summed(
+        lambda slab: ctx.scan("seats", columns, slab)
         .group_by(*blocks, *CLUSTER).agg(pl.col("won").cast(pl.Int64).sum().alias("c"))
-        .group_by(*blocks, "c").agg(pl.len().alias("games")), "seats")
+        .group_by(*blocks, "c").agg(pl.len().alias("games")), [*blocks, "c"], "seats")
     frame = with_wilson(frame).with_columns(pl.col(seat).cast(pl.Int64)).sort(*blocks, seat)
     parts, tests = [], {}
     for values, part in frame.group_by(blocks, maintain_order=True):
@@ -686,7 +723,10 @@ def by_strategy(ctx: ReportContext) -> Section:
     if not mixed:
         return Section("Win rate by strategy", text=UNRANKED)
     keys = ["configuration", "strategy"]
-    lf = ctx.scan("seats").filter(pl.col("configuration").is_in(mixed))
+
+    def lf(slab: Slab) -> pl.LazyFrame:
+        return ctx.scan("seats", slab=slab).filter(pl.col("configuration").is_in(mixed))
+
     totals = with_wilson(clustered_totals(ctx, "seats", keys, pl.col("won"), lf=lf))
     parts = []
     for config in mixed:
@@ -720,6 +760,26 @@ def by_strategy(ctx: ReportContext) -> Section:
              + left_out)])
 
 
+def with_quantiles(ctx: ReportContext, frame: pl.DataFrame, lf: pl.LazyFrame, keys: list[str],
+                   column: str, qs: tuple[float, ...]) -> pl.DataFrame:
+    """Gives the frame (a row per value of `keys`) with the quantiles `qs` of `column` of `lf`
+    (p10, p50, ...; integers): polars' "nearest", the value at index round(q·(n − 1)) of the
+    sorted values, read from the counts of each value, which stay few where the values
+    themselves are as many as the games."""
+    counts = ctx.collect(lf.group_by(*keys, column).agg(pl.len().alias("__count")), "games")
+    rows = []
+    for group, part in counts.sort(*keys, column).group_by(keys, maintain_order=True):
+        upto = part["__count"].cum_sum().to_numpy()
+        values = part[column].to_numpy()
+        at = [values[np.searchsorted(upto, np.floor(q * (upto[-1] - 1) + 0.5), side="right")]
+              for q in qs]
+        rows.append((*group, *map(float, at)))
+    names = [f"p{int(100 * q)}" for q in qs]
+    found = pl.DataFrame(rows, orient="row", schema={
+        **{k: frame.schema[k] for k in keys}, **{name: pl.Float64 for name in names}})
+    return frame.join(found, on=keys, how="left", maintain_order="left")
+
+
 @common_section
 def game_length(ctx: ReportContext) -> Section:
     """Gives turns per game (mean, quantiles, histogram) and the stalled rate per configuration."""
@@ -729,10 +789,10 @@ def game_length(ctx: ReportContext) -> Section:
     frame = ctx.collect(
         lf.group_by("configuration").agg(
             pl.len().alias("n"), pl.col("stalled").cast(pl.Int64).sum().alias("wins"),
-            pl.col("turns").mean().alias("mean turns"),
-            *[pl.col("turns").quantile(q, "nearest").alias(f"p{int(100 * q)}")
-              for q in (0.1, 0.25, 0.5, 0.75, 0.9)],
-            pl.col("turns").max().alias("max")), "games")
+            pl.col("turns").mean().alias("mean turns"), pl.col("turns").max().alias("max")),
+        "games")
+    frame = with_quantiles(ctx, frame, lf, ["configuration"], "turns",
+                           (0.1, 0.25, 0.5, 0.75, 0.9))
     frame = with_wilson(frame).sort(ctx.config_rank())
     keys = ctx.apart("players")
     counts = ctx.collect(lf.group_by(*keys, "turns").agg(pl.len().alias("count")), "games")

@@ -27,8 +27,8 @@ import numpy as np
 import polars as pl
 import pytest
 
-from reports.sections import (cluster_sums, clustered_totals, gap_tests, rate_covariance,
-                              with_mean_interval, with_wilson)
+from reports.sections import (ReportContext, cluster_sums, clustered_totals, gap_tests,
+                              rate_covariance, with_mean_interval, with_wilson)
 from reports.stats import holm, seat_test, sign_test, simultaneous_p
 
 OUTCOMES = dict(np.load(Path(__file__).parent / "data" / "seat_outcomes.npz"))
@@ -73,11 +73,16 @@ class Recorded:
         self.seats = seats.lazy()
         self.runs = runs or []
 
-    def scan(self, table: str, columns=None) -> pl.LazyFrame:
+    def scan(self, table: str, columns=None, slab=None) -> pl.LazyFrame:
         return self.seats
 
     def collect(self, lf: pl.LazyFrame, table: str) -> pl.DataFrame:
         return lf.collect()
+
+    def slabs(self) -> list:
+        return [None]  # the table in one pass
+
+    summed = ReportContext.summed
 
 
 BATCH = 250  # null samples whose strategy tables are computed in one pass

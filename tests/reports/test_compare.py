@@ -1,5 +1,6 @@
 """`simulate compare`: the plan pairs deals and rotates seats; the comparison's numbers."""
 
+import functools
 import types
 from collections import Counter
 from itertools import combinations
@@ -13,7 +14,7 @@ from statsmodels.stats.proportion import proportion_confint
 
 from reports.compare import comparison_sections, print_comparison
 from reports.runs import open_run
-from reports.sections import clustered_totals, rate_covariance, with_wilson
+from reports.sections import ReportContext, clustered_totals, rate_covariance, with_wilson
 from sim.studies.compare import plan
 from sim.errors import UserError
 from sim.game import Setup
@@ -213,8 +214,9 @@ def test_strategies_at_one_table_are_negatively_dependent():
     seats = pl.DataFrame({"run": [0] * 1000, "game_id": np.repeat(np.arange(500), 2),
                           "strategy": ["A", "B"] * 500,
                           "won": np.column_stack([a_won, ~a_won]).reshape(-1)})
-    ctx = types.SimpleNamespace(scan=lambda table, columns=None: seats.lazy(),
-                                collect=lambda lf, table: lf.collect())
+    ctx = types.SimpleNamespace(scan=lambda table, columns=None, slab=None: seats.lazy(),
+                                collect=lambda lf, table: lf.collect(), slabs=lambda: [None])
+    ctx.summed = functools.partial(ReportContext.summed, ctx)
     frame = with_wilson(clustered_totals(ctx, "seats", ["strategy"], pl.col("won"))).sort("strategy")
     cov = rate_covariance(ctx, "seats", frame, ["strategy"], pl.col("won"))
     p = a_won.mean()

@@ -26,6 +26,7 @@ from reports.sections import (
     gap_tests,
     rate_covariance,
     seat_fairness,
+    with_quantiles,
     with_wilson,
 )
 from reports.stats import significance_level
@@ -242,14 +243,13 @@ def _covered(board: dict, players: int) -> list[str]:
 def length_by_players(ctx: ReportContext) -> Section:
     """Gives rounds per game by player count, with the stalled rate."""
     keys = ctx.apart("players")
+    lf = ctx.scan("games", ["players", "rounds", "stalled"])
     frame = ctx.collect(
-        ctx.scan("games", ["players", "rounds", "stalled"])
-        .group_by(*keys)
+        lf.group_by(*keys)
         .agg(pl.len().alias("n"), pl.col("stalled").cast(pl.Int64).sum().alias("wins"),
-             pl.col("rounds").mean().alias("mean rounds"),
-             *[pl.col("rounds").quantile(q, "nearest").alias(f"p{int(100 * q)}")
-               for q in (0.1, 0.5, 0.9)],
-             pl.col("rounds").max().alias("max")), "games")
+             pl.col("rounds").mean().alias("mean rounds"), pl.col("rounds").max().alias("max")),
+        "games")
+    frame = with_quantiles(ctx, frame, lf, keys, "rounds", (0.1, 0.5, 0.9))
     frame = with_wilson(frame).with_columns(pl.col("players").cast(pl.Int64)).sort(keys)
     return Section("Game length in rounds", [Table(
         "Rounds per game by player count",

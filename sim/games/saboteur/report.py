@@ -8,7 +8,7 @@ import polars as pl
 
 from reports import charts
 from reports.sections import (ADJUSTED, CLUSTER, INTERVAL_NOTE, TARGET_PERCENT, VERDICT_NOTE,
-                              ReportContext, Section, Table, _apart_note, _n_caption,
+                              ReportContext, Rows, Section, Slab, Table, _apart_note, _n_caption,
                               cluster_sums, clustered_totals, compare_section, game_section,
                               gap_tests, rate_covariance, with_mean_interval, with_verdicts,
                               with_wilson)
@@ -56,9 +56,9 @@ def miners_by_player_count(ctx: ReportContext) -> Section | None:
              f"{INTERVAL_NOTE}; {VERDICT_NOTE}" + _apart_note(ctx))])
 
 
-def _round_rows(ctx: ReportContext, columns: list[str]) -> pl.LazyFrame:
-    """Gives one row per game and round (the rounds table repeats them per seat)."""
-    return ctx.scan("rounds", ["seat", *columns]).filter(pl.col("seat") == 0)
+def _round_rows(ctx: ReportContext, columns: list[str]) -> Rows:
+    """Gives a slab's rows of one per game and round (the rounds table repeats them per seat)."""
+    return lambda slab: ctx.scan("rounds", ["seat", *columns], slab).filter(pl.col("seat") == 0)
 
 
 def by_saboteurs_in_play(ctx: ReportContext) -> pl.DataFrame:
@@ -156,11 +156,6 @@ def gold_by_role(ctx: ReportContext) -> Section:
              "games, at least 1)" + _apart_note(ctx))])
 
 
-# games per pass of the role-mix join: keeps the join's memory flat on huge runs (what each
-# pass keeps is one row per game and role mix, for the games-as-clusters tests)
-SLAB = 250_000
-
-
 @game_section("saboteur")
 def win_by_role_mix(ctx: ReportContext) -> Section:
     """Gives the final game-win rate by how many of its game's rounds a seat was a saboteur."""
@@ -169,31 +164,26 @@ def win_by_role_mix(ctx: ReportContext) -> Section:
     # one Int64 key per (run, game, seat) joins much faster than three columns
     key = ((pl.col("run").cast(pl.Int64) * (1 << 40) + pl.col("game_id")) * 16
            + pl.col("seat").cast(pl.Int64)).alias("key")
-    spans = ctx.collect(ctx.scan("games", ["game_id"]).group_by("run").agg(
-        pl.col("game_id").min().alias("lo"), pl.col("game_id").max().alias("hi")), "games")
-    parts = []
-    for run, lo, hi in spans.iter_rows():
-        for start in range(lo, hi + 1, SLAB):
-            in_slab = (pl.col("run") == run) & pl.col("game_id").is_between(start, start + SLAB - 1)
-            roles = (ctx.scan("rounds", ["game_id", "seat", "role"])
-                     .filter(in_slab)
-                     .group_by(key).agg(pl.len().cast(pl.Int64).alias("rounds"),
-                                        (pl.col("role") == "saboteur").cast(pl.Int64).sum()
-                                        .alias("saboteur rounds")))
-            # per game and role mix: its seats' wins and seats (seats of a game are dependent)
-            parts.append(ctx.collect(
-                ctx.scan("seats", ["game_id", "seat", "players", "won"]).filter(in_slab)
+
+    def per_game(slab: Slab) -> pl.LazyFrame:
+        """Gives a slab's games' wins and seats per role mix (seats of a game are dependent)."""
+        roles = (ctx.scan("rounds", ["game_id", "seat", "role"], slab)
+                 .group_by(key).agg(pl.len().cast(pl.Int64).alias("rounds"),
+                                    (pl.col("role") == "saboteur").cast(pl.Int64).sum()
+                                    .alias("saboteur rounds")))
+        return (ctx.scan("seats", ["game_id", "seat", "players", "won"], slab)
                 .select(key, *CLUSTER, *ctx.apart(), "players", "won")
                 .join(roles, on="key", how="inner")
                 .group_by(*keys, *CLUSTER)
                 .agg(pl.col("won").cast(pl.Float64).sum().alias("__s"),
-                     pl.len().cast(pl.Float64).alias("__t")), "rounds"))
-    per_game = pl.concat(parts)
-    frame = with_wilson(per_game.group_by(keys).agg(*cluster_sums(pl.col("__s"), pl.col("__t"))))
+                     pl.len().cast(pl.Float64).alias("__t")))
+
+    frame = with_wilson(ctx.summed(lambda slab: per_game(slab).group_by(keys).agg(
+        *cluster_sums(pl.col("__s"), pl.col("__t"))), keys, "rounds"))
     # games of different lengths are never pooled: each length is compared within itself
     frame = pl.concat([
         gap_tests(part, cov=rate_covariance(ctx, "rounds", part, keys, pl.col("__s"),
-                                            pl.col("__t"), lf=per_game.lazy()))
+                                            pl.col("__t"), lf=per_game))
         for _, part in frame.sort(*keys).group_by(keys[:-1], maintain_order=True)])
     # a small chart per player count (and variant, and game length), wrapped into rows
     facets = {}
@@ -225,11 +215,13 @@ def win_by_role_mix(ctx: ReportContext) -> Section:
 def compare_by_role(ctx: ReportContext) -> Section:
     """Gives each strategy's round-win rate and gold per round as a miner and as a saboteur."""
     keys = ["role", "strategy"]
-    rows = (ctx.scan("rounds", ["game_id", "seat", "role", "winner_team", "gold_gained"])
-            .with_columns(pl.col("seat").cast(pl.Int64))
-            .join(ctx.seat_strategies(), on=["run", "setup", "seat"], how="left"))
+
+    def rows(slab: Slab | None) -> pl.LazyFrame:
+        return (ctx.scan("rounds", ["game_id", "seat", "role", "winner_team", "gold_gained"], slab)
+                .with_columns(pl.col("seat").cast(pl.Int64))
+                .join(ctx.seat_strategies(), on=["run", "setup", "seat"], how="left"))
     won = pl.col("winner_team") == pl.col("role") + "s"
-    gold = ctx.collect(rows.group_by(*keys).agg(
+    gold = ctx.collect(rows(None).group_by(*keys).agg(
         pl.col("gold_gained").cast(pl.Float64).mean().alias("mean gold")), "rounds")
     frame = with_wilson(clustered_totals(ctx, "rounds", keys, won, lf=rows)).join(
         gold, on=keys, how="left")

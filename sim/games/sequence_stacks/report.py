@@ -22,6 +22,7 @@ from reports.sections import (
     rate_covariance,
     seat_fairness,
     with_mean_interval,
+    with_quantiles,
     with_wilson,
 )
 from reports.stats import holm, significance_level
@@ -85,8 +86,9 @@ def action_cards(ctx: ReportContext) -> Section:
 
     rows = []
     for card in PLURALS:
-        seats = ctx.scan("seats", ["players", "game_id", "won", f"{card}_played"]).with_columns(
-            (pl.col(f"{card}_played") > 0).alias("played"))
+        def seats(slab) -> pl.LazyFrame:
+            return ctx.scan("seats", ["players", "game_id", "won", f"{card}_played"], slab
+                            ).with_columns((pl.col(f"{card}_played") > 0).alias("played"))
         played = [*keys, "played"]
         frame = with_wilson(clustered_totals(ctx, "seats", played, pl.col("won"), lf=seats)
                             ).sort(played)
@@ -131,14 +133,14 @@ def length_and_stalls(ctx: ReportContext) -> Section:
     """Gives game length, reshuffles, blocked sequences and the stalled rate by player count
     (per variant when the report holds several)."""
     keys = ctx.apart("players")
+    lf = ctx.scan("games", ["players", "turns", "stalled", "reshuffles", "sequences_blocked"])
     frame = ctx.collect(
-        ctx.scan("games", ["players", "turns", "stalled", "reshuffles", "sequences_blocked"])
-        .group_by(*keys)
+        lf.group_by(*keys)
         .agg(pl.len().alias("n"), pl.col("stalled").cast(pl.Int64).sum().alias("wins"),
              pl.col("turns").mean().alias("mean turns"),
-             *[pl.col("turns").quantile(q, "nearest").alias(f"p{int(100 * q)}") for q in (0.1, 0.5, 0.9)],
              pl.col("reshuffles").cast(pl.Float64).mean().alias("reshuffles per game"),
              pl.col("sequences_blocked").cast(pl.Float64).mean().alias("blocked per game")), "games")
+    frame = with_quantiles(ctx, frame, lf, keys, "turns", (0.1, 0.5, 0.9))
     frame = with_wilson(frame).with_columns(pl.col("players").cast(pl.Int64)).sort(keys)
     n = int(frame["n"].sum())
     series = {part["variant"][0] if ctx.split else "stalled":
