@@ -55,7 +55,7 @@ ROOT = Path(__file__).resolve().parent.parent
 SOURCES = ("sim", "strategies")
 """The packages jitted code is built from: every module of the games (sim/games/) and of
 strategies/, and elsewhere in them the modules that define jitted functions (sim/rng.py, ...):
-not the machinery around the engines (the command line, the runner, the searches' drivers)."""
+not the machinery around the engines (the command line, the runner, the studies)."""
 
 _DEFINES_JITTED = re.compile(
     rb"^(from sim\.jit import (\([^)]*\)|[^\n]*)|from numba\b[^\n]*|import numba\b[^\n]*)",
@@ -113,6 +113,7 @@ instead of 4.3) and the games play as fast (docs/development.md, "The numba cach
 
 TESTED = ((0, 68), (0, 69))
 """The numba versions the project is tested with, [from, to): pyproject's pin."""
+
 
 def _function_passes_at(level: int) -> list:
     """Makes LLVM's first pass over each function, alone, run at `level` (`FUNCTION_OPT`)."""
@@ -425,13 +426,13 @@ def project_compiles() -> Iterator[None]:
     runs while the changes are in place."""
     global _depth
     with global_compiler_lock:
-        if _depth == 0:
-            for name in fitting():
-                for owner, attribute, replacement in _CHANGES[name].make():
-                    _installed.append((owner, attribute, vars(owner).get(attribute, _ABSENT)))
-                    setattr(owner, attribute, replacement)
         _depth += 1
         try:
+            if _depth == 1:
+                for change in (c for name, c in _CHANGES.items() if name in fitting()):
+                    for owner, attribute, replacement in change.make():
+                        _installed.append((owner, attribute, vars(owner).get(attribute, _ABSENT)))
+                        setattr(owner, attribute, replacement)
             yield
         finally:
             _depth -= 1

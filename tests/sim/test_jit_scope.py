@@ -177,6 +177,16 @@ def test_a_change_whose_numba_functions_differ_is_left_out_with_one_warning_line
         assert ssa._run_ssa.__module__ == "sim.jit"
 
 
+def test_the_off_switch_leaves_every_change_out_without_a_word(decided_again, monkeypatch,
+                                                              capsys):
+    monkeypatch.setenv(sim.jit.STOCK, "1")
+    assert sim.jit.fitting() == set()
+    with sim.jit.project_compiles():
+        assert numbas() == [getattr(owner, name) for owner, name in NAMES]
+        assert analysis.compute_live_map.__module__ == "numba.core.analysis"
+    assert capsys.readouterr().err == ""
+
+
 def test_the_fingerprints_are_those_of_the_numba_installed():
     assert sim.jit.fitting() == set(sim.jit.FINGERPRINTS), "numba differs from 0.68.1"
 
