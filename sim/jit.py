@@ -557,7 +557,7 @@ class _ProjectCacheImpl(caching.CompileResultCacheImpl):
     its callers link it: its optimised LLVM code (bitcode) and its signature, no machine code;
     loaded, it is linked as if just compiled."""
 
-    _locator_classes = [_ProjectLocator]
+    _locator_classes = [_ProjectLocator, caching.IPythonCacheLocator]  # a notebook's: numba's
 
     def reduce(self, cres):
         if cres.entry_point is not None:
