@@ -208,8 +208,7 @@ def compile_games(
     and CI): the built-in bots, a search seat and the Python driver."""
     import time
 
-    from sim.jit import first_compile
-    from sim.run.warm import everything, warm
+    from sim.run.warm import everything, first_compile, warm
 
     for game in [registry.get(name) for name in names or registry.names()]:  # all known first
         started = time.process_time()

@@ -6,66 +6,101 @@ costs two atomic operations per array in it (about 0.3 us for a 27-array state):
 run time. Engine functions therefore never allocate arrays; they only read and write the
 arrays they are given, and are compiled with `_nrt=False`.
 
-Six changes to numba's internals cut the time of a cold compile, not what the code does:
+Seven changes to numba's internals cut the time of a cold compile, not what the code does:
 the inliner copies an inlined function's scope once per copy (`_inlining_copies_a_scope_once`),
 the liveness analysis works on bitsets (`_live_map_of_bitsets`), the compile flags list their
 values in one merge (`_flags_listed_at_once`), the SSA reconstruction rewrites only the
 blocks where a variable occurs (`_ssa_rewrites_only_blocks_using_the_variable`), the inliner
 makes the IR of a function inlined at several calls once per compile
 (`_inlined_functions_prepared_once`), and LLVM's first pass over each function runs at
-FUNCTION_OPT. One more cuts a warm start: a function loaded from the cache does not load
-numba's compiler registries (`_cache_loads_without_registries`). numba is pinned to the minor
-version they are tested with (tests/sim/test_jit_compile_time.py). And a rule that jitted code
-calls is compiled into its callers only, without machine code of its own, until Python calls
-it (`Rule`, tests/sim/test_jit_linking.py).
+FUNCTION_OPT (`_function_passes_at`). One more cuts a warm start: a function loaded from the
+cache does not load numba's compiler registries (`_ProjectCache.load_overload`). And a rule that
+jitted code calls is compiled into its callers only, without machine code of its own, until
+Python calls it (`Rule`, tests/sim/test_jit_linking.py).
+
+They stay inside the project's own compiles: the project's jitted functions (`rule`,
+`small_rule`) compile inside `project_compiles()`, which installs the changes on entry and puts
+numba's own functions back on exit, and keep their cache in the project's folder
+(`cache_folder`) through their own cache locator; numba's settings are left alone, so a user's
+own `@njit` code in the same process compiles and caches as stock numba does. Each change is
+guarded by a fingerprint of the numba functions it replaces, taken with numba 0.68: where numba
+differs, that change is left out (stock numba compiles, slower) and one warning line says so
+(tests/sim/test_jit_scope.py).
 """
 
 import contextlib
 import copy
+import functools
 import hashlib
+import inspect
+import multiprocessing
 import os
+import pickle
+import re
+import sys
 import types
 from collections import defaultdict
 from pathlib import Path
-from typing import Callable, Iterator
+from typing import Callable, Iterator, NamedTuple
 
+import numba
 from llvmlite import binding as llvm
-from numba import config, njit, typeof
-from numba.core import (analysis, caching, codegen, compiler, dispatcher, event,
-                        inline_closurecall, ir, ir_utils, registry, sigutils, ssa, targetconfig)
+from numba import config, typeof
+from numba.core import (analysis, caching, codegen, compiler, dispatcher, inline_closurecall, ir,
+                        ir_utils, registry, sigutils, ssa, targetconfig)
+from numba.core.compiler_lock import global_compiler_lock
 from numpy import ndarray
 
-from sim import live
-
+ROOT = Path(__file__).resolve().parent.parent
 SOURCES = ("sim", "strategies")
-"""The packages jitted code is built from: every module of their subpackages (the games) and of
-strategies/, and those modules directly in sim/ that jit code themselves (sim/rng.py, ...);
-not the machinery around the engines (the command line, the runner, the searches)."""
+"""The packages jitted code is built from: every module of the games (sim/games/) and of
+strategies/, and elsewhere in them the modules that define jitted functions (sim/rng.py, ...):
+not the machinery around the engines (the command line, the runner, the studies)."""
+
+_DEFINES_JITTED = re.compile(
+    rb"^(from sim\.jit import (\([^)]*\)|[^\n]*)|from numba\b[^\n]*|import numba\b[^\n]*)",
+    re.MULTILINE)
+_DECORATORS = re.compile(rb"\b(rule|small_rule|Rule)\b")
 
 
-def cache_folder() -> str:
-    """Gives the folder numba caches compiled engines in: one per state of the engines' source.
+def _defines_jitted(text: bytes) -> bool:
+    """Tells whether a module's source defines jitted code: it imports the decorators of this
+    module, or numba itself (an overload), not merely something else from here."""
+    return any(not found.group(1).startswith(b"from sim.jit")
+               or _DECORATORS.search(found.group(1).partition(b"import")[2])
+               for found in _DEFINES_JITTED.finditer(text))
 
-    numba checks a cached function against its own file only, so after a change to a function
-    it calls in another module (an engine rule inlined into a play loop) it would load the
-    stale compiled loop: edited or pulled code would silently play the old rules. A folder
-    named after a hash of the engines' modules (`SOURCES`) starts a fresh cache on any change
-    to them, and only then. NUMBA_CACHE_DIR, when set, is where these folders go."""
-    root = Path(__file__).resolve().parent.parent
+
+def engines_digest(root: Path = ROOT) -> str:
+    """Gives a hash of the engines' source under `root`: every module of `SOURCES` that jitted
+    code is built from (by relative path and content), and of this module."""
     digest = hashlib.sha256()
     for package in SOURCES:
         for file in sorted((root / package).rglob("*.py")):
             text = file.read_bytes()
-            engine = file.is_relative_to(root / "sim" / "games") or b"sim.jit" in text
-            if package == "sim" and not engine and file.name != "jit.py":
+            if (package == "sim" and not file.is_relative_to(root / "sim" / "games")
+                    and file != root / "sim" / "jit.py" and not _defines_jitted(text)):
                 continue  # machinery around the engines: editing it compiles nothing anew
             digest.update(file.relative_to(root).as_posix().encode() + b"\0" + text)
+    return digest.hexdigest()[:16]
+
+
+_digest = functools.cache(engines_digest)
+
+
+def cache_folder() -> str:
+    """Gives the folder the project's jitted functions are cached in: one per state of the
+    engines' source.
+
+    numba checks a cached function against its own file only, so after a change to a function
+    it calls in another module (an engine rule inlined into a play loop) it would load the
+    stale compiled loop: edited or pulled code would silently play the old rules. A folder
+    named after a hash of the engines' modules (`engines_digest`) starts a fresh cache on any
+    change to them, and only then. NUMBA_CACHE_DIR, when set, is where these folders go."""
     base = os.environ.get("NUMBA_CACHE_DIR") or Path(
         os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "tabletop-balance"
-    return str(Path(base) / f"numba-{digest.hexdigest()[:16]}")
+    return str(Path(base) / f"numba-{_digest()}")
 
-
-config.CACHE_DIR = cache_folder()  # read by numba when a function below is decorated
 
 FUNCTION_OPT = 1
 """LLVM's optimisation level for each function on its own, before the functions a compiled
@@ -76,21 +111,22 @@ twice: alone at -O3, then linked with its callees at -O3, the pass that makes th
 runs. At -O1 the first pass takes a third less time (in Saboteur's cold compile 2.8 CPU-s
 instead of 4.3) and the games play as fast (docs/development.md, "The numba cache")."""
 
+TESTED = ((0, 68), (0, 69))
+"""The numba versions the project is tested with, [from, to): pyproject's pin."""
 
-def _function_passes_at(level: int) -> None:
+
+def _function_passes_at(level: int) -> list:
+    """Makes LLVM's first pass over each function, alone, run at `level` (`FUNCTION_OPT`)."""
     make = codegen.CPUCodegen._function_pass_manager
-    if hasattr(make, "level"):  # sim/jit.py run again (a test loads a copy)
-        return
 
     def function_pass_manager(self, **options):
         options.setdefault("opt", level)
         return make(self, **options)
 
-    function_pass_manager.level = level
-    codegen.CPUCodegen._function_pass_manager = function_pass_manager
+    return [(codegen.CPUCodegen, "_function_pass_manager", function_pass_manager)]
 
 
-def _inlining_copies_a_scope_once() -> None:
+def _inlining_copies_a_scope_once() -> list:
     """Makes numba's inliner copy the scope of an inlined function once per copy of its code
     rather than once per block of it (numba issue #8989, open in 0.68), and its code once.
 
@@ -104,8 +140,6 @@ def _inlining_copies_a_scope_once() -> None:
     copies its copy again, to return it unmutated; both of numba's callers discard it, so
     that second copy is left out (about 1 CPU-s of the cold compile)."""
     inline_ir = inline_closurecall.InlineWorker.inline_ir
-    if hasattr(inline_ir, "memos"):  # sim/jit.py run again
-        return
     memos: list[dict] = []  # per inlining in progress: scope id -> the memo of its blocks' copy
     made: list[set] = []  # per inlining in progress: the ids of the blocks it copied
 
@@ -127,14 +161,13 @@ def _inlining_copies_a_scope_once() -> None:
             memos.pop()
             made.pop()
 
-    inline_ir_once.memos = memos
     module = types.ModuleType("copy")  # stands for the copy module in numba's inliner
     module.__dict__.update(copy.__dict__, deepcopy=deepcopy)
-    inline_closurecall.copy = module
-    inline_closurecall.InlineWorker.inline_ir = inline_ir_once
+    return [(inline_closurecall, "copy", module),
+            (inline_closurecall.InlineWorker, "inline_ir", inline_ir_once)]
 
 
-def _live_map_of_bitsets() -> None:
+def _live_map_of_bitsets() -> list:
     """Makes numba's liveness analysis (`compute_live_map`, run after every pass that changes
     a function's IR) compute with sets of variables as bits of integers rather than as sets.
 
@@ -143,10 +176,6 @@ def _live_map_of_bitsets() -> None:
     set union per edge per sweep. 2.7 of Saboteur's 25 CPU-s of cold compile went there; an
     integer's `|` does the same union a machine word at a time. The same fix-points (the
     least sets that satisfy the same equations), so the same live variables."""
-    numbas = analysis.compute_live_map
-    if hasattr(numbas, "numbas"):  # sim/jit.py run again
-        return
-
     def compute_live_map(cfg, blocks, var_use_map, var_def_map):
         names: dict[str, int] = {}
 
@@ -192,11 +221,11 @@ def _live_map_of_bitsets() -> None:
 
         return {label: members(mask) for label, mask in live.items()}
 
-    compute_live_map.numbas = numbas
-    analysis.compute_live_map = ir_utils.compute_live_map = compute_live_map
+    return [(analysis, "compute_live_map", compute_live_map),
+            (ir_utils, "compute_live_map", compute_live_map)]
 
 
-def _flags_listed_at_once() -> None:
+def _flags_listed_at_once() -> list:
     """Makes the values of numba's compile flags (`TargetConfig.values`) one merge of their
     defaults with the options set, rather than a read of each of its about 60 options through
     its property.
@@ -205,9 +234,6 @@ def _flags_listed_at_once() -> None:
     function's implementation: 53,000 hashes and 39,000 comparisons in Saboteur's cold
     compile, 0.66 CPU-s. The same dict: a property gives the option's value if set, else its
     default."""
-    numbas = targetconfig.TargetConfig.values
-    if hasattr(numbas, "numbas"):  # sim/jit.py run again
-        return
     defaults: dict[type, dict] = {}  # per class of flags: option -> default
 
     def values(self):
@@ -217,11 +243,10 @@ def _flags_listed_at_once() -> None:
                                             for name, option in self.options.items()}
         return {**found, **self._values}
 
-    values.numbas = numbas
-    targetconfig.TargetConfig.values = values
+    return [(targetconfig.TargetConfig, "values", values)]
 
 
-def _ssa_rewrites_only_blocks_using_the_variable() -> None:
+def _ssa_rewrites_only_blocks_using_the_variable() -> list:
     """Makes numba's SSA reconstruction rewrite, for each variable assigned more than once,
     only the blocks where that variable occurs, rather than every statement of the function
     twice per such variable.
@@ -231,8 +256,6 @@ def _ssa_rewrites_only_blocks_using_the_variable() -> None:
     still given anew, with the same statements. In Saboteur's play loop hundreds of variables
     are reassigned, each making two passes over tens of thousands of statements."""
     run_ssa, rewrite = ssa._run_ssa, ssa._run_block_rewrite
-    if hasattr(run_ssa, "numbas"):  # sim/jit.py run again
-        return
     where: list[dict[str, set]] = []  # per reconstruction under way: variable -> its blocks
 
     def run_ssa_indexed(blocks):
@@ -260,30 +283,10 @@ def _ssa_rewrites_only_blocks_using_the_variable() -> None:
                 copied.body = list(block.body)
         return new
 
-    run_ssa_indexed.numbas = run_ssa
-    ssa._run_ssa, ssa._run_block_rewrite = run_ssa_indexed, run_block_rewrite
+    return [(ssa, "_run_ssa", run_ssa_indexed), (ssa, "_run_block_rewrite", run_block_rewrite)]
 
 
-def _cache_loads_without_registries() -> None:
-    """Makes loading a compiled function from the cache skip numba's `refresh` of its target
-    context, which imports and installs every registry of numba's implementations (arraymath,
-    npyimpl, ...) so that code can be compiled: a cached function's machine code needs none of
-    them, and numba's compiler refreshes the context itself when something does compile (a miss
-    in the cache). About 0.2 CPU-s of a warm run's start (docs/development.md)."""
-    load = caching.Cache.load_overload
-    if hasattr(load, "numbas"):  # sim/jit.py run again
-        return
-
-    def load_overload(self, sig, target_context):
-        with self._guard_against_spurious_io_errors():
-            return self._load_overload(sig, target_context)
-        # None (a miss) if the `with` block swallows an error reading the cache
-
-    load_overload.numbas = load
-    caching.Cache.load_overload = load_overload
-
-
-def _inlined_functions_prepared_once() -> None:
+def _inlined_functions_prepared_once() -> list:
     """Makes numba's inliner run its untyped passes over a function inlined with
     `inline="always"` (`small_rule`) once per compile rather than at every call inlined.
 
@@ -291,51 +294,232 @@ def _inlined_functions_prepared_once() -> None:
     anew (`run_untyped_passes`: bytecode analysis, IR, the rules it inlines in turn...), then
     copies that IR into the caller (`inline_ir` copies it first thing, leaving it as it was).
     Within one compile (the top-level function and the rules compiled while it is typed) the
-    same function gives the same IR, so it is kept until that compile ends. Each inlining
-    still gets a fresh identity of the function (numba names the inlined variables after it),
-    so every copy's variables are new ones, as before."""
+    same function gives the same IR, so it is kept until the outermost of the project's
+    compiles ends (`_prepared`). Each inlining still gets a fresh identity of the function
+    (numba names the inlined variables after it), so every copy's variables are new ones."""
     prepare = inline_closurecall.InlineWorker.run_untyped_passes
-    if hasattr(prepare, "numbas"):  # sim/jit.py run again
-        return
-    prepared: dict = {}  # (function, flags) -> its untyped IR, during one compile
 
     def run_untyped_passes(self, func, enable_ssa=False):
-        if not compiling:
-            return prepare(self, func, enable_ssa)
         flags = {**self.flags.values(), "enable_ssa": enable_ssa}  # numba's sets it so
         key = (func, repr(sorted(flags.items())))
-        found = prepared.get(key)
+        found = _prepared.get(key)
         if found is None:
-            found = prepared[key] = prepare(self, func, enable_ssa)
+            found = _prepared[key] = prepare(self, func, enable_ssa)
         else:
             self.flags.enable_ssa = enable_ssa  # as numba's does
         fresh = copy.copy(found)
         fresh.func_id = found.func_id.derive()
         return fresh
 
-    compiling: list = []  # one entry per dispatcher compile under way
-
-    class Compiles(event.Listener):
-        def on_start(self, _):
-            compiling.append(True)
-
-        def on_end(self, _):
-            compiling.pop()
-            if not compiling:
-                prepared.clear()
-
-    event.register("numba:compile", Compiles())
-    run_untyped_passes.numbas = prepare
-    inline_closurecall.InlineWorker.run_untyped_passes = run_untyped_passes
+    return [(inline_closurecall.InlineWorker, "run_untyped_passes", run_untyped_passes)]
 
 
-_function_passes_at(FUNCTION_OPT)
-_inlining_copies_a_scope_once()
-_live_map_of_bitsets()
-_flags_listed_at_once()
-_ssa_rewrites_only_blocks_using_the_variable()
-_inlined_functions_prepared_once()
-_cache_loads_without_registries()
+_prepared: dict = {}
+"""(function, flags) -> its untyped IR, during the outermost of the project's compiles."""
+
+
+class _Change(NamedTuple):
+    """One change to numba: what it does (for the warning), the numba functions it replaces or
+    relies on, and how it replaces them (owner, attribute, replacement: none for the changes
+    this module's own classes make)."""
+
+    does: str
+    replaced: Callable[[], tuple]
+    make: Callable[[], list]
+
+
+_CHANGES = {
+    "function passes": _Change(
+        "LLVM's first pass at -O1", lambda: (codegen.CPUCodegen._function_pass_manager,),
+        lambda: _function_passes_at(FUNCTION_OPT)),
+    "inlined scopes": _Change(
+        "inlined scopes copied once", lambda: (inline_closurecall.InlineWorker.inline_ir,),
+        _inlining_copies_a_scope_once),
+    "liveness": _Change(
+        "liveness on bitsets", lambda: (analysis.compute_live_map,), _live_map_of_bitsets),
+    "flags": _Change(
+        "flags listed at once", lambda: (targetconfig.TargetConfig.values,),
+        _flags_listed_at_once),
+    "ssa": _Change(
+        "SSA rewrites only the blocks using a variable",
+        lambda: (ssa._run_ssa, ssa._run_block_rewrite),
+        _ssa_rewrites_only_blocks_using_the_variable),
+    "inlined once": _Change(
+        "inlined functions prepared once",
+        lambda: (inline_closurecall.InlineWorker.run_untyped_passes,),
+        _inlined_functions_prepared_once),
+    "cache loads": _Change(
+        "cache loads without registries", lambda: (caching.Cache.load_overload,), list),
+    "linking": _Change(
+        "rules compiled into their callers only",
+        lambda: (codegen.CPUCodeLibrary._finalize_final_module, compiler.CompileResult._rebuild),
+        list),
+}
+
+FINGERPRINTS = {
+    "function passes": "e006d96632459d8c",
+    "inlined scopes": "26fd2b7600c9d929",
+    "liveness": "713c4c094977e93b",
+    "flags": "12a29dc810f6a91b",
+    "ssa": "767a87787e5f202d",
+    "inlined once": "b6ca82e78918c615",
+    "cache loads": "49a98e578d710b9b",
+    "linking": "1da1406a65761508",
+}
+"""Each change's fingerprint of the numba functions it replaces or relies on, taken with numba
+0.68.1 (`fingerprint`): a change whose functions differ is left out."""
+
+STOCK = "TABLETOP_STOCK_NUMBA"
+"""The environment variable that, set to 1, compiles the project's functions with stock numba."""
+
+
+def fingerprint(functions) -> str:
+    """Gives a hash of the source of `functions`."""
+    digest = hashlib.sha256()
+    for function in functions:
+        digest.update(inspect.getsource(function).encode())
+    return digest.hexdigest()[:16]
+
+
+@functools.cache
+def fitting() -> frozenset[str]:
+    """Gives the names of the changes that fit the numba installed (all of them with numba 0.68),
+    saying in one warning line on stderr (from the main process) what is left out and whether
+    numba is outside the tested range."""
+    if os.environ.get(STOCK) == "1":
+        return frozenset()
+    fit = set()
+    for name, change in _CHANGES.items():
+        try:
+            if fingerprint(change.replaced()) == FINGERPRINTS[name]:
+                fit.add(name)
+        except (AttributeError, OSError, TypeError):  # gone, or its source not found
+            pass
+    found = numba.__version__
+    problems = []
+    version = tuple(int(part) for part in re.findall(r"\d+", found)[:2])
+    if not TESTED[0] <= version < TESTED[1]:
+        problems.append(f"numba {found} is outside the range tabletop-balance is tested with "
+                        f"(>={'.'.join(map(str, TESTED[0]))},<{'.'.join(map(str, TESTED[1]))})")
+    if len(fit) < len(_CHANGES):
+        left = ", ".join(change.does for name, change in _CHANGES.items() if name not in fit)
+        problems.append(f"the numba functions that sim/jit.py's compile-time changes replace "
+                        f"differ from numba 0.68's, so these are left out and compile as stock "
+                        f"numba does (slower first runs): {left}")
+    if problems and multiprocessing.parent_process() is None:  # a worker would repeat it
+        print(f"warning: {'; '.join(problems)}", file=sys.stderr)
+    return frozenset(fit)
+
+
+_ABSENT = object()
+_depth = 0  # the project's compiles under way in this process (one inside another)
+_installed: list = []  # (owner, attribute, numba's value) of the changes installed
+
+
+@contextlib.contextmanager
+def project_compiles() -> Iterator[None]:
+    """Installs the changes to numba that fit it (`fitting`) for the time of a compile of the
+    project's functions, and puts numba's own functions back when the outermost ends.
+
+    Re-entrant (a rule compiles while its caller is typed) and held under numba's compile
+    lock, which every numba compile takes: no other thread's compile (a user's own code)
+    runs while the changes are in place."""
+    global _depth
+    with global_compiler_lock:
+        _depth += 1
+        try:
+            if _depth == 1:
+                for change in (c for name, c in _CHANGES.items() if name in fitting()):
+                    for owner, attribute, replacement in change.make():
+                        _installed.append((owner, attribute, vars(owner).get(attribute, _ABSENT)))
+                        setattr(owner, attribute, replacement)
+            yield
+        finally:
+            _depth -= 1
+            if _depth == 0:
+                for owner, attribute, numbas in reversed(_installed):
+                    if numbas is _ABSENT:
+                        delattr(owner, attribute)
+                    else:
+                        setattr(owner, attribute, numbas)
+                _installed.clear()
+                _prepared.clear()
+
+
+def fits(name: str) -> bool:
+    """Tells whether the change `name` is made (it fits the numba installed)."""
+    return name in fitting()
+
+
+_warned: set = set()
+
+
+def _warn_once(line: str) -> None:
+    if line not in _warned:
+        _warned.add(line)
+        print(f"warning: {line}", file=sys.stderr)
+
+
+_MAGIC = b"tabletop-balance numba cache 1\n"
+
+
+class _CheckedCacheFile(caching.IndexDataCacheFile):
+    """numba's index and data files of a cached function, each written with a checksum of its
+    content and checked before numba reads it: a damaged file (truncated, emptied, a byte
+    changed) is dropped with one warning and its function compiled again, where numba would
+    raise on every run, or crash on machine code a flipped byte changed."""
+
+    def _load_index(self):
+        found = self._read(self._index_path)
+        if found is None:
+            return {}
+        version, stamp, overloads = found
+        return overloads if (version, stamp) == (self._version, self._source_stamp) else {}
+
+    def _save_index(self, overloads):
+        self._write(self._index_path, (self._version, self._source_stamp, overloads))
+
+    def _load_data(self, name):
+        return self._read(self._data_path(name))
+
+    def _save_data(self, name, data):
+        self._write(self._data_path(name), data)
+
+    def _write(self, path: str, value) -> None:
+        payload = self._dump(value)
+        with self._open_for_write(path) as file:
+            file.write(_MAGIC + hashlib.sha256(payload).digest() + payload)
+
+    def _read(self, path: str):
+        try:
+            with open(path, "rb") as file:
+                content = file.read()
+        except FileNotFoundError:
+            return None
+        start = len(_MAGIC) + 32
+        payload = content[start:]
+        if content[:len(_MAGIC)] == _MAGIC and content[len(_MAGIC):start] == hashlib.sha256(
+                payload).digest():
+            return pickle.loads(payload)
+        _warn_once(f"a damaged entry of the compile cache was dropped and compiles again: {path}")
+        with contextlib.suppress(OSError):  # a read-only cache keeps it, and skips it
+            os.unlink(path)
+        return None
+
+
+class _ProjectLocator(caching.UserProvidedCacheLocator):
+    """Puts a function's cache in `cache_folder()` (whatever numba's own settings), and is used
+    read-only where that folder cannot be written, never falling back to a folder beside the
+    source (numba's `__pycache__`, in the source tree or site-packages)."""
+
+    def __init__(self, py_func, py_file):
+        self._py_file = py_file
+        self._lineno = py_func.__code__.co_firstlineno
+        self._cache_path = os.path.join(cache_folder(), self.get_suitable_cache_subpath(py_file))
+
+    @classmethod
+    def from_function(cls, py_func, py_file):
+        return cls(py_func, py_file) if os.path.exists(py_file) else None
 
 
 class _Linked:
@@ -368,9 +552,12 @@ class _RuleCompiler(dispatcher._FunctionCompiler):
         return flags
 
 
-class _LinkedCacheImpl(caching.CompileResultCacheImpl):
-    """Keeps a rule compiled into its callers as its callers link it: its optimised LLVM code
-    (bitcode) and its signature, no machine code; loaded, it is linked as if just compiled."""
+class _ProjectCacheImpl(caching.CompileResultCacheImpl):
+    """Caches a project's function in `cache_folder()`, and a rule compiled into its callers as
+    its callers link it: its optimised LLVM code (bitcode) and its signature, no machine code;
+    loaded, it is linked as if just compiled."""
+
+    _locator_classes = [_ProjectLocator, caching.IPythonCacheLocator]  # a notebook's: numba's
 
     def reduce(self, cres):
         if cres.entry_point is not None:
@@ -395,11 +582,51 @@ class _LinkedCacheImpl(caching.CompileResultCacheImpl):
             referenced_envs=None)
 
 
-class _RuleCache(caching.FunctionCache):
-    """numba's cache of a rule, which keeps a rule compiled into its callers apart from the
-    rule compiled whole, for Python to call (its index key says which)."""
+class _ProjectCache(caching.FunctionCache):
+    """numba's cache of a project's function, in `cache_folder()`, its files checked
+    (`_CheckedCacheFile`); a cache folder that cannot be written is used read-only."""
 
-    _impl_class = _LinkedCacheImpl
+    _impl_class = _ProjectCacheImpl
+
+    def __init__(self, py_func) -> None:
+        super().__init__(py_func)
+        self._cache_file = _CheckedCacheFile(self._cache_path, self._impl.filename_base,
+                                             self._impl.locator.get_source_stamp())
+
+    def load_overload(self, sig, target_context):
+        """numba's, but for its `refresh` of the target context, which imports and installs
+        every registry of numba's implementations (arraymath, npyimpl, ...) so that code can
+        be compiled: a cached function's machine code needs none of them, and numba's compiler
+        refreshes the context itself when something does compile (a miss in the cache). About
+        0.2 CPU-s of a warm run's start (docs/development.md)."""
+        if not fits("cache loads"):
+            target_context.refresh()
+        return self._load_overload(sig, target_context)
+
+    def save_overload(self, sig, data):
+        try:
+            self._save_overload(sig, data)
+        except OSError as error:  # a read-only folder, a full disk: the run goes on
+            folder = Path(self._cache_path).parent
+            _warn_once(f"the compile cache {folder} cannot keep what compiles now "
+                       f"({(error.strerror or str(error)).lower()}): it compiles again next run")
+
+
+class _ProjectDispatcher(registry.CPUDispatcher):
+    """numba's dispatcher of a jitted function, for the project's own: it compiles inside
+    `project_compiles()` and caches in `cache_folder()`."""
+
+    def enable_caching(self):
+        self._cache = _ProjectCache(self.py_func)
+
+    def compile(self, sig):
+        with project_compiles():
+            return super().compile(sig)
+
+
+class _RuleCache(_ProjectCache):
+    """The cache of a rule, which keeps a rule compiled into its callers apart from the rule
+    compiled whole, for Python to call (its index key says which)."""
 
     def __init__(self, py_func, made: "_RuleCompiler") -> None:
         super().__init__(py_func)
@@ -410,7 +637,7 @@ class _RuleCache(caching.FunctionCache):
         return (*key, "linked") if self._made.linking else key
 
 
-class Rule(registry.CPUDispatcher):
+class Rule(_ProjectDispatcher):
     """A jitted engine function compiled on its own (not copied where it is called), which is
     compiled into its jitted callers' code only, until Python calls it.
 
@@ -434,6 +661,8 @@ class Rule(registry.CPUDispatcher):
         self._cache = _RuleCache(self.py_func, self._compiler)
 
     def get_call_template(self, args, kws):
+        if not fits("linking"):
+            return super().get_call_template(args, kws)
         linking, self._compiler.linking = self._compiler.linking, True
         try:
             return super().get_call_template(args, kws)
@@ -470,8 +699,15 @@ def rule(function):
     return compiled
 
 
-small_rule = njit(cache=True, _nrt=False, inline="always")
-"""Decorates a small jitted helper that hot loops call often (inlined where it is called)."""
+def small_rule(function):
+    """Decorates a small jitted helper that hot loops call often (inlined where it is called;
+    cached, without reference counting)."""
+    if config.DISABLE_JIT:
+        return function
+    compiled = _ProjectDispatcher(function, targetoptions={"nopython": True, "_nrt": False,
+                                                          "inline": "always"})
+    compiled.enable_caching()
+    return compiled
 
 
 def direct(function, *args):
@@ -491,55 +727,3 @@ def direct(function, *args):
 
 
 _direct: dict = {}
-
-
-def is_compiled(game_name: str) -> bool:
-    """Tells whether a game's engine was compiled into the current cache folder."""
-    return (Path(config.CACHE_DIR) / f"{game_name}.compiled").exists()
-
-
-@contextlib.contextmanager
-def first_compile(game_name: str, title: str, show: bool = True) -> Iterator[Callable[[str], None]]:
-    """Shows a spinner on stderr while a game's engine compiles into a cold cache (when `show`,
-    on a terminal or in a notebook: sim/live.py), then marks the cache folder as holding it.
-    Gives a function saying what is compiling now (e.g. "default bots, 7 players"), which the
-    spinner shows beside the time elapsed.
-
-    A cold compile takes half a minute or more; silence that long reads as a hang. No estimate
-    of how long: it depends on the machine's load, so the time elapsed is all that is true.
-    The mark, not numba's own index files, tells cold from warm: their names are numba's."""
-    if is_compiled(game_name):
-        yield lambda what: None
-        return
-    status = None
-    say: Callable[[str], None] = lambda what: None
-    console = live.stderr_console() if show else None
-    if console is not None:
-        from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
-        from rich.table import Column
-
-        # the time first, whole: a narrow terminal cuts the end of the text instead
-        status = Progress(SpinnerColumn(), TimeElapsedColumn(table_column=Column(min_width=7)),
-                          TextColumn("{task.description}",
-                                     table_column=Column(no_wrap=True, overflow="ellipsis")),
-                          console=console, transient=True)
-        task = status.add_task(_compiling(title, ""), total=None)
-        status.start()
-        status.refresh()  # at once, not at the first tick
-
-        def say(what: str) -> None:
-            status.update(task, description=_compiling(title, what))
-            status.refresh()
-    try:
-        yield say
-    finally:
-        if status is not None:
-            status.stop()
-    with contextlib.suppress(OSError):  # a read-only cache: numba does not cache there either
-        mark = Path(config.CACHE_DIR) / f"{game_name}.compiled"
-        mark.parent.mkdir(parents=True, exist_ok=True)
-        mark.touch()
-
-
-def _compiling(title: str, what: str) -> str:
-    return f"compiling {title}{f' for {what}' if what else ''} (once per install)"

@@ -1,14 +1,13 @@
 """Fixtures every test folder may use."""
 
-import fcntl
-import io
+import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
 
 from sim import games
-from sim.game import Setup
 
 
 # The suite tests the games the project ships: a game installed from elsewhere (such as
@@ -65,45 +64,48 @@ def simulate(monkeypatch, capsys, tmp_path):
     return run
 
 
-@pytest.fixture(scope="session", autouse=True)
-def engines_compiled_once(request, worker_id, tmp_path_factory):
-    """Under pytest-xdist, compiles each game's engine in one worker while the others compile
-    other games, before any test runs; the workers then load each other's from numba's cache.
+def pytest_sessionstart(session):
+    """Under pytest-xdist, compiles the games' engines into numba's cache before the workers
+    start (`simulate compile`, a game per process, as many at once as workers), saying which
+    game compiles and its CPU time as each ends; the workers then load them from the cache.
 
-    Left to the tests, every worker compiles every engine it meets, at the same time as the
-    others (a cold compile is minutes of CPU per game): the suite would take as long on two
-    cores as on one. A lock per game shares out the games, largest first, as workers come
-    free; a worker goes on to its tests only once every game is compiled. A run of a few
-    files (under WHOLE_SUITE tests) leaves each engine to compile when a test plays it."""
-    if worker_id == "master" or len(request.session.items) < WHOLE_SUITE:
+    Left to the tests, every worker compiles every engine it meets, cold, before its first
+    test reports: on a busy machine, minutes with nothing shown but "bringing up nodes". Only
+    a cold cache compiles (a game `simulate compile` or a run marked compiled is skipped), and
+    only for a run of whole folders (the suite): a run of a few files compiles what it plays."""
+    config = session.config
+    workers = getattr(config.option, "numprocesses", None)
+    if hasattr(config, "workerinput") or not isinstance(workers, int) or workers < 1:
         return
-    shared = tmp_path_factory.getbasetemp().parent  # the run's folder, shared by its workers
-    waiting = ["saboteur", "deep-space", "sequence-stacks", "spit", "speed"]
-    assert sorted(waiting) == games.names()
-    for wait in (False, True):  # first the games no other worker has taken, then the rest
-        for name in list(waiting):
-            with open(shared / f"{name}.lock", "w") as lock:
-                try:
-                    fcntl.flock(lock, fcntl.LOCK_EX | (0 if wait else fcntl.LOCK_NB))
-                except BlockingIOError:
-                    continue  # another worker is compiling it
-                compiled = shared / f"{name}.compiled"
-                if not compiled.exists():
-                    compile_engine(games.get(name))
-                    compiled.touch()
-                waiting.remove(name)
+    if not any(Path(arg.split("::")[0]).is_dir() for arg in config.args):
+        return
+    from sim.run.warm import is_compiled
+
+    known = len(LARGEST_FIRST)  # a game not listed there last
+    cold = sorted((name for name in games.names() if not is_compiled(name)),
+                  key=lambda name: LARGEST_FIRST.index(name) if name in LARGEST_FIRST else known)
+    if not cold:
+        return
+    say = config.pluginmanager.get_plugin("terminalreporter").write_line
+    say(f"compiling the engines of {', '.join(cold)} into numba's cache before the workers "
+        f"start (a cold cache: minutes of CPU)")
+    compiling: dict[str, subprocess.Popen] = {}
+    started = time.monotonic()
+    while cold or compiling:
+        while cold and len(compiling) < workers:
+            name = cold.pop(0)
+            compiling[name] = subprocess.Popen(
+                [sys.executable, "-c", "from sim.cli import main; main()", "compile", name,
+                 "--quiet"], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        for name, process in list(compiling.items()):
+            if process.poll() is not None:
+                out = process.stdout.read().strip()
+                if process.returncode != 0:
+                    raise pytest.UsageError(f"simulate compile {name} failed:\n{out}")
+                say(f"compiled {out} ({time.monotonic() - started:.0f} s)")
+                del compiling[name]
+        time.sleep(0.2)
 
 
-WHOLE_SUITE = 300  # tests collected: the whole suite is over 1,400
-
-
-def compile_engine(game) -> None:
-    """Compiles what a game's tests play: its jitted loop with the built-in bots and the
-    search family, and its Python driver (which traces also play)."""
-    rules = game.load_rules(None, [])
-    players = game.min_players
-    search = [name for name, (family, _) in game.bots.presets.items() if family == "search"]
-    others = ("default",) * (players - 1)
-    game.compile(rules, [Setup(players, (search[0], *others))] if search else [])
-    first_move = str(Path(__file__).parents[1] / "strategies/examples/first_move.py")
-    game.trace(rules, Setup(players, (f"{first_move}:FirstMove", *others)), 1, 0, io.StringIO())
+LARGEST_FIRST = ["saboteur", "deep-space", "sequence-stacks", "spit", "speed"]
+"""The built-in games, the longest to compile first (they are shared out as workers free)."""

@@ -25,10 +25,9 @@ from sim.run.cluster import Dask
 from sim.errors import UserError
 from sim.run.executors import Processes, Serial
 from sim.game import Game, Setup
-from sim.jit import first_compile
 from sim.run import sources
 from sim.run.store import Run, new_manifest, resumed_now, version
-from sim.run.warm import warm
+from sim.run.warm import first_compile, warm
 
 BACKENDS = ("local", "dask")
 _SAVE_INTERVAL = 1.0  # seconds: the manifest tracks progress without costing a write per chunk

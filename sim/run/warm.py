@@ -1,4 +1,5 @@
-"""What compiles before a run's games: one game of each kind of configuration the run plays.
+"""What compiles before a run's games: one game of each kind of configuration the run plays,
+and the spinner shown meanwhile on a cold cache.
 
 numba compiles a game's loop once per kind of play (the built-in bots; with a search seat;
 with Python seats: the Python driver), not per strategy or player count, which are values.
@@ -8,11 +9,15 @@ workers then load it from the cache."""
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 from importlib import resources
-from typing import Callable, Sequence
+from pathlib import Path
+from typing import Callable, Iterator, Sequence
 
+from sim import live
 from sim.game import Game, Setup
+from sim.jit import cache_folder
 from sim.rules import with_values
 from strategies.seats import compose, is_python, parse
 
@@ -61,3 +66,55 @@ def everything(game: Game) -> list[Setup]:
     others = ("default",) * (n - 1)
     searching = [Setup(n, ("search", *others))] if "search" in game.strategy_names() else []
     return [Setup(n, ("default",) * n), *searching, Setup(n, (PYTHON_BOT, *others))]
+
+
+def is_compiled(game_name: str) -> bool:
+    """Tells whether a game's engine was compiled into the current cache folder."""
+    return (Path(cache_folder()) / f"{game_name}.compiled").exists()
+
+
+@contextlib.contextmanager
+def first_compile(game_name: str, title: str, show: bool = True) -> Iterator[Callable[[str], None]]:
+    """Shows a spinner on stderr while a game's engine compiles into a cold cache (when `show`,
+    on a terminal or in a notebook: sim/live.py), then marks the cache folder as holding it.
+    Gives a function saying what is compiling now (e.g. "default bots, 7 players"), which the
+    spinner shows beside the time elapsed.
+
+    A cold compile takes half a minute or more; silence that long reads as a hang. No estimate
+    of how long: it depends on the machine's load, so the time elapsed is all that is true.
+    The mark, not numba's own index files, tells cold from warm: their names are numba's."""
+    if is_compiled(game_name):
+        yield lambda what: None
+        return
+    status = None
+    say: Callable[[str], None] = lambda what: None
+    console = live.stderr_console() if show else None
+    if console is not None:
+        from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
+        from rich.table import Column
+
+        # the time first, whole: a narrow terminal cuts the end of the text instead
+        status = Progress(SpinnerColumn(), TimeElapsedColumn(table_column=Column(min_width=7)),
+                          TextColumn("{task.description}",
+                                     table_column=Column(no_wrap=True, overflow="ellipsis")),
+                          console=console, transient=True)
+        task = status.add_task(_compiling(title, ""), total=None)
+        status.start()
+        status.refresh()  # at once, not at the first tick
+
+        def say(what: str) -> None:
+            status.update(task, description=_compiling(title, what))
+            status.refresh()
+    try:
+        yield say
+    finally:
+        if status is not None:
+            status.stop()
+    with contextlib.suppress(OSError):  # a read-only cache: numba does not cache there either
+        mark = Path(cache_folder()) / f"{game_name}.compiled"
+        mark.parent.mkdir(parents=True, exist_ok=True)
+        mark.touch()
+
+
+def _compiling(title: str, what: str) -> str:
+    return f"compiling {title}{f' for {what}' if what else ''} (once per install)"

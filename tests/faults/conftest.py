@@ -4,6 +4,7 @@ tests/sim and tests/strategies define them, loaded from there), and `run_tools` 
 folders."""
 
 import importlib.util
+import subprocess
 from pathlib import Path
 from types import SimpleNamespace
 
@@ -45,3 +46,21 @@ def same_tables(a, b) -> bool:
 def run_tools():
     """The helpers above, for the tests."""
     return SimpleNamespace(tables=tables, same=same_tables)
+
+
+@pytest.fixture
+def tmpfs():
+    """Gives a function mounting a fresh tmpfs of a size (e.g. "64k") on a folder (we run as root
+    in CI), or skipping the test where mounting is not permitted; unmounted after the test."""
+    mounted: list[Path] = []
+
+    def mount(folder: Path, size: str) -> None:
+        done = subprocess.run(["mount", "-t", "tmpfs", "-o", f"size={size}", "tmpfs", str(folder)],
+                              capture_output=True, text=True)
+        if done.returncode != 0:
+            pytest.skip(f"cannot mount a tmpfs here: {done.stderr.strip() or 'not permitted'}")
+        mounted.append(folder)
+
+    yield mount
+    for folder in reversed(mounted):
+        subprocess.run(["umount", "-l", str(folder)], check=True)

@@ -7,7 +7,7 @@ from pathlib import Path
 import polars as pl
 import pytest
 
-import sim.jit
+import sim.run.warm
 from sim import api, live
 from sim.errors import UserError
 
@@ -50,7 +50,7 @@ class Terminal(io.StringIO):
 def test_a_run_shows_what_plays_its_compile_and_its_progress_unless_quiet(
         tmp_path, small, monkeypatch, capsys):
     # a script or a notebook sees a long run move, the first compile of an engine included
-    monkeypatch.setattr(sim.jit, "is_compiled", lambda name: False)  # as on a cold cache
+    monkeypatch.setattr(sim.run.warm, "is_compiled", lambda name: False)  # as on a cold cache
     terminal = Terminal()
     monkeypatch.setattr("sys.stderr", terminal)
     api.run("saboteur", players=4, out=tmp_path / "shown", **small)

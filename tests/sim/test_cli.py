@@ -307,15 +307,14 @@ def test_compare_refuses_a_single_strategy(simulate):
 
 def test_compile_plays_one_game_of_each_kind_of_play_and_says_its_cpu_time(
         simulate, fake_game, tmp_path, monkeypatch):
-    from sim import jit
     from sim.run import warm
 
-    monkeypatch.setattr(jit.config, "CACHE_DIR", str(tmp_path / "numba"))
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path / "numba"))
     code, out, err = simulate("compile", "fake", "--quiet")
     assert code == 0 and re.fullmatch(r"fake: \d+\.\d CPU-s\n", out)
     assert [(seats, stop - start) for seats, start, stop in fake_game.played] == [
         (("default", "default"), 1), ((warm.PYTHON_BOT, "default"), 1)]
-    assert jit.is_compiled("fake")
+    assert warm.is_compiled("fake")
 
 
 def test_compile_of_an_unknown_game_compiles_nothing(simulate, fake_game):

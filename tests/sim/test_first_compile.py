@@ -5,7 +5,7 @@ import re
 
 import pytest
 
-import sim.jit
+from sim.run import warm
 
 
 class Terminal(io.StringIO):
@@ -22,7 +22,7 @@ def plain(text: str) -> str:
 def cold(tmp_path, monkeypatch):
     """A cold cache folder; gives a function putting a terminal in the place of stderr (in the
     test itself: pytest's capture puts its own back after the fixtures)."""
-    monkeypatch.setattr(sim.jit.config, "CACHE_DIR", str(tmp_path / "numba"))
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path / "numba"))
 
     def terminal() -> Terminal:
         stderr = Terminal()
@@ -34,38 +34,38 @@ def cold(tmp_path, monkeypatch):
 
 def test_a_cold_cache_shows_the_compile_on_a_terminal_then_is_marked_warm(cold):
     cold = cold()
-    assert not sim.jit.is_compiled("saboteur")
-    with sim.jit.first_compile("saboteur", "Saboteur"):
+    assert not warm.is_compiled("saboteur")
+    with warm.first_compile("saboteur", "Saboteur"):
         pass
     assert "0:00:00 compiling Saboteur (once per install)" in plain(cold.getvalue())
-    assert sim.jit.is_compiled("saboteur") and not sim.jit.is_compiled("spit")
+    assert warm.is_compiled("saboteur") and not warm.is_compiled("spit")
     cold.truncate(0)
-    with sim.jit.first_compile("saboteur", "Saboteur"):
+    with warm.first_compile("saboteur", "Saboteur"):
         pass
     assert cold.getvalue().strip("\x00") == ""
 
 
 def test_quiet_runs_and_pipes_show_nothing(cold, monkeypatch):
     cold = cold()
-    with sim.jit.first_compile("spit", "Spit", show=False):
+    with warm.first_compile("spit", "Spit", show=False):
         pass
     monkeypatch.setattr("sys.stderr", io.StringIO())  # not a terminal
-    with sim.jit.first_compile("speed", "Speed"):
+    with warm.first_compile("speed", "Speed"):
         pass
-    assert cold.getvalue() == "" and sim.jit.is_compiled("spit") and sim.jit.is_compiled("speed")
+    assert cold.getvalue() == "" and warm.is_compiled("spit") and warm.is_compiled("speed")
 
 
 def test_a_failed_compile_leaves_the_cache_cold(cold):
     cold()
-    with pytest.raises(RuntimeError), sim.jit.first_compile("saboteur", "Saboteur"):
+    with pytest.raises(RuntimeError), warm.first_compile("saboteur", "Saboteur"):
         raise RuntimeError("numba failed")
-    assert not sim.jit.is_compiled("saboteur")
+    assert not warm.is_compiled("saboteur")
 
 
 def test_the_spinner_says_what_compiles_and_the_time_elapsed_never_an_estimate(cold):
     """How long a compile takes depends on the machine's load: only the time elapsed is true."""
     stderr = cold()
-    with sim.jit.first_compile("spit", "Spit") as say:
+    with warm.first_compile("spit", "Spit") as say:
         say("random bots")
     shown = plain(stderr.getvalue())
     assert "0:00:00 compiling Spit (once per install)" in shown

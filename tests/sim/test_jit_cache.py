@@ -1,7 +1,9 @@
-"""numba's cache is keyed by the engines' whole source: a change to a called module never
-leaves a stale compiled caller in use."""
+"""numba's cache of the project's functions is keyed by the engines' whole source: a change to
+a called module never leaves a stale compiled caller in use, and a change to the machinery
+around the engines (the command line, the runner) compiles nothing anew."""
 
 import importlib.util
+import os
 import shutil
 from pathlib import Path
 
@@ -19,26 +21,23 @@ def load_copy(root: Path):
 
 def test_a_change_to_any_engine_module_gives_another_cache_folder(tmp_path, monkeypatch):
     monkeypatch.delenv("NUMBA_CACHE_DIR", raising=False)
-    monkeypatch.setattr(sim.jit.config, "CACHE_DIR", sim.jit.config.CACHE_DIR)  # the copy sets it
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
     (tmp_path / "sim").mkdir()
     shutil.copy(ROOT / "sim" / "jit.py", tmp_path / "sim" / "jit.py")
     (tmp_path / "strategies").mkdir()
     callee = tmp_path / "strategies" / "callee.py"
     callee.write_text("X = 1\n")
-    jit = load_copy(tmp_path)
-    before = jit.cache_folder()
-    assert before == jit.cache_folder()
+    before = load_copy(tmp_path).cache_folder()
+    assert before == load_copy(tmp_path).cache_folder()
     assert Path(before).parent == tmp_path / "cache" / "tabletop-balance"
     callee.write_text("X = 2\n")
-    assert jit.cache_folder() != before
+    assert load_copy(tmp_path).cache_folder() != before
 
 
 def test_a_change_to_the_machinery_around_the_engines_keeps_the_folder(tmp_path, monkeypatch):
     """The command line or the runner (modules directly in sim/ that jit nothing) compile
     nothing: editing them keeps the compiled engines; a module there that jits is an engine's."""
     monkeypatch.delenv("NUMBA_CACHE_DIR", raising=False)
-    monkeypatch.setattr(sim.jit.config, "CACHE_DIR", sim.jit.config.CACHE_DIR)
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
     (tmp_path / "sim").mkdir()
     shutil.copy(ROOT / "sim" / "jit.py", tmp_path / "sim" / "jit.py")
@@ -46,16 +45,39 @@ def test_a_change_to_the_machinery_around_the_engines_keeps_the_folder(tmp_path,
     rng = tmp_path / "sim" / "rng.py"
     cli.write_text("X = 1\n")
     rng.write_text("from sim.jit import rule\n")
-    jit = load_copy(tmp_path)
-    before = jit.cache_folder()
-    cli.write_text("X = 2\n")
-    assert jit.cache_folder() == before
+    before = load_copy(tmp_path).cache_folder()
+    cli.write_text("X = 2\nfrom sim.jit import cache_folder\n")  # not a decorator
+    assert load_copy(tmp_path).cache_folder() == before
     rng.write_text("from sim.jit import rule\nY = 2\n")
-    assert jit.cache_folder() != before
+    assert load_copy(tmp_path).cache_folder() != before
 
 
-def test_numba_caches_the_engines_in_that_folder():
-    assert sim.jit.config.CACHE_DIR == sim.jit.cache_folder()
+def test_editing_the_command_line_and_the_runner_keeps_the_folder(tmp_path, monkeypatch):
+    """They show the compile's spinner (sim/run/warm.py), where sim.jit once held it, which
+    made every edit of theirs compile every game anew."""
+    monkeypatch.delenv("NUMBA_CACHE_DIR", raising=False)
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    for package in ("sim", "strategies"):
+        shutil.copytree(ROOT / package, tmp_path / package,
+                        ignore=shutil.ignore_patterns("__pycache__"))
+    before = load_copy(tmp_path).cache_folder()
+    for edited in ("sim/cli.py", "sim/run/runner.py", "sim/run/warm.py"):
+        with open(tmp_path / edited, "a") as file:
+            file.write("# an edit\n")
+    assert load_copy(tmp_path).cache_folder() == before
+    with open(tmp_path / "sim" / "rng.py", "a") as file:  # it defines jitted functions
+        file.write("# an edit\n")
+    assert load_copy(tmp_path).cache_folder() != before
+
+
+def test_the_project_caches_its_functions_in_that_folder_and_leaves_numbas_setting(tmp_path):
+    from numba import config
+
+    from sim import rng
+
+    assert Path(rng.shuffle._cache.cache_path).parent == Path(sim.jit.cache_folder())
+    config.reload_config()  # numba reads its environment again (as at each compile)
+    assert config.CACHE_DIR == os.environ.get("NUMBA_CACHE_DIR", "")  # nothing else sets it
 
 
 def test_numba_cache_dir_says_where_the_folders_go(tmp_path, monkeypatch):

@@ -3,7 +3,8 @@ inlined function's scope once per copy (not once per block), the liveness analys
 bitsets, the compile flags list their values in one merge, the SSA reconstruction rewrites only
 the blocks where a variable occurs, the inliner prepares a function inlined at several calls
 once per compile, and LLVM optimises each function alone at FUNCTION_OPT before the linked
-whole at numba's level."""
+whole at numba's level. Each is in place only inside `sim.jit.project_compiles()`, where the
+project's functions compile (tests/sim/test_jit_scope.py)."""
 
 import copy
 
@@ -46,7 +47,8 @@ def test_inlining_copies_the_scope_of_the_inlined_function_once_per_copy(monkeyp
     def caller(values):
         return clipped_sum(values, 1, 5)
 
-    assert caller((0, 3, 9)) == 1 + 3 + 5
+    with sim.jit.project_compiles():
+        assert caller((0, 3, 9)) == 1 + 3 + 5
     # one scope copy for the callee's one copy (to inline), where numba alone copied it for
     # each of the callee's blocks, twice (the second copy, kept unmutated, is discarded)
     assert len(copies) == 1
@@ -84,7 +86,8 @@ def test_llvm_optimises_functions_alone_at_function_opt_and_the_linked_whole_at_
     def twice(x):
         return 2 * x
 
-    assert twice(21) == 42
+    with sim.jit.project_compiles():
+        assert twice(21) == 42
     assert levels["function"] and set(levels["function"]) == {sim.jit.FUNCTION_OPT}
     assert config.OPT in levels["module"]  # the full pass over the linked module
     assert sim.jit.FUNCTION_OPT < config.OPT
@@ -96,8 +99,9 @@ def test_the_live_map_of_bitsets_is_numbas(function):
     blocks = run_frontend(function.py_func).blocks  # loops, branches, a generator's yields
     cfg = analysis.compute_cfg_from_blocks(blocks)
     uses = analysis.compute_use_defs(blocks)
-    live = analysis.compute_live_map(cfg, blocks, uses.usemap, uses.defmap)
-    assert live == analysis.compute_live_map.numbas(cfg, blocks, uses.usemap, uses.defmap)
+    with sim.jit.project_compiles():
+        live = analysis.compute_live_map(cfg, blocks, uses.usemap, uses.defmap)
+    assert live == analysis.compute_live_map(cfg, blocks, uses.usemap, uses.defmap)  # numba's
     assert any(live.values())
 
 
@@ -105,8 +109,9 @@ def test_the_flags_list_the_values_of_their_options_as_numba_does():
     flags = Flags()
     flags.nrt = True
     flags.error_model = "numpy"
-    values = flags.values()
-    assert values == type(flags).values.numbas(flags)
+    with sim.jit.project_compiles():
+        values = flags.values()
+    assert values == flags.values()  # numba's
     assert values["nrt"] is True and values["error_model"] == "numpy"
     assert values["boundscheck"] is Flags.options["boundscheck"].default  # not set
     assert list(values) == list(flags.options)
@@ -124,8 +129,9 @@ def test_the_ssa_rewritten_block_by_block_where_a_variable_occurs_is_numbas(func
                 for label, block in blocks.items()}
 
     blocks = run_frontend(function.py_func).blocks
-    numbas = ssa._run_ssa.numbas(copy.deepcopy(blocks))  # the rewrite of every block
-    ours = ssa._run_ssa(blocks)
+    numbas = ssa._run_ssa(copy.deepcopy(blocks))  # the rewrite of every block
+    with sim.jit.project_compiles():
+        ours = ssa._run_ssa(blocks)
     assert listing(ours) == listing(numbas)
     assert listing(ours) != listing(run_frontend(function.py_func).blocks)  # it renamed
 
@@ -154,5 +160,6 @@ def test_a_function_inlined_at_several_calls_is_prepared_once_per_compile(monkey
         return clipped(a, 1, 5) + 10 * clipped(b, 1, 5) + 100 * clipped(c, 1, 5)
 
     # each call inlined with variables of its own, though the IR was made once
-    assert caller(0, 3, 9) == 1 + 30 + 500
+    with sim.jit.project_compiles():
+        assert caller(0, 3, 9) == 1 + 30 + 500
     assert prepared.count("clipped") == 1  # numba alone: once per call inlined

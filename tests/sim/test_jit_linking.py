@@ -4,7 +4,7 @@ no machine code or wrapper of its own until Python calls it, and cached as its c
 import importlib.util
 import sys
 
-from numba.core import codegen, config, event
+from numba.core import codegen, event
 
 from sim.jit import Rule
 
@@ -74,7 +74,7 @@ def test_a_rule_compiled_into_a_caller_is_cached_as_such_for_the_next_caller(tmp
         "@rule\ndef square(x):\n    return x * x\n\n\n"
         "@rule\ndef sum_of_squares(x, y):\n    return square(x) + square(y)\n\n\n"
         "@rule\ndef double_square(x):\n    return 2 * square(x)\n")
-    monkeypatch.setattr(config, "CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path / "cache"))  # where its folder goes
     first = import_file(source, "linked_rules", monkeypatch)
     assert first.sum_of_squares(3, 4) == 25
     # as a new process would: the same file, nothing compiled yet
