@@ -28,6 +28,10 @@ played with), `PRESETS` ({name: (family, {parameter: value})}), `check(rules, pl
 meaning}, "seats": {...}}) with `stats(state)` and `seat_stats(state, seat)` giving them,
 `describe(state)` (a line for traces), and `MAX_MOVES` (a game that long stalls).
 
+What the functions and bots give is checked as every game is played, as the built-in games
+check theirs: a failure or a value the interface does not allow ends the run in one line
+naming the function (SimpleGame._play_one).
+
 Every game gets a `random` family and a `search` family (a determinized search: it re-deals
 with `redeal`, plays each legal move out with the default bot, and picks the best).
 """
@@ -436,6 +440,7 @@ def _failing(error: BaseException):
 
 
 def _is_number(value) -> bool:
+    """Tells whether `value` reads as a number (a score)."""
     try:
         float(value)
     except (TypeError, ValueError):
