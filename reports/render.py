@@ -58,16 +58,20 @@ def rows(table: Table) -> list[list[str]]:
 
 
 _TAG = re.compile(r"<(?=[A-Za-z/!?])")  # what opens raw HTML or an autolink in Markdown
+# What marks emphasis or code: `*` and a backtick anywhere, `_` at a word's edge (inside a
+# word, as in first_won, Markdown leaves it be).
+_MARK = re.compile(r"[*`]|(?<![A-Za-z0-9])_|_(?![A-Za-z0-9])")
 
 
 def md(text: str) -> str:
     """Gives text for Markdown as it reads: a `<` that would open raw HTML or an autolink
     (which MkDocs and GitHub render) as `&lt;`, and `](` (an inline link) escaped, so that a
     name a user chose (a board, a bot file, a run folder) is shown and never run or followed;
-    a `|` escaped and a line break a space, so that a cell stays whole. A `<` before a number
-    ("<0.0001") stays as it is."""
-    return (_TAG.sub("&lt;", text).replace("](", "\\](").replace("|", "\\|")
-            .replace("\n", " "))
+    what would mark emphasis or code escaped, so that `*x*` reads as written; a `|` escaped
+    and a line break a space, so that a cell stays whole. A `<` before a number ("<0.0001")
+    stays as it is."""
+    return (_MARK.sub(lambda mark: "\\" + mark[0], _TAG.sub("&lt;", text))
+            .replace("](", "\\](").replace("|", "\\|").replace("\n", " "))
 
 
 def markdown_table(table: Table) -> list[str]:

@@ -7,14 +7,29 @@ numba are imported inside those helpers so that `simulate --help` answers at onc
 
 from __future__ import annotations
 
-import atexit
+import os
+import signal
+import threading
+
+
+def _stopped_loading(signum, frame) -> None:
+    """Ends the command stopped (Ctrl-C, `kill`) while its modules load, before main() handles
+    signals: one line and 130 or 143, not a traceback of whatever was importing."""
+    os.write(2, b"interrupted\n")
+    os._exit(128 + signum)
+
+
+# The handlers in force before loading, put back once loaded (main() sets its own).
+_LOADING = ({signum: signal.signal(signum, _stopped_loading)
+             for signum in (signal.SIGINT, signal.SIGTERM)}
+            if threading.current_thread() is threading.main_thread() else {})
+
+import atexit  # noqa: E402 - below: what the handler above covers
 import contextlib
 import errno
 import functools
 import gc
 import inspect
-import os
-import signal
 import sys
 from datetime import datetime
 from pathlib import Path
@@ -170,7 +185,7 @@ _signalled = signal.SIGINT  # the signal that stopped the command (SIGINT: Ctrl-
 def _stop(signum, frame) -> None:
     global _signalled
     _signalled = signum
-    raise Interruption
+    bot_limit.stop_move(Interruption(), signum)  # raises it, even past a bot that catches it
 
 
 def _interrupted_code() -> int:
@@ -187,6 +202,8 @@ def _fail(message: str, code: int) -> None:
 @app.command("games")
 def list_games() -> None:
     """List the games and their player counts."""
+    for refused in registry.REFUSED.values():  # a plugin left out is one line; the rest listed
+        print(f"error: {refused}", file=sys.stderr)
     for name in registry.names():
         try:
             game = registry.get(name)
@@ -922,8 +939,13 @@ def _plugin_commands(name: str) -> None:
         _bench_game(name, players=players, scaling_games=scaling_games, **bench)
 
 
-for _name in sorted(set(registry.names()) - {c.name or c.callback.__name__.replace("_", "-")
-                                             for c in app.registered_commands}):
+def _command_names() -> set[str]:
+    """Gives the names of the commands `simulate` has (a game's among them)."""
+    return ({c.name or c.callback.__name__.replace("_", "-") for c in app.registered_commands}
+            | {group.name for group in app.registered_groups})
+
+
+for _name in sorted(set(registry.names()) - _command_names()):
     _plugin_commands(_name)
 
 
@@ -937,7 +959,7 @@ def new_game(
     rules module, rules TOML, a bot family and tests. Install it with pip install -e FOLDER."""
     from sim.new_game import write
 
-    print(write(name, folder))
+    print(write(name, folder, _command_names()))
 
 
 def _print_summary(run, output_format: str = "table") -> None:
@@ -945,6 +967,9 @@ def _print_summary(run, output_format: str = "table") -> None:
 
     print_summary(run, fmt=output_format)
 
+
+for _signum, _handler in _LOADING.items():
+    signal.signal(_signum, _handler)
 
 if __name__ == "__main__":
     main()

@@ -9,12 +9,14 @@ empty."""
 
 from __future__ import annotations
 
-import re
+import importlib.util
+import keyword
+import sys
+from collections.abc import Collection
+from importlib import metadata
 from pathlib import Path
 
 from sim.errors import UserError
-
-_NAME = re.compile(r"[a-z][a-z0-9]*(-[a-z0-9]+)*")
 
 PYPROJECT = '''\
 [build-system]
@@ -226,6 +228,38 @@ Change `{package}/rules.py` (the rules), `{package}/rules.toml` (their defaults)
 in `rules.py`; the tests in `tests/` say what still holds.
 '''
 
+def check_name(name: str, commands: Collection[str] = ()) -> None:
+    """Raises UserError unless `name` can be a new game's: a game name whose package (NAME with
+    '_' for '-') imports, shadows no module installed or of the standard library, and whose
+    distribution (NAME) replaces none installed; no game of that name installed, and no
+    command of `simulate` (`commands`) so named."""
+    from sim import games
+
+    if not games.NAME.fullmatch(name):
+        raise UserError(f"a game's name is {games.NAME_RULE}, got {name!r}")
+    package = name.replace("-", "_")
+    if name in games.names() or name in games.REFUSED:
+        raise UserError(f"a game named {name!r} is installed already; choose another name")
+    if name in commands:
+        raise UserError(f"{name!r} is a command of simulate ('simulate {name}'); choose another "
+                        "name")
+    if keyword.iskeyword(package):
+        raise UserError(f"{name!r} is a Python keyword: its package could not be imported; "
+                        "choose another name")
+    if package in sys.stdlib_module_names:
+        raise UserError(f"{package!r} is a module of Python's standard library (the game's "
+                        "package would shadow it); choose another name")
+    if importlib.util.find_spec(package) is not None:
+        raise UserError(f"a module named {package!r} is installed already (the game's package "
+                        "would shadow it); choose another name")
+    try:
+        metadata.distribution(name)
+    except metadata.PackageNotFoundError:
+        return
+    raise UserError(f"a package named {name!r} is installed already (installing the game would "
+                    "replace it); choose another name")
+
+
 FILES = {
     "pyproject.toml": PYPROJECT,
     "README.md": README,
@@ -237,16 +271,10 @@ FILES = {
 }
 
 
-def write(name: str, folder: Path | None = None) -> str:
+def write(name: str, folder: Path | None = None, commands: Collection[str] = ()) -> str:
     """Writes the package of game `name` into `folder` (default ./NAME); gives what to do next.
-    Raises UserError for a bad name, a name an installed game has, or a folder in use."""
-    from sim import games
-
-    if not _NAME.fullmatch(name):
-        raise UserError(f"a game's name is lower-case letters and digits, words joined by '-' "
-                        f"(e.g. my-game), got {name!r}")
-    if name in games.names():
-        raise UserError(f"a game named {name!r} is installed already; choose another name")
+    Raises UserError for a name `check_name` refuses or a folder in use."""
+    check_name(name, commands)
     folder = Path(folder if folder is not None else name)
     if folder.exists() and any(folder.iterdir()):
         raise UserError(f"{folder} exists and is not empty; give another --folder")

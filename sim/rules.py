@@ -53,19 +53,41 @@ def config_path(game_name: str):
     return _PLUGIN_FILES.get(name, path)
 
 
+MAX_TOML_BYTES = 1 << 20
+"""The most a TOML file read here may hold: rules, presets and boards take kilobytes, and a
+name such as /dev/zero must not be read until memory runs out."""
+
+
 def read_toml(path, what: str = "", shown=None) -> dict:
     """Gives the parsed TOML file, or a one-line UserError naming it: as `shown` (by default its
-    path), after `what` (e.g. "board") if given."""
+    path), after `what` (e.g. "board") if given. A file that is not a regular file (a device, a
+    pipe: opening one may wait for ever) or holds more than MAX_TOML_BYTES is refused."""
     named = f"{what} {shown or path}" if what else f"{shown or path}"
     try:
+        if path.exists() and not path.is_file():
+            raise UserError(f"{named}: not a regular file (a TOML file is one)")
         with path.open("rb") as f:
-            return tomllib.load(f)
+            data = f.read(MAX_TOML_BYTES + 1)
     except OSError as e:
         raise UserError(f"cannot read {'the ' if what else ''}{named}: {e.strerror}") from None
+    if len(data) > MAX_TOML_BYTES:
+        raise UserError(f"{named}: larger than {MAX_TOML_BYTES >> 20} MiB, more than a TOML "
+                        "file of rules, presets or a board holds")
+    try:
+        return _parsed(data.decode())
     except UnicodeDecodeError:
         raise UserError(f"{named}: not UTF-8 text (a TOML file is UTF-8)") from None
     except tomllib.TOMLDecodeError as e:
         raise UserError(f"{named}: malformed TOML: {e}") from None
+
+
+def _parsed(text: str) -> dict:
+    """Gives the parsed TOML text; TOMLDecodeError also for arrays or tables nested too deeply
+    for the parser (it recurses: 5,000 levels exhaust Python's stack)."""
+    try:
+        return tomllib.loads(text)
+    except RecursionError:
+        raise tomllib.TOMLDecodeError("arrays or tables nested too deeply") from None
 
 
 def _parse_override(override: str) -> tuple[list[str], object]:
@@ -74,7 +96,7 @@ def _parse_override(override: str) -> tuple[list[str], object]:
     if not sep or not key.strip():
         raise UserError(f"--set expects KEY=VALUE, got {override!r}")
     try:
-        value = tomllib.loads(f"v = {text.strip()}")["v"]
+        value = _parsed(f"v = {text.strip()}")["v"]
     except tomllib.TOMLDecodeError:
         # `--set variant=short` should not need TOML quoting.
         value = text.strip()

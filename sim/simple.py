@@ -28,6 +28,10 @@ played with), `PRESETS` ({name: (family, {parameter: value})}), `check(rules, pl
 meaning}, "seats": {...}}) with `stats(state)` and `seat_stats(state, seat)` giving them,
 `describe(state)` (a line for traces), and `MAX_MOVES` (a game that long stalls).
 
+What the functions and bots give is checked as every game is played, as the built-in games
+check theirs: a failure or a value the interface does not allow ends the run in one line
+naming the function (SimpleGame._play_one).
+
 Every game gets a `random` family and a `search` family (a determinized search: it re-deals
 with `redeal`, plays each legal move out with the default bot, and picks the best).
 """
@@ -44,8 +48,10 @@ from typing import NamedTuple, TextIO
 import numpy as np
 import polars as pl
 
+from sim.errors import Interruption, UserError
 from sim.game import Column, Headline, Setup
 from strategies import python_bots
+from strategies.bot_files import described, shown, where
 from strategies.presets import Family, Parameter, user_presets
 from strategies.seats import parse
 
@@ -59,6 +65,17 @@ class Result(NamedTuple):
 
     winners: tuple[int, ...]
     scores: tuple[float, ...]
+
+
+class Final(NamedTuple):
+    """How one game ended: the moves played, whether it stalled (MAX_MOVES), its result and its
+    own columns (`stats`, and `seat_stats` per seat)."""
+
+    turns: int
+    stalled: bool
+    result: Result
+    stats: dict
+    seat_stats: list[dict]
 
 
 def deal_rng(seed: int, game: int) -> random.Random:
@@ -198,36 +215,81 @@ class SimpleGame:
                 made.append(("bot", lambda c=cls, p=params: c(**p)))
         return made
 
-    def _play_one(self, rules, setup, seed, game, makers, watch=None):
-        """Plays game `game`; gives its final state, the moves played and whether it stalled."""
+    def _play_one(self, rules, setup, seed, game, makers, watch=None) -> Final:
+        """Plays game `game`; gives how it ended (Final). Raises UserError naming the rules
+        module's function or bot that broke: a failure, a seat that is none, no legal moves, a
+        move not among them, no state, a result naming no seat."""
         m = self.rules_module
-        state = m.deal(setup.players, rules, deal_rng(seed, game))
-        seats = []
-        for seat, (kind, make) in enumerate(makers):
-            if kind == "python":
-                seats.append((kind, make(seed, game), None))
-            else:
-                seats.append((kind, make(), python_bots.bot_rng(seed, game, seat)))
-        to_move, legal_moves, apply, is_over, view = (m.to_move, m.legal_moves, m.apply,
-                                                      m.is_over, m.view)
-        turns = 0
-        while not is_over(state):
-            if turns == self.max_moves:
-                return state, turns, True
-            seat = to_move(state)
-            moves = legal_moves(state)
-            kind, bot, rng = seats[seat]
-            if kind == "bot":
-                move = bot.choose(view(state, seat), moves, rng)
-            elif kind == "search":
-                move = bot.choose(state, seat, moves, rng)
-            else:
-                move = moves[bot.pick(view(state, seat), moves)]
-            if watch is not None:
-                watch(state, seat, move)
-            state = apply(state, move)
-            turns += 1
-        return state, turns, False
+        state, moves, turns = _UNDEALT, None, 0
+        try:
+            state = m.deal(setup.players, rules, deal_rng(seed, game))
+            seats = {}
+            for seat, (kind, make) in enumerate(makers):
+                if kind == "python":
+                    seats[seat] = (kind, make(seed, game), None)
+                else:
+                    seats[seat] = (kind, make(), python_bots.bot_rng(seed, game, seat))
+            to_move, legal_moves, apply, is_over, view = (m.to_move, m.legal_moves, m.apply,
+                                                          m.is_over, m.view)
+            stalled = False
+            while not is_over(state):
+                if turns == self.max_moves:
+                    stalled = True
+                    break
+                seat = to_move(state)
+                moves = legal_moves(state)
+                try:  # a dict: a seat number of no seat (99, -1) is a KeyError, not another seat
+                    kind, bot, rng = seats[seat]
+                except (KeyError, TypeError):
+                    raise _Broken(f"{m.__name__}.to_move() gave {shown(seat)}, not a seat (0 "
+                                  f"to {setup.players - 1})") from None
+                if kind == "bot":
+                    move = bot.choose(view(state, seat), moves, rng)
+                    if move not in moves:
+                        raise _Broken(f"{type(bot).__module__}.{type(bot).__qualname__}.choose() "
+                                      f"(seat {seat}) played "
+                                      f"{shown(move)}, not one of its legal moves "
+                                      f"{shown(moves)}")
+                elif kind == "search":
+                    move = bot.choose(state, seat, moves, rng)
+                else:
+                    move = moves[bot.pick(view(state, seat), moves)]
+                if watch is not None:
+                    watch(state, seat, move)
+                state = apply(state, move)
+                turns += 1
+            return self._final(state, turns, stalled, setup.players)
+        except Interruption:
+            raise
+        except BaseException as e:  # noqa: BLE001 - the designer's code, said in one line
+            cause = _cause(e, m, state, turns, moves)
+            if cause is None:  # a Python bot's failure, naming the bot, its seat and the game
+                raise
+            raise UserError(f"game {self.name}: {cause} in game {game}") from None
+
+    def _final(self, state, turns: int, stalled: bool, players: int) -> Final:
+        """Gives how the game in `state` ended, its result checked: each winner a seat, a score
+        per seat (a stalled game: nobody won, every score 0)."""
+        m = self.rules_module
+        stats, seat_stats = getattr(m, "stats", None), getattr(m, "seat_stats", None)
+        return Final(turns, stalled,
+                     Result((), (0.0,) * players) if stalled else self._result(state, players),
+                     stats(state) if stats else {},
+                     [seat_stats(state, seat) if seat_stats else {} for seat in range(players)])
+
+    def _result(self, state, players: int) -> Result:
+        """Gives the result of the finished game `state`, checked: each winner a seat, a score
+        per seat."""
+        winners, scores = self.rules_module.result(state)
+        name = f"{self.rules_module.__name__}.result()"
+        for seat in winners:
+            if seat not in range(players):
+                raise _Broken(f"{name} named {shown(seat)} among the winners, not a seat (0 to "
+                              f"{players - 1})")
+        if len(scores) != players or not all(map(_is_number, scores)):
+            raise _Broken(f"{name} gave the scores {shown(scores)}, not a number per seat "
+                          f"({players})")
+        return Result(tuple(winners), tuple(scores))
 
     def play(self, rules, setup, seed, start, stop, id_offset):
         makers = self._seat_bots(rules, setup)
@@ -246,35 +308,29 @@ class SimpleGame:
             print(f"seat {seat} ({labels[seat]}): {move!r}{where}", file=out)
 
         final = self._play_one(rules, setup, seed, index, self._seat_bots(rules, setup), watch)
-        state, turns, stalled = final
-        if stalled:
-            print(f"stalled after {turns} moves", file=out)
+        if final.stalled:
+            print(f"stalled after {final.turns} moves", file=out)
         else:
-            result = m.result(state)
-            print(f"over after {turns} moves: winners {list(result.winners)}, scores "
+            result = final.result
+            print(f"over after {final.turns} moves: winners {list(result.winners)}, scores "
                   f"{list(result.scores)}", file=out)
         return self._tables([final], np.array([index], np.int64), setup)
 
     def _tables(self, finals: Sequence, ids: np.ndarray, setup: Setup) -> dict[str, pl.DataFrame]:
-        """Gives the games and seats tables of finished games (final state, moves, stalled)."""
-        m, players = self.rules_module, setup.players
-        stats = getattr(m, "stats", None)
-        seat_stats = getattr(m, "seat_stats", None)
-        strategies = setup.strategies()
+        """Gives the games and seats tables of finished games (Final)."""
+        players, strategies = setup.players, setup.strategies()
         games, seats = [], []
-        for game_id, (state, turns, stalled) in zip(ids.tolist(), finals):
-            result = Result((), (0.0,) * players) if stalled else m.result(state)
+        for game_id, final in zip(ids.tolist(), finals):
+            result = final.result
             winners = set(result.winners)
-            games.append({"game_id": game_id, "players": players, "stalled": stalled,
-                          "turns": turns,
+            games.append({"game_id": game_id, "players": players, "stalled": final.stalled,
+                          "turns": final.turns,
                           "winner": result.winners[0] if len(winners) == 1 else None,
-                          "winners": len(winners), "first_won": 0 in winners,
-                          **(stats(state) if stats else {})})
+                          "winners": len(winners), "first_won": 0 in winners, **final.stats})
             for seat in range(players):
                 seats.append({"game_id": game_id, "players": players, "seat": seat,
                               "strategy": strategies[seat], "won": seat in winners,
-                              "score": float(result.scores[seat]),
-                              **(seat_stats(state, seat) if seat_stats else {})})
+                              "score": float(result.scores[seat]), **final.seat_stats[seat]})
         small = {"players": pl.Int8, "turns": pl.Int32, "winner": pl.Int8, "winners": pl.Int8,
                  "seat": pl.Int8}
         games_table = pl.DataFrame(games, infer_schema_length=None)
@@ -339,3 +395,54 @@ def _outcome(result: Result, seat: int) -> tuple[float, float]:
         return won, 0.0
     sign = 1.0 if scores[winners[0]] == max(scores) else -1.0
     return won, sign * (scores[seat] - sum(scores) / len(scores))
+
+
+_UNDEALT = object()  # the state of a game whose deal has not returned
+
+
+class _Broken(Exception):
+    """A rules module's function or bot gave what the interface does not allow (its message
+    says which and what)."""
+
+
+def _cause(error: BaseException, module: ModuleType, state, turns: int, moves) -> str | None:
+    """Gives what broke in a game of the rules `module`, in words (None: a Python bot's
+    UserError, which says so itself): `error` was raised in `state` after `turns` moves, the
+    legal moves last listed being `moves` (None: none yet)."""
+    name = module.__name__
+    if moves is not None and not hasattr(moves, "__len__"):
+        return f"{name}.legal_moves() gave {shown(moves)}, not a list of moves"
+    if moves is not None and not len(moves):
+        return f"{name}.legal_moves() gave no moves before the game was over"
+    if isinstance(error, _Broken):
+        return str(error)
+    if state is None:  # whatever the next function made of it, deal or apply gave none
+        return f"{name}.{'apply' if turns else 'deal'}() gave no state (None)"
+    if isinstance(error, UserError):
+        return None
+    frame = _failing(error)
+    if frame is None:  # raised by this module's own code (a RandomBot given no moves)
+        return f"{name} failed: {described(error)}"
+    file = Path(frame.f_code.co_filename)
+    return (f"{frame.f_globals.get('__name__')}.{frame.f_code.co_qualname}() failed: "
+            f"{described(error)}{where(error, file)}")
+
+
+def _failing(error: BaseException):
+    """Gives the frame of the designer's function `error` came out of: the first one called
+    from this module's code that is not this module's (None: it came from this module's)."""
+    trace = error.__traceback__
+    while trace is not None:
+        if trace.tb_frame.f_globals.get("__name__") != __name__:
+            return trace.tb_frame
+        trace = trace.tb_next
+    return None
+
+
+def _is_number(value) -> bool:
+    """Tells whether `value` reads as a number (a score)."""
+    try:
+        float(value)
+    except (TypeError, ValueError):
+        return False
+    return True

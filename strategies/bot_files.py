@@ -9,6 +9,7 @@ import traceback
 from pathlib import Path
 
 from sim.errors import Interruption, UserError
+from strategies import bot_timeout
 
 _classes: dict[str, type] = {}
 
@@ -21,6 +22,7 @@ def load_class(base: str) -> type:
     """
     if base in _classes:
         return _classes[base]
+    bot_timeout.guard_exit()
     path, _, name = base.rpartition(":")
     file = Path(path)
     if not file.is_file():
@@ -50,10 +52,14 @@ def load_class(base: str) -> type:
 
 
 def described(error: BaseException) -> str:
-    """Gives an exception as its type and message, saying what sys.exit means."""
+    """Gives an exception as its type and message on one line, saying what sys.exit means."""
     if isinstance(error, SystemExit):
-        return f"it called sys.exit({error.code!r})"
-    return f"{type(error).__name__}: {error}" if str(error) else type(error).__name__
+        return f"it called sys.exit({shown(error.code)})"
+    try:
+        message = " ".join(str(error).split())
+    except Exception as e:  # noqa: BLE001 - the user's __str__, failing in turn
+        message = f"(its message failed: {type(e).__name__})"
+    return f"{type(error).__name__}: {message}" if message else type(error).__name__
 
 
 def where(error: Exception, file: Path) -> str:
@@ -63,3 +69,14 @@ def where(error: Exception, file: Path) -> str:
     if isinstance(error, SyntaxError) and error.lineno:
         return f" ({file.name}:{error.lineno})"
     return f" ({file.name}:{frames[-1].lineno})" if frames else ""
+
+
+def shown(value, most: int = 200) -> str:
+    """Gives a value the user's code gave (a bot's move, a plugin's game) as its repr on one
+    line, cut to `most` characters."""
+    try:
+        text = repr(value)
+    except Exception:  # noqa: BLE001 - the user's __repr__
+        text = f"<{type(value).__name__} object>"
+    text = text.replace("\n", "\\n")
+    return text if len(text) <= most else text[:most - 1] + "…"

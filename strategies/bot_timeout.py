@@ -4,6 +4,10 @@ The limit reaches every process that plays Python bots through the environment, 
 worker processes and a local Dask cluster inherit it. Where the move runs in the main thread
 (this process, local workers) a bot that overruns is stopped by SIGALRM; elsewhere (a Dask
 worker's thread) it is caught when its move returns.
+
+A bot may catch what stops it (a bare `except:`, `except BaseException` in a retry loop): the
+timeout, or the user's Ctrl-C. What it caught is raised again as its move returns; a move that
+runs on for GRACE seconds after is ended with its process (`hard_stop`), in one line.
 """
 
 from __future__ import annotations
@@ -12,13 +16,16 @@ import contextlib
 import math
 import os
 import signal
+import sys
 import threading
 import time
-from typing import Iterator
+from typing import Callable, Iterator
 
 from sim.errors import UserError
 
 DEFAULT = 10.0  # seconds: far beyond any sane bot's move, short enough to notice a hung one
+SHORTEST = 0.01  # seconds: the alarm rings ten times a limit; more often, it is all it does
+GRACE = 1.0  # seconds a move that caught what stopped it may run on before its process ends
 VARIABLE = "SIMULATE_BOT_TIMEOUT"
 
 
@@ -28,9 +35,10 @@ class MoveTimeout(BaseException):
 
 
 def check(seconds: float) -> None:
-    """Raises UserError unless `seconds` is a per-move limit (0 or more; 0: none)."""
-    if not (math.isfinite(seconds) and seconds >= 0):
-        raise UserError(f"--bot-timeout takes seconds, 0 or more (0: no limit), got {seconds}")
+    """Raises UserError unless `seconds` is a per-move limit (0: none, else SHORTEST or more)."""
+    if not (math.isfinite(seconds) and (seconds == 0 or seconds >= SHORTEST)):
+        raise UserError(f"--bot-timeout takes seconds, {SHORTEST:g} or more (0: no limit), got "
+                        f"{seconds:g}")
 
 
 @contextlib.contextmanager
@@ -60,8 +68,8 @@ def seconds() -> float:
 def one_move(limit: float) -> _Watched | _Timed:
     """Gives the clock of a seat's moves, made in the thread that runs them: MoveTimeout is
     raised in a move once it has run `limit` seconds (0: never). A move is timed by
-    `with clock:` around it, or, where it lasts microseconds, by setting `clock.move` to an
-    object as it starts and to None as it ends (see PythonSeat.pick)."""
+    `with clock:` around it, or, where it lasts microseconds, by setting `clock.move` to a new
+    object as it starts and calling `clock.ended()` as it ends (see PythonSeat.pick)."""
     if limit and threading.current_thread() is threading.main_thread():
         _WATCHED.watch(limit)
         return _WATCHED
@@ -71,13 +79,17 @@ def one_move(limit: float) -> _Watched | _Timed:
 class _Watched:
     """The main thread's clock. Nothing is timed as a move starts: an alarm that rings ten
     times a limit looks at the move running (`move`), and stops one it has seen running
-    through a whole limit. A move is so stopped between its limit and a tenth later."""
+    through a whole limit. A move is so stopped between its limit and a tenth later.
 
-    __slots__ = ("move", "limit", "seen", "since")
+    What stopped a move (MoveTimeout, or the user's Interruption: `stop_move`) is `pending`
+    until the move ends, raised again then if the bot caught it; a move that runs on GRACE
+    seconds after it was stopped ends the process (`hard_stop`)."""
+
+    __slots__ = ("move", "limit", "seen", "since", "pending", "stopped")
 
     def __init__(self):
-        self.move = self.seen = None
-        self.limit = self.since = 0.0
+        self.move = self.seen = self.pending = None
+        self.limit = self.since = self.stopped = 0.0
 
     def watch(self, limit: float) -> None:
         """Rings the alarm for moves of `limit` seconds, unless it rings for them already."""
@@ -89,19 +101,37 @@ class _Watched:
             signal.setitimer(signal.ITIMER_REAL, limit / 10, limit / 10)
             _ringing = True
 
-    def ring(self) -> None:
-        """The alarm: stops the move running if it has been seen running for the limit."""
+    def ring(self, frame) -> None:
+        """The alarm: stops the move running if it has been seen running for the limit, and
+        ends the process if a move stopped GRACE seconds ago runs on (`frame`: where the main
+        thread is)."""
         now = time.monotonic()
-        if self.move is not self.seen:  # a move began, ended, or was paused since last time
+        if self.pending is not None:
+            if self.move is not None and now - self.stopped >= GRACE:
+                hard_stop(self.pending, frame)
+        elif self.move is not self.seen:  # a move began, ended, or was paused since last time
             self.seen, self.since = self.move, now
         elif self.move is not None and now - self.since >= self.limit:
             self.seen = None
-            raise MoveTimeout
+            self.stop(MoveTimeout())
+
+    def stop(self, error: BaseException) -> None:
+        """Raises `error` in the move running, and keeps it until the move ends."""
+        self.pending, self.stopped = error, time.monotonic()
+        raise error
+
+    def ended(self) -> None:
+        """The move running has ended: raises what stopped it, if the bot caught that."""
+        self.move = None
+        if self.pending is not None:
+            raise self.pending
 
     def __enter__(self) -> None:
         self.move = object()
 
     def __exit__(self, kind, error, trace) -> None:
+        if kind is None:
+            self.ended()
         self.move = None
 
 
@@ -110,6 +140,7 @@ class _Timed:
     reach the main thread only; or no limit)."""
 
     __slots__ = ("limit", "started")
+    pending = None  # nothing stops a move here as it runs
 
     def __init__(self, limit: float):
         self.limit, self.started = limit, 0.0
@@ -134,6 +165,9 @@ class _Timed:
         if error is None:
             self.move = None
 
+    def ended(self) -> None:
+        self.move = None
+
 
 @contextlib.contextmanager
 def paused() -> Iterator[None]:
@@ -156,13 +190,13 @@ _handled = False
 def _handle() -> None:
     # Set once per process and left: setting a handler costs more than a fast bot's move.
     global _handled
-    signal.signal(signal.SIGALRM, lambda signum, frame: _WATCHED.ring())
+    signal.signal(signal.SIGALRM, lambda signum, frame: _WATCHED.ring(frame))
     _handled = True
 
 
 def _forked() -> None:
     global _ringing
-    _ringing, _WATCHED.move = False, None  # a child process inherits no alarm
+    _ringing, _WATCHED.move, _WATCHED.pending = False, None, None  # a child inherits no alarm
 
 
 os.register_at_fork(after_in_child=_forked)
@@ -172,7 +206,86 @@ def rest() -> None:
     """Stops the alarm: called as each game with Python bots ends (or fails), so that it rings
     no more in code that does not expect signals (polars' writers, a worker's pipe)."""
     global _ringing
-    _WATCHED.move = None
+    _WATCHED.move = _WATCHED.pending = None
     if _ringing:
         signal.setitimer(signal.ITIMER_REAL, 0)
         _ringing = False
+
+
+def stop_move(error: BaseException, signum: int) -> None:
+    """Raises `error` (the user's Interruption, from the handler of signal `signum`) where the
+    main thread is: when a bot's move is running, it is kept until the move ends (the bot may
+    catch it), and the alarm rings to end the process GRACE seconds on; a second one while a
+    move holds the first ends the process now."""
+    global _ringing
+    error.signum = signum
+    if _WATCHED.move is None:
+        raise error
+    if isinstance(_WATCHED.pending, type(error)):
+        hard_stop(error, None)
+    if not _handled:
+        _handle()
+    signal.setitimer(signal.ITIMER_REAL, GRACE / 4, GRACE / 4)
+    _ringing = True
+    _WATCHED.stop(error)
+
+
+HardStop = Callable[[str, int], None]
+
+
+def _last_words(line: str, code: int) -> None:
+    os.write(2, line.encode() + b"\n")
+
+
+last_words: HardStop = _last_words
+"""Says why the process ends (`hard_stop`): on stderr; a worker process sends it to its parent."""
+
+
+def hard_stop(error: BaseException, frame) -> None:
+    """Ends this process at once, as a bot that caught `error` (MoveTimeout, the user's
+    Interruption) runs on: one line by `last_words`, and exit 2 (a timeout) or 128 + the
+    signal (`error.signum`, else SIGINT's). `frame`: where the main thread is (None: unknown),
+    to name the bot."""
+    if isinstance(error, MoveTimeout):
+        seat = _seat_in(frame)
+        named = f"strategy {seat.label} (seat {seat.seat}) in game {seat.game}" if seat else \
+            "a Python strategy"
+        last_words(f"error: {named} went on after its move was stopped at the --bot-timeout "
+                   "limit (does it catch BaseException, or use a bare except?); ended the "
+                   "process", 2)
+        _exit(2)
+    code = 128 + getattr(error, "signum", signal.SIGINT)
+    last_words("interrupted (a Python strategy went on after its move was stopped: ended at "
+               "once)", code)
+    _exit(code)
+
+
+_exit = os._exit
+
+
+def _exit_said(code: int) -> None:
+    """os._exit, where a Python bot may play: a bot's move calling it ends the process with one
+    line naming the bot (`last_words`), and exit code 2."""
+    seat = _seat_in(sys._getframe(1))
+    if seat is not None:
+        last_words(f"error: strategy {seat.label} (seat {seat.seat}) ended the process in game "
+                   f"{seat.game}: it called os._exit({code})", 2)
+        _exit(2)
+    _exit(code)
+
+
+def guard_exit() -> None:
+    """Makes os._exit in a Python bot's move say which bot it was (this process, for good: set
+    as the first bot file is loaded)."""
+    os._exit = _exit_said
+
+
+def _seat_in(frame):
+    """Gives the Python seat (strategies.python_bots.PythonSeat) whose move `frame` is in, or
+    None: the `self` of the nearest frame that times a move with this clock."""
+    while frame is not None:
+        seat = frame.f_locals.get("self")
+        if getattr(seat, "clock", None) is _WATCHED:
+            return seat
+        frame = frame.f_back
+    return None

@@ -14,7 +14,7 @@ from sim import rng as streams
 from sim.errors import Interruption, UserError
 from sim.jit import direct
 from strategies import bot_timeout
-from strategies.bot_files import described, load_class, where
+from strategies.bot_files import described, load_class, shown, where
 from strategies.presets import SEARCH, user_presets
 from strategies.seats import is_python, parse
 
@@ -273,7 +273,7 @@ class PythonSeat:
             try:  # `_ask`, inlined and timed without a `with`: the one call made at every move
                 clock.move = held
                 chosen = self.bot.choose(view, moves, self.rng)
-                clock.move = None
+                clock.ended()  # raises what stopped the move, if the bot caught it
             except BaseException as e:  # noqa: BLE001 - the user's code, said in one line
                 self._failed(e)
             try:
@@ -304,7 +304,7 @@ class PythonSeat:
         not one of its `legal` moves)."""
         bot_timeout.rest()  # the game ends here: no alarm may ring after the run
         raise UserError(f"strategy {self.label} (seat {self.seat}) played an illegal move in "
-                        f"game {self.game}: {_shown(chosen)} is not one of its {legal} legal "
+                        f"game {self.game}: {shown(chosen)} is not one of its {legal} legal "
                         "moves") from None
 
     def _failed(self, e: BaseException):
@@ -402,13 +402,3 @@ def seated(players: dict, classes: dict[int, tuple[str, type]], seed: int, game:
     for seat, (label, cls) in classes.items():
         players[seat].seat = PythonSeat(label, cls, seed, game, seat, timeout)
     return players
-
-
-def _shown(value, most: int = 200) -> str:
-    """Gives what a bot returned as its repr on one line, cut to `most` characters."""
-    try:
-        text = repr(value)
-    except Exception:  # noqa: BLE001 - the user's __repr__
-        text = f"<{type(value).__name__} object>"
-    text = text.replace("\n", "\\n")
-    return text if len(text) <= most else text[:most - 1] + "…"

@@ -5,29 +5,47 @@ does). A game is imported on first use."""
 from __future__ import annotations
 
 import importlib
+import re
 from importlib import metadata
 from typing import TYPE_CHECKING
 
-from sim.errors import UserError
+from sim.errors import Interruption, UserError
+from strategies.bot_files import described, shown
 
 if TYPE_CHECKING:  # sim.game imports polars, which `simulate --help` should not wait for
     from sim.game import Game
 
 GROUP = "tabletop_balance.games"
+NAME = re.compile(r"[a-z][a-z0-9]*(-[a-z0-9]+)*")
+"""A game's name: a command of `simulate`, a run folder's default name, a file name."""
+NAME_RULE = "lower-case letters and digits, words joined by '-' (e.g. my-game)"
 
 
-def _installed() -> tuple[dict[str, str], dict[str, str]]:
+def _installed() -> tuple[dict[str, str], dict[str, str], dict[str, str]]:
     """Gives each installed game's entry point ("module:attribute") and the distribution that
-    registered it, by game name."""
-    targets, owners = {}, {}
+    registered it, by game name, and the entry points refused, by name: a line saying why (a
+    name that is no game name; a name two packages register, whichever was installed last)."""
+    registered: dict[str, list[tuple[str, str]]] = {}
     for entry in metadata.entry_points(group=GROUP):
-        targets[entry.name] = entry.value
-        owners[entry.name] = entry.dist.name if entry.dist else entry.value
-    return targets, owners
+        owner = entry.dist.name if entry.dist else entry.value
+        registered.setdefault(entry.name, []).append((owner, entry.value))
+    targets, owners, refused = {}, {}, {}
+    for name, entries in registered.items():
+        packages = " and ".join(sorted(repr(owner) for owner, _ in entries))
+        if not NAME.fullmatch(name):
+            refused[name] = (f"package {packages} registers a game named {shown(name)}, which "
+                             f"is not a game name ({NAME_RULE}); it is left out")
+        elif len(entries) > 1:
+            refused[name] = (f"packages {packages} both register a game named {name!r}; "
+                             "uninstall one of them (or rename its entry point) to play it")
+        else:
+            (owners[name], targets[name]), = entries
+    return targets, owners, refused
 
 
-GAMES, _OWNERS = _installed()
-"""Game name -> "module:attribute" of its Game object (a bare module means its `GAME`)."""
+GAMES, _OWNERS, REFUSED = _installed()
+"""Game name -> "module:attribute" of its Game object (a bare module means its `GAME`); the
+entry points left out, by name -> why, in one line."""
 
 
 def names() -> list[str]:
@@ -40,6 +58,8 @@ def target_of(name: str) -> str:
     try:
         return GAMES[name]
     except KeyError:
+        if name in REFUSED:
+            raise UserError(REFUSED[name]) from None
         raise UserError(f"unknown game {name!r}; known games: {', '.join(names())}") from None
 
 
@@ -58,12 +78,23 @@ def load(target: str) -> "Game":
 
 
 def get(name: str) -> "Game":
-    """Gives the game registered as `name`, importing it now; a plugin that fails to load is a
-    UserError naming the package that registered it and the cause."""
+    """Gives the game registered as `name`, importing it now; a plugin that fails to load, or
+    gives no game or another game than `name`, is a UserError naming the package that
+    registered it and the cause."""
     target = target_of(name)
+    owner = _OWNERS.get(name, target)
     try:
-        return load(target)
-    except Exception as e:  # a third party's import error, whatever it is, is one line
-        owner = _OWNERS.get(name, target)
+        game = load(target)
+    except Interruption:
+        raise
+    except BaseException as e:  # noqa: BLE001 - a third party's import: any failure is one line
         raise UserError(f"game {name!r} from package {owner!r} failed to load: "
-                        f"{type(e).__name__}: {e}") from e
+                        f"{described(e)}") from None
+    given = getattr(game, "name", None)
+    if not isinstance(given, str):
+        raise UserError(f"game {name!r} from package {owner!r}: its entry point {target} gives "
+                        f"{shown(game, 60)}, not a game (sim.game.Game)")
+    if given != name:
+        raise UserError(f"game {name!r} from package {owner!r}: its entry point {target} gives "
+                        f"the game named {given!r}; an entry point is named as its game")
+    return game

@@ -19,6 +19,7 @@ from typing import Iterator
 from sim.errors import UserError
 from sim.run.chunks import Chunk, Job, Played, play
 from sim.run import store
+from strategies import bot_timeout
 
 # A chunk whose worker died this many times is not tried again: the run stops, resumable.
 ATTEMPTS = 3
@@ -150,6 +151,9 @@ class _Worker:
 
 def _serve(pipe, job: Job, path: Path) -> None:
     """A worker's loop: play each chunk received until told to stop (or the parent is gone)."""
+    # A bot's move that runs on after it was stopped ends this process: the parent says why.
+    bot_timeout.last_words = lambda line, code: pipe.send(
+        (False, UserError(line.removeprefix("error: "))))
     while True:
         try:
             chunk = pipe.recv()

@@ -22,12 +22,16 @@ def check_players(game: Game, players: int) -> None:
 
 
 def parse_seat_strategies(values: list[str]) -> dict[int, str]:
-    """Gives {seat: strategy} from `SEAT=NAME` flag values (seats count from 0)."""
+    """Gives {seat: strategy} from `SEAT=NAME` flag values (seats count from 0). Raises
+    UserError for a malformed value or a seat named twice."""
     seats: dict[int, str] = {}
     for value in values:
         seat, sep, name = value.partition("=")
         if not sep or not seat.strip().isdigit() or not name.strip():
             raise UserError(f"--seat-strategy takes SEAT=NAME (e.g. 0=default), got {value!r}")
+        if int(seat) in seats:
+            raise UserError(f"--seat-strategy names seat {int(seat)} twice ({seats[int(seat)]} "
+                            f"and {name.strip()}); give each seat one strategy")
         seats[int(seat)] = name.strip()
     return seats
 

@@ -471,6 +471,12 @@ def search(settings: Settings, side: Side, out: Path, name: str, players: Player
     try:
         study.optimize(objective, n_trials=max(0, settings.trials - done),
                        callbacks=[progress.trial])
+    except UnboundLocalError as e:
+        # Optuna (5.0, _run_trial) hides a Ctrl-C landing while it records a trial behind an
+        # UnboundLocalError of its own: the interruption is what happened.
+        if isinstance(e.__context__, KeyboardInterrupt):
+            raise e.__context__ from None
+        raise
     finally:
         progress.close()
     complete = study.get_trials(deepcopy=False, states=(TrialState.COMPLETE,))

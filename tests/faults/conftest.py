@@ -1,6 +1,7 @@
 """Fixtures of the fault-injection tests: the machinery's coin-flip test game, `simulate` run
-in-process with it standing in for saboteur, and `simulate_games` with the real games (as
-tests/sim and tests/strategies define them, loaded from there), and `run_tools` comparing run
+in-process with it standing in for saboteur, `simulate_games` with the real games (as
+tests/sim and tests/strategies define them, loaded from there), `own_game` (a designer's
+installed plugin, as tests/sim/test_own_game.py makes it), and `run_tools` comparing run
 folders."""
 
 import importlib.util
@@ -27,6 +28,7 @@ fake_game = _sim_fixtures.fake_game
 pool_for_any_run = _sim_fixtures.pool_for_any_run
 simulate = _load("sim/test_cli").simulate
 simulate_games = _load("strategies/test_cli_bots").simulate
+_own_game = _load("sim/test_own_game")
 
 
 def tables(path) -> dict:
@@ -64,3 +66,9 @@ def tmpfs():
     yield mount
     for folder in reversed(mounted):
         subprocess.run(["umount", "-l", str(folder)], check=True)
+
+
+@pytest.fixture
+def own_game():
+    """tests/sim/test_own_game.py: its `installed` plugins and `simulate` in a process."""
+    return _own_game

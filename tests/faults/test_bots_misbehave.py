@@ -92,6 +92,82 @@ class LateSleeper:
         if LateSleeper.games > 2:
             time.sleep(60)
         return moves[0]
+
+
+def in_worker():
+    return os.getpid() != int(os.environ.get("BOTS_MAIN_PID", os.getpid()))
+
+
+class RetriesForEver:
+    """A retry loop catching everything: the timeout and the user's Ctrl-C alike."""
+
+    def choose(self, view, moves, rng):
+        while True:
+            try:
+                time.sleep(60)
+            except BaseException:
+                pass
+
+
+class RetriesInWorker:
+    def choose(self, view, moves, rng):
+        while in_worker():
+            try:
+                time.sleep(60)
+            except BaseException:
+                pass
+        return moves[0]
+
+
+class BareExcept:
+    def choose(self, view, moves, rng):
+        try:
+            time.sleep(60)
+        except:  # noqa: E722
+            return moves[0]
+
+
+class IgnoresCtrlC:
+    """The user's Ctrl-C arrives while the bot thinks; the bot catches it and goes on."""
+
+    def choose(self, view, moves, rng):
+        while True:
+            try:
+                os.kill(os.getpid(), signal.SIGINT)
+                time.sleep(60)
+            except BaseException:
+                pass
+
+
+class CatchesCtrlC:
+    def choose(self, view, moves, rng):
+        try:
+            os.kill(os.getpid(), signal.SIGINT)
+            time.sleep(60)
+        except BaseException:
+            return moves[0]
+
+
+class ExitsHard:
+    def choose(self, view, moves, rng):
+        os._exit(7)
+
+
+class ExitsHardInWorker:
+    def choose(self, view, moves, rng):
+        if in_worker():
+            os._exit(7)
+        return moves[0]
+
+
+class Unsayable(Exception):
+    def __str__(self):
+        raise RuntimeError("no words")
+
+
+class RaisesUnsayable:
+    def choose(self, view, moves, rng):
+        raise Unsayable()
 '''
 
 
@@ -244,3 +320,58 @@ def test_sigterm_during_tune_is_one_line_exit_143(bots, tmp_path):
     assert (process.returncode, err) == (143, "interrupted: finished trials are kept in t; "
                                               "rerun the same command (or add --resume) to "
                                               "continue\n")
+
+
+RUN = ["saboteur", "--players", "3", "--games", "4", "--seed", "1", "--workers", "1",
+       "--chunk-size", "2", "--quiet", "--out", "run"]
+ENDED = ("went on after its move was stopped at the --bot-timeout limit (does it catch "
+         "BaseException, or use a bare except?); ended the process\n")
+
+
+@pytest.mark.parametrize("bot, code, line", [
+    # a bot catching BaseException swallowed the timeout: the run hung until kill -9
+    ("RetriesForEver", 2, "error: strategy {bot} (seat 1) in game 0 " + ENDED),
+    ("BareExcept", 2, "error: strategy {bot} (seat 1) took more than 0.5 s for a move in game "
+                      "0; give it longer with --bot-timeout SECONDS (0: no limit)\n"),
+    # ... and the user's Ctrl-C
+    ("IgnoresCtrlC", 130, "interrupted (a Python strategy went on after its move was stopped: "
+                          "ended at once)\n"),
+    ("CatchesCtrlC", 130, "interrupted before any game finished; nothing was kept\n"),
+    # exit 7, no message
+    ("ExitsHard", 2, "error: strategy {bot} (seat 1) ended the process in game 0: it called "
+                     "os._exit(7)\n"),
+    # a traceback
+    ("RaisesUnsayable", 2, "error: strategy {bot} (seat 1) failed in game 0: Unsayable: (its "
+                           "message failed: RuntimeError) (bots.py:"),
+])
+def test_a_bot_that_will_not_stop_is_stopped_in_one_line(bots, tmp_path, bot, code, line):
+    started = time.monotonic()
+    done = command(*RUN, "--bot-timeout", "0.5", "--seat-strategy", f"1={bots}:{bot}",
+                   cwd=tmp_path)
+    assert done.returncode == code and done.stderr.count("\n") == 1, done.stderr
+    assert done.stderr.startswith(line.format(bot=f"{bots}:{bot}")), done.stderr
+    assert time.monotonic() - started < 120
+
+
+@pytest.mark.parametrize("bot, line", [
+    ("RetriesInWorker", "error: strategy {bot} (seat 1) in game {game} " + ENDED),
+    ("ExitsHardInWorker", "error: strategy {bot} (seat 1) ended the process in game {game}: it "
+                          "called os._exit(7)\n"),
+])
+def test_a_worker_ended_by_its_bot_says_which_bot_in_one_line(simulate_games, bots, tmp_path,
+                                                               pool_for_any_run, monkeypatch,
+                                                               bot, line):
+    monkeypatch.setenv("BOTS_MAIN_PID", str(os.getpid()))  # the bot misbehaves in workers only
+    code, _, err = play(simulate_games, bots, bot, "--bot-timeout", "0.5", "--workers", "2",
+                        "--chunk-size", "2")
+    said = re.escape(line.format(bot=f"{bots}:{bot}", game="\0").rstrip("\n"))
+    assert code == 2 and re.fullmatch(said.replace("\0", r"\d+") + r"(; the finished .*)?\n",
+                                      err), err
+
+
+@pytest.mark.parametrize("seconds", ["0.00001", "0.009"])
+def test_a_bot_timeout_below_the_floor_is_refused(simulate_games, bots, seconds):
+    # 0.00001 s: the alarm rang every microsecond and the run froze
+    code, _, err = play(simulate_games, bots, "Plays", "--bot-timeout", seconds)
+    assert (code, err) == (2, "error: --bot-timeout takes seconds, 0.01 or more (0: no limit), "
+                              f"got {float(seconds):g}\n")

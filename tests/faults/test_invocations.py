@@ -47,6 +47,13 @@ MALFORMED = [
     ["saboteur", "--players", "3", "--strategies-file", "missing.toml"],
     ["saboteur", "--players", "3", "--strategy", "missing.py:Bot"],
     ["saboteur", "--players", "3", "--chunk-size", "0"],
+    # the last of two strategies for one seat played, without a word
+    ["saboteur", "--players", "3", "--seat-strategy", "0=random", "--seat-strategy", "0=default"],
+    ["saboteur", "--players", "3", "--set", "path_cards.cross.exits=NNNN"],  # accepted
+    ["saboteur", "--players", "3", "--bot-timeout", "0.00001"],  # the run froze
+    ["saboteur", "--players", "3", "--config", "deep.toml"],  # RecursionError
+    ["saboteur", "--players", "3", "--set", f"rounds={'[' * 5000}1{']' * 5000}"],
+    ["saboteur", "--players", "3", "--config", "/dev/zero"],  # read until killed (22 GB)
     ["saboteur", "--players", "3", "--saboteurs", "abc"],
     ["saboteur", "--players", "3", "--saboteurs", "1-3000000000"],
     ["saboteur", "--players", "3", "--saboteurs", "9"],
@@ -95,18 +102,24 @@ MALFORMED = [
     ["strategies"], ["strategies", "nosuchgame"],
     ["strategies", "saboteur", "--strategies-file", "missing.toml"],
     ["strategies", "saboteur", "--strategies-file", "malformed.toml"],
+    # new-game: names whose package cannot import, shadows a module, replaces an installed
+    # package (pip install -e numpy uninstalled numpy) or is a command
+    ["new-game", "class"], ["new-game", "for"], ["new-game", "numpy"], ["new-game", "os"],
+    ["new-game", "sim"], ["new-game", "reports"], ["new-game", "strategies"],
+    ["new-game", "games"], ["new-game", "report"], ["new-game", "new-game"],
 ]
 
 
 @pytest.fixture
 def folder(tmp_path):
-    """Gives the working folder, holding a file, a folder that is no run, a malformed TOML and a
-    file that is not UTF-8 text."""
+    """Gives the working folder, holding a file, a folder that is no run, a malformed TOML, a
+    file that is not UTF-8 text and a TOML array 5,000 deep."""
     (tmp_path / "afile").write_text("not a run")
     (tmp_path / "stuff").mkdir()
     (tmp_path / "stuff" / "notes.txt").write_text("not a run either")
     (tmp_path / "malformed.toml").write_text("rounds = [\n")
     (tmp_path / "notutf8.toml").write_bytes(b"\xff\xfe\x00bad")
+    (tmp_path / "deep.toml").write_text(f"rounds = {'[' * 5000}1{']' * 5000}\n")
     return tmp_path
 
 

@@ -97,7 +97,8 @@ def test_new_game_refuses_a_bad_name_in_one_line(simulate, args, says):
 def test_new_game_refuses_a_folder_in_use(simulate, tmp_path):
     (tmp_path / "taken").mkdir()
     (tmp_path / "taken" / "file").write_text("mine")
-    code, _, err = simulate("new-game", "card-race", "--folder", "taken")
+    # not card-race: the module's own games (`written`) make card_race an importable module
+    code, _, err = simulate("new-game", "tile-race", "--folder", "taken")
     assert code == 2 and "taken exists and is not empty" in err
 
 

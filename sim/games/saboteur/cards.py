@@ -52,9 +52,10 @@ ROUNDS, DRAW_CAP, OPT_STARTER, OPT_ROUND_END, OPT_GOLD_PASS, OPT_GOLD_SHARE = ra
 
 def exits_mask(letters: str, where: str) -> int:
     """Gives the exits mask of a string of sides such as "NEW"."""
-    if not letters or any(c not in "NESW" for c in letters):
-        raise UserError(f"{where}: exits must be letters from NESW, got {letters!r}")
-    return sum({"N": N, "E": E, "S": S, "W": W}[c] for c in set(letters))
+    if not letters or any(c not in "NESW" for c in letters) or len(set(letters)) < len(letters):
+        raise UserError(f"{where}: exits must be letters from NESW, each side at most once, "
+                        f"got {letters!r}")
+    return sum({"N": N, "E": E, "S": S, "W": W}[c] for c in letters)
 
 
 def _per_players(rules: dict, key: str) -> np.ndarray:
