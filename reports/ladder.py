@@ -38,17 +38,11 @@ from reports.sections import (
     with_wilson,
 )
 from reports.stats import significance_level, two_sided_p
-from reports.verdicts import TOLERANCE, verdict
+from reports.verdicts import TOLERANCE, target_of, verdict
 from reports.whatif import difference, per_game
 from sim.usage import PREFIX, kinds_of
 
 ALPHA = 0.05
-# Each game's headline target: Saboteur's is a team's share of rounds; the others' a seat's
-# share of games (the first player's, or seat 0's, fair share is 1 / players).
-TEAM_TARGET = {"saboteur": 0.5}
-# How a conclusion about the headline reads, by game: (above the target, below it).
-WORDS = {"saboteur": ("miners favoured", "saboteurs favoured")}
-SEAT_WORDS = ("the first player is advantaged", "the first player is disadvantaged")
 
 
 @dataclass(frozen=True)
@@ -138,8 +132,8 @@ def rungs(ctx: ReportContext) -> list[Rung]:
 
 
 def target(game_name: str, players: int) -> float:
-    """Gives the headline's fair value: 50% for a team headline, else 1 / players."""
-    return TEAM_TARGET.get(game_name, 1 / players)
+    """Gives the headline's fair value the game declares: a team's 50%, else 1 / players."""
+    return float(target_of(game_name).at(players))
 
 
 def conclusion(rate: float, target_rate: float, p: float, words: tuple[str, str]) -> str:
@@ -297,7 +291,7 @@ def _headline(ctx: ReportContext, keys: pl.DataFrame) -> pl.DataFrame:
     that gap on effective trials, and the conclusion it supports."""
     frame = with_wilson(headline_totals(ctx, "configuration")).join(keys, on="configuration")
     name = ctx.game.name
-    words = WORDS.get(name, SEAT_WORDS)
+    words = target_of(name).leanings()
     goal = np.array([target(name, p) for p in frame["players"]])
     eff = frame["eff_n"].to_numpy().astype(float)
     with np.errstate(divide="ignore", invalid="ignore"):

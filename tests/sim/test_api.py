@@ -109,6 +109,12 @@ def test_a_report_and_a_comparison_over_two_player_counts(tmp_path, small):
      "hand_size.5 applies to 5 players; this run plays 7"),
     (lambda: api.run("saboteur", players=5, games=0), "must be at least 1, got 0"),
     (lambda: api.compare("saboteur", ["default"], players=5, games=1), "at least two strategies"),
+    (lambda: api.tune("sequence-stacks", players=2, trials=0), "--trials must be at least 1, got 0"),
+    (lambda: api.tune("sequence-stacks", players=2, role="miner"), "has no roles to tune"),
+    (lambda: api.ladder("sequence-stacks", players=2, by_role=True), "has no roles"),
+    (lambda: api.balance("sequence-stacks", players=2, vary=["x=1"], precision=0.7),
+     "--precision takes a half-width"),
+    (lambda: api.bench("sequence-stacks", repeat=0), "--repeat must be at least 1, got 0"),
 ])
 def test_a_bad_argument_is_one_user_error(tmp_path, monkeypatch, call, message):
     monkeypatch.chdir(tmp_path)
