@@ -374,7 +374,7 @@ def tune(game: str, *, players: int, family: str = "default", params: str | None
     from sim.studies import tune as tuning
 
     found = registry.get(game)
-    workers = workers or os.cpu_count() or 1
+    workers = _workers(workers)
     limits.check_workers(workers)
     check_backend(backend, scheduler)
     for flag, value in (("--trials", trials), ("--games", games), ("--gain-games", gain_games)):
@@ -467,7 +467,7 @@ def ladder(game: str, *, players: int | str | Sequence[int], games: int = 2_000,
     limits.check_games(games)
     check_new_out(out)
     seed = seed_of(seed)
-    workers = workers or os.cpu_count() or 1
+    workers = _workers(workers)
     with tempfile.TemporaryDirectory() as folder:
         tunings = Path(folder) / ladders.TUNINGS
         if tuned and "tuned" in dict(strategies):
@@ -502,7 +502,7 @@ def balance(game: str, *, players: int | str | Sequence[int], vary: Sequence[str
     counts = parse_counts("--players", _counts(players), functools.partial(check_players, found))
     search.check_options(target, precision, trials)
     limits.check_games(games)
-    workers = workers or os.cpu_count() or 1
+    workers = _workers(workers)
     limits.check_workers(workers)
     seat = build_setups(found, counts, {}, strategy, {})[0].seats[0]  # checks the strategy
     out = Path(out) if out is not None else default_out(f"balance-{game}")
@@ -555,6 +555,11 @@ def bench(game: str, *, players: int | str | Sequence[int] | None = None,
     names = [build_setups(found, counts, {}, strategy, {})[0].seats[0] for strategy in names]
     measure(found, rules, counts, names, games, repeat, scaling_games, memory_games, Console(),
             dask)
+
+
+def _workers(workers: int | None) -> int:
+    """Gives the worker processes asked for (None: every core); a study checks the number."""
+    return (os.cpu_count() or 1) if workers is None else workers
 
 
 def _command() -> str:
