@@ -224,14 +224,14 @@ def run(game: str, *, players: int | str | Sequence[int], games: int = 10_000,
     by round (a role not named plays `strategy`). forbid: "rockfall",
     "2=rockfall" or "miner:break". own: the game's own options and data files, by the names
     it declares (`simulate GAME --help` shows them as flags), e.g. a number of something in
-    play (a list sweeps it) or a board file. workers: processes (default: every core). out: the run folder (default
-    runs/GAME-DATE-TIME). until_ci: stop each configuration once its headline's 95% interval
+    play (a list sweeps it) or a board file. workers: processes (default: every core). out:
+    the run folder (default runs/GAME-DATE-TIME). until_ci: stop each configuration once its headline's 95% interval
     is this narrow (half-width). quiet: no line saying what plays and no progress bar (shown
     on a terminal and in a notebook, the first compile of a game's engine included).
     """
-    found = registry.get(game)
     from sim.game import files_of
 
+    found = registry.get(game)
     keys = {f.key for f in files_of(found)}
     sets = _sets(rules) + file_sets(found, {k: v for k, v in own.items() if k in keys})
     options = game_options(found, {k: _flag_text(v) for k, v in own.items() if k not in keys},

@@ -128,3 +128,10 @@ def test_a_table_the_game_lacks_is_a_user_error(tmp_path, small):
     with pytest.raises(UserError, match="sequence-stacks has no table 'rounds'; its tables: "):
         run.table("rounds")
     assert isinstance(run.games(), pl.DataFrame)
+
+
+def test_a_games_own_option_is_a_keyword_by_its_declared_name(tmp_path, small):
+    run = api.run("saboteur", players=4, saboteurs=[1, 2], out=tmp_path / "r", **small)
+    assert run.configurations == ["4p saboteurs=1 default", "4p saboteurs=2 default"]
+    assert [s["options"] for s in run.manifest["setups"]] == [{"saboteurs": 1},
+                                                              {"saboteurs": 2}]
