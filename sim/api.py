@@ -212,7 +212,9 @@ def run(game: str, *, players: int | str | Sequence[int], games: int = 10_000,
         forbid: Sequence[str] = (), strategies_file: str | Path | None = None,
         workers: int | None = None, out: str | Path | None = None,
         until_ci: float | None = None, backend: str = "local", scheduler: str | None = None,
-        bot_timeout: float = bot_limit.DEFAULT, quiet: bool = False, **own) -> Run:
+        bot_timeout: float = bot_limit.DEFAULT, quiet: bool = False, sets: Sequence[str] = (),
+        resume: bool = False, chunk_size: int | None = None, output_format: str = "table",
+        **own) -> Run:
     """Plays `games` games of every configuration asked for into a new run folder; gives it.
 
     players: 7, "5,7", "3-10" or a list. rules: rule keys (`rule_keys(game)`) to values; a
@@ -227,24 +229,29 @@ def run(game: str, *, players: int | str | Sequence[int], games: int = 10_000,
     play (a list sweeps it) or a board file. workers: processes (default: every core). out:
     the run folder (default runs/GAME-DATE-TIME). until_ci: stop each configuration once its headline's 95% interval
     is this narrow (half-width). quiet: no line saying what plays and no progress bar (shown
-    on a terminal and in a notebook, the first compile of a game's engine included).
+    on a terminal and in a notebook, the first compile of a game's engine included). sets:
+    --set KEY=VALUE texts, as the command takes them. resume: finish the interrupted run in
+    `out` instead. output_format: the command's --format (not table: the line saying what
+    plays goes to stderr).
     """
     from sim.game import files_of
 
     found = registry.get(game)
     keys = {f.key for f in files_of(found)}
-    sets = _sets(rules) + file_sets(found, {k: v for k, v in own.items() if k in keys})
+    sets = [*sets, *_sets(rules), *file_sets(found, {k: v for k, v in own.items() if k in keys})]
     options = game_options(found, {k: _flag_text(v) for k, v in own.items() if k not in keys},
                            _counts(players), _paths(config), sets)
     found, ruled, setups = configure(found.name, _counts(players), options, strategy,
                                      [f"{k}={v}" for k, v in (seats or {}).items()],
                                      _paths(config), sets, strategies_file, list(forbid),
                                      [f"{k}={v}" for k, v in (role_strategies or {}).items()])
-    return Run(play(found, ruled, setups, games=games, seed=seed,
-                    workers=workers or os.cpu_count() or 1,
-                    out=Path(out) if out is not None else default_out(found.name),
-                    quiet=quiet, backend=backend, scheduler=scheduler,
-                    until_ci=until_ci, bot_timeout=bot_timeout))
+    if resume and out is None:
+        raise UserError("--resume needs --out: the run folder to continue")
+    return Run(play(found, ruled, setups, games=games, seed=seed, workers=_workers(workers),
+                    out=Path(out) if out is not None else default_out(game),
+                    quiet=quiet, chunk_size=chunk_size, resume=resume, backend=backend,
+                    scheduler=scheduler, until_ci=until_ci, bot_timeout=bot_timeout,
+                    output_format=output_format))
 
 
 def resume(folder: str | Path, *, workers: int | None = None, backend: str = "local",

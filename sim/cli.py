@@ -31,9 +31,7 @@ from sim import games as registry
 from sim.run import limits
 from sim.api import Interrupted
 from sim.api import configure as _configure
-from sim.api import default_out as _default_out
 from sim.api import file_sets, game_options
-from sim.api import play as _play
 from sim.api import seed_of as _seed
 from sim.api import with_presets as _with_presets
 from sim.errors import Interruption, UserError, os_error_line
@@ -660,28 +658,20 @@ def ladder(
     _print_summary(run._store)
 
 
-def _run_game(name: str, *, players: str, own: dict, files: dict, games: int, seed: int | None,
-              workers: int, out: Path | None, strategy: str, seat_strategy: list[str] | None,
-              role_strategy: list[str] | None, config: list[Path] | None, sets: list[str] | None, quiet: bool,
-              chunk_size: int | None, resume: bool, backend: str, scheduler: str | None,
-              until_ci: float | None, strategies_file: Path | None,
-              forbid: list[str] | None, bot_timeout: float, output_format: str) -> None:
+def _run_game(name: str, *, players: str, own: dict, files: dict, seat_strategy: list[str] | None,
+              role_strategy: list[str] | None, config: list[Path] | None, sets: list[str] | None,
+              forbid: list[str] | None, output_format: str, **flags) -> None:
     """Plays every configuration of a game's sweep into one run folder and prints the summary."""
     from reports.render import check_table_format
+    from sim import api
+    from sim.run.setups import parse_role_strategies, parse_seat_strategies
 
     check_table_format(output_format)
-    game = registry.get(name)
-    sets = [*(sets or []), *file_sets(game, files)]
-    options = game_options(game, own, players, config or [], sets)
-    game, rules, setups = _configure(name, players, options, strategy, seat_strategy, config, sets,
-                                     strategies_file, forbid, role_strategy)
-    if resume and out is None:
-        raise UserError("--resume needs --out: the run folder to continue")
-    run = _play(game, rules, setups, games=games, seed=seed, workers=workers,
-                out=out or _default_out(name), quiet=quiet, chunk_size=chunk_size, resume=resume,
-                backend=backend, scheduler=scheduler, until_ci=until_ci, bot_timeout=bot_timeout,
-                output_format=output_format)
-    _print_summary(run, output_format)
+    run = api.run(name, players=players, seats=parse_seat_strategies(seat_strategy or []),
+                  role_strategies=parse_role_strategies(role_strategy or []), config=config or [],
+                  sets=sets or [], forbid=forbid or [], output_format=output_format,
+                  **flags, **own, **files)
+    _print_summary(run._store, output_format)
 
 
 def _trace_game(name: str, *, players: str, own: dict, files: dict, seed: int | None,
