@@ -29,7 +29,7 @@ import time
 from collections.abc import Iterator, Mapping, Sequence
 from datetime import datetime
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TextIO
 
 from sim import games as registry
 from sim.run import limits
@@ -40,7 +40,7 @@ if TYPE_CHECKING:  # polars is imported where a table is read: `simulate --help`
     import polars as pl
 
 __all__ = ["Run", "Comparison", "UserError", "balance", "bench", "compare", "games", "ladder",
-           "open_run", "report", "resume", "rule_keys", "run", "strategies", "tune"]
+           "open_run", "report", "resume", "rule_keys", "run", "strategies", "trace", "tune"]
 
 Values = object | Sequence  # one value, or a list of values to sweep
 
@@ -252,6 +252,41 @@ def run(game: str, *, players: int | str | Sequence[int], games: int = 10_000,
                     quiet=quiet, chunk_size=chunk_size, resume=resume, backend=backend,
                     scheduler=scheduler, until_ci=until_ci, bot_timeout=bot_timeout,
                     output_format=output_format))
+
+
+def trace(game: str, *, players: int | str, seed: int | None = None, game_index: int = 0,
+          strategy: str = "default", seats: Mapping[int, str] | None = None,
+          role_strategies: Mapping[str, str] | None = None,
+          rules: Mapping[str, object] | None = None, sets: Sequence[str] = (),
+          config: str | Path | None = None, forbid: Sequence[str] = (),
+          strategies_file: str | Path | None = None, bot_timeout: float = bot_limit.DEFAULT,
+          out: TextIO | None = None, **own) -> dict:
+    """Prints game `game_index` of the run seed `seed` move by move to `out` (default stdout)
+    and gives its tables, as a run records them; without a seed, a fresh one is drawn and said
+    on stderr first (the one thing needed to show this game again). The other arguments are
+    `run`'s, one value each; `own`: the game's own options and data files."""
+    from sim.game import files_of
+
+    limits.check_game_index(game_index)
+    bot_limit.check(bot_timeout)
+    found = registry.get(game)
+    keys = {f.key for f in files_of(found)}
+    sets = [*sets, *_sets(rules), *file_sets(found, {k: v for k, v in own.items() if k in keys})]
+    configs = _paths(config)
+    options = game_options(found, {k: v for k, v in own.items() if k not in keys},
+                           _counts(players), configs, sets, sweep=False)
+    found, ruled, setups = configure(game, _counts(players), options, strategy,
+                                     [f"{k}={v}" for k, v in (seats or {}).items()], configs,
+                                     sets, strategies_file, list(forbid),
+                                     [f"{k}={v}" for k, v in (role_strategies or {}).items()])
+    if len(setups) > 1:
+        raise UserError("a trace shows one game: give each --set one value")
+    drawn = seed is None
+    seed = seed_of(seed)
+    if drawn:
+        print(f"seed {seed}", file=sys.stderr)
+    with bot_limit.limit_for_run(bot_timeout):
+        return found.trace(ruled, setups[0], seed, game_index, out or sys.stdout)
 
 
 def resume(folder: str | Path, *, workers: int | None = None, backend: str = "local",

@@ -28,11 +28,7 @@ from typer._click.utils import PacifyFlushWrapper
 from typer.core import TyperCommand, TyperGroup
 
 from sim import games as registry
-from sim.run import limits
 from sim.api import Interrupted
-from sim.api import configure as _configure
-from sim.api import file_sets, game_options
-from sim.api import seed_of as _seed
 from sim.api import with_presets as _with_presets
 from sim.errors import Interruption, UserError, os_error_line
 from strategies import bot_timeout as bot_limit
@@ -674,29 +670,17 @@ def _run_game(name: str, *, players: str, own: dict, files: dict, seat_strategy:
     _print_summary(run._store, output_format)
 
 
-def _trace_game(name: str, *, players: str, own: dict, files: dict, seed: int | None,
-                game_index: int,
-                strategy: str, seat_strategy: list[str] | None,
-                role_strategy: list[str] | None, config: Path | None,
-                sets: list[str] | None, strategies_file: Path | None,
-                forbid: list[str] | None, bot_timeout: float) -> None:
+def _trace_game(name: str, *, players: str, own: dict, files: dict,
+                seat_strategy: list[str] | None, role_strategy: list[str] | None,
+                config: Path | None, sets: list[str] | None, forbid: list[str] | None,
+                **flags) -> None:
     """Prints one game of a game's configuration move by move."""
-    limits.check_game_index(game_index)
-    bot_limit.check(bot_timeout)
-    game = registry.get(name)
-    sets = [*(sets or []), *file_sets(game, files)]
-    configs = [config] if config else []
-    options = game_options(game, own, players, configs, sets, sweep=False)
-    game, rules, setups = _configure(name, players, options, strategy, seat_strategy, configs,
-                                     sets, strategies_file, forbid, role_strategy)
-    if len(setups) > 1:
-        raise UserError("a trace shows one game: give each --set one value")
-    drawn = seed is None
-    seed = _seed(seed)
-    if drawn:
-        print(f"seed {seed}", file=sys.stderr)  # the one thing needed to show this game again
-    with bot_limit.limit_for_run(bot_timeout):
-        game.trace(rules, setups[0], seed, game_index, sys.stdout)
+    from sim import api
+    from sim.run.setups import parse_role_strategies, parse_seat_strategies
+
+    api.trace(name, players=players, seats=parse_seat_strategies(seat_strategy or []),
+              role_strategies=parse_role_strategies(role_strategy or []), config=config,
+              sets=sets or [], forbid=forbid or [], **flags, **own, **files)
 
 
 def _bench_game(name: str, *, players: str | None, strategies: str, games: int,

@@ -135,3 +135,13 @@ def test_a_games_own_option_is_a_keyword_by_its_declared_name(tmp_path, small):
     assert run.configurations == ["4p saboteurs=1 default", "4p saboteurs=2 default"]
     assert [s["options"] for s in run.manifest["setups"]] == [{"saboteurs": 1},
                                                               {"saboteurs": 2}]
+
+
+def test_a_trace_prints_the_game_a_run_plays_and_gives_its_tables(tmp_path, small):
+    shown = io.StringIO()
+    tables = api.trace("sequence-stacks", players=2, seed=5, game_index=3, out=shown)
+    run = api.run("sequence-stacks", players=2, out=tmp_path / "r", **small)
+    assert shown.getvalue().startswith("Sequence Stacks, 2 players, seed 5, game 3; seats: ")
+    played = run.games().filter(pl.col("game_id") == 3)
+    assert tables["games"]["winner"].to_list() == played["winner"].to_list()
+    assert tables["games"]["turns"].to_list() == played["turns"].to_list()
