@@ -14,7 +14,6 @@ from reports import runs as runs_mod
 from reports.report import _writable, publish
 from reports.sections import (
     ADJUSTED,
-    INTERVAL_NOTE,
     ReportContext,
     Section,
     Table,

@@ -1,7 +1,7 @@
 """What balanced means for each game's headline, and a verdict in words on an interval.
 
-A game declares its target (a fixed rate such as Saboteur's 50%, else a fair share 1/players)
-and whom a rate above or below it favours, in its package's `report` module (`declare`);
+A game declares its target (`GAME.target`, a sim.game.Target: a fixed rate such as a team's
+50%, else a fair share 1/players) and whom a rate above or below it favours;
 `simulate report --target` replaces the rate. A verdict rests on the interval, never on the point alone.
 """
 
@@ -14,38 +14,18 @@ from statistics import NormalDist
 import numpy as np
 
 from sim.errors import UserError
+from sim.game import Target
 
 TOLERANCE = 0.02  # an interval within ±2 points of the target is balanced
 
 
-@dataclass(frozen=True)
-class Target:
-    """Balance for one game's headline: a fixed rate (None: a fair share, 1/players), and the
-    side a rate above and below it favours (e.g. "miners", "saboteurs")."""
-
-    rate: float | None = None
-    above: str = "the first player"
-    below: str = "the other players"
-
-    def at(self, players, override: float | None = None) -> np.ndarray:
-        """Gives the target rate at each player count (`override`, from --target, first)."""
-        players = np.asarray(players, dtype=float)
-        if override is not None:
-            return np.full(players.shape, override)
-        return np.full(players.shape, self.rate) if self.rate is not None else 1 / players
-
-
-_TARGETS: dict[str, Target] = {}
-
-
-def declare(game: str, target: Target) -> None:
-    """Records what balanced means for `game`'s headline (called by a game's `report` module)."""
-    _TARGETS[game] = target
-
-
 def target_of(game: str) -> Target:
-    """Gives the game's declared target (a fair share for the first player if none)."""
-    return _TARGETS.get(game, Target())
+    """Gives the target game `game` declares (sim.game.Target; a fair share for the first
+    player if none)."""
+    from sim import games as registry
+    from sim.game import target_of as declared
+
+    return declared(registry.get(game))
 
 
 @dataclass(frozen=True)

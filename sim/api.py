@@ -2,11 +2,11 @@
 
     from sim import api
 
-    run = api.run("saboteur", players="5,7", games=2_000, seed=1)
+    run = api.run("no-thanks", players="3-5", games=2_000, seed=1)
     run.summary()                   # one row per configuration, with 95% intervals
     run.table("seats")              # a polars DataFrame, labels joined
     api.report(run)                 # report.md, report.html and charts; gives the folder
-    duel = api.compare("saboteur", ["default", "covert-saboteurs"], players=7, games=2_000)
+    duel = api.compare("no-thanks", ["default", "random"], players=4, games=2_000)
     duel.head_to_head
 
 Every function checks its arguments as the command line does and raises `UserError` (one
@@ -29,7 +29,7 @@ import time
 from collections.abc import Iterator, Mapping, Sequence
 from datetime import datetime
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TextIO
 
 from sim import games as registry
 from sim.run import limits
@@ -39,8 +39,8 @@ from strategies import bot_timeout as bot_limit
 if TYPE_CHECKING:  # polars is imported where a table is read: `simulate --help` does not wait for it
     import polars as pl
 
-__all__ = ["Run", "Comparison", "UserError", "compare", "games", "open_run", "report", "resume",
-           "rule_keys", "run", "strategies"]
+__all__ = ["Run", "Comparison", "UserError", "balance", "bench", "compare", "games", "ladder",
+           "open_run", "report", "resume", "rule_keys", "run", "strategies", "trace", "tune"]
 
 Values = object | Sequence  # one value, or a list of values to sweep
 
@@ -48,8 +48,10 @@ Values = object | Sequence  # one value, or a list of values to sweep
 class Interrupted(Exception):
     """Ctrl-C stopped a run: the message says whether and how it can be resumed."""
 
-    def __init__(self, folder: Path):
-        if (folder / "manifest.json").exists():
+    def __init__(self, folder: Path, message: str | None = None):
+        if message is not None:  # a study's folder (a tuning's, a balance search's)
+            super().__init__(message)
+        elif (folder / "manifest.json").exists():
             super().__init__(f"interrupted: finished games are kept; continue with"
                              f" 'simulate resume {folder}'")
         else:
@@ -69,7 +71,7 @@ class Run:
 
     @property
     def game(self) -> str:
-        """The game's name, e.g. "saboteur"."""
+        """The game's name, e.g. "no-thanks"."""
         return self._store.game
 
     @property
@@ -114,7 +116,9 @@ class Run:
         frame = runs_mod.collect(runs_mod.scan(self._store, name), self._store, name)
         frame = frame.with_columns(pl.col("setup").cast(pl.Int64)).join(
             labels, on="setup", how="left")
-        roles = getattr(getattr(registry.get(self.game), "bots", None), "roles", ())
+        from sim.game import role_names
+
+        roles = role_names(registry.get(self.game))
         if roles and "role" in frame.columns and frame.schema["role"].is_integer():
             frame = frame.with_columns(pl.col("role").replace_strict(
                 list(range(len(roles))), list(roles), return_dtype=pl.String))
@@ -206,12 +210,11 @@ def run(game: str, *, players: int | str | Sequence[int], games: int = 10_000,
         rules: Mapping[str, Values] | None = None,
         config: str | Path | Sequence[str | Path] | None = None,
         forbid: Sequence[str] = (), strategies_file: str | Path | None = None,
-        saboteurs: int | Sequence[int] | None = None, reaction: str | None = None,
-        reaction_profile: str | None = None, board: str | Path | None = None,
-        deck: str | Path | None = None, workers: int | None = None,
-        out: str | Path | None = None, until_ci: float | None = None,
-        backend: str = "local", scheduler: str | None = None,
-        bot_timeout: float = bot_limit.DEFAULT, quiet: bool = False) -> Run:
+        workers: int | None = None, out: str | Path | None = None,
+        until_ci: float | None = None, backend: str = "local", scheduler: str | None = None,
+        bot_timeout: float = bot_limit.DEFAULT, quiet: bool = False, sets: Sequence[str] = (),
+        resume: bool = False, chunk_size: int | None = None, output_format: str = "table",
+        **own) -> Run:
     """Plays `games` games of every configuration asked for into a new run folder; gives it.
 
     players: 7, "5,7", "3-10" or a list. rules: rule keys (`rule_keys(game)`) to values; a
@@ -221,25 +224,69 @@ def run(game: str, *, players: int | str | Sequence[int], games: int = 10_000,
     "path/to/file.py:Class"); seats: {seat: strategy} for some seats; role_strategies:
     {role: strategy}, e.g. {"miner": "search"}: whichever seat holds the role plays it, round
     by round (a role not named plays `strategy`). forbid: "rockfall",
-    "2=rockfall" or "miner:break". Game options: saboteurs (Saboteur: fixed number in play;
-    a list sweeps), reaction and reaction_profile (Spit, Speed), board and deck (Deep Space).
-    workers: processes (default: every core). out: the run folder (default
-    runs/GAME-DATE-TIME). until_ci: stop each configuration once its headline's 95% interval
+    "2=rockfall" or "miner:break". own: the game's own options and data files, by the names
+    it declares (`simulate GAME --help` shows them as flags), e.g. a number of something in
+    play (a list sweeps it) or a board file. workers: processes (default: every core). out:
+    the run folder (default runs/GAME-DATE-TIME). until_ci: stop each configuration once its headline's 95% interval
     is this narrow (half-width). quiet: no line saying what plays and no progress bar (shown
-    on a terminal and in a notebook, the first compile of a game's engine included).
+    on a terminal and in a notebook, the first compile of a game's engine included). sets:
+    --set KEY=VALUE texts, as the command takes them. resume: finish the interrupted run in
+    `out` instead. output_format: the command's --format (not table: the line saying what
+    plays goes to stderr).
     """
+    from sim.game import files_of
+
     found = registry.get(game)
-    options = _options(found, players, saboteurs, reaction, reaction_profile, config, rules)
-    sets = _sets(rules) + _board_and_deck(found, board, deck)
+    keys = {f.key for f in files_of(found)}
+    sets = [*sets, *_sets(rules), *file_sets(found, {k: v for k, v in own.items() if k in keys})]
+    options = game_options(found, {k: _flag_text(v) for k, v in own.items() if k not in keys},
+                           _counts(players), _paths(config), sets)
     found, ruled, setups = configure(found.name, _counts(players), options, strategy,
                                      [f"{k}={v}" for k, v in (seats or {}).items()],
                                      _paths(config), sets, strategies_file, list(forbid),
                                      [f"{k}={v}" for k, v in (role_strategies or {}).items()])
-    return Run(play(found, ruled, setups, games=games, seed=seed,
-                    workers=workers or os.cpu_count() or 1,
-                    out=Path(out) if out is not None else default_out(found.name),
-                    quiet=quiet, backend=backend, scheduler=scheduler,
-                    until_ci=until_ci, bot_timeout=bot_timeout))
+    if resume and out is None:
+        raise UserError("--resume needs --out: the run folder to continue")
+    return Run(play(found, ruled, setups, games=games, seed=seed, workers=_workers(workers),
+                    out=Path(out) if out is not None else default_out(game),
+                    quiet=quiet, chunk_size=chunk_size, resume=resume, backend=backend,
+                    scheduler=scheduler, until_ci=until_ci, bot_timeout=bot_timeout,
+                    output_format=output_format))
+
+
+def trace(game: str, *, players: int | str, seed: int | None = None, game_index: int = 0,
+          strategy: str = "default", seats: Mapping[int, str] | None = None,
+          role_strategies: Mapping[str, str] | None = None,
+          rules: Mapping[str, object] | None = None, sets: Sequence[str] = (),
+          config: str | Path | None = None, forbid: Sequence[str] = (),
+          strategies_file: str | Path | None = None, bot_timeout: float = bot_limit.DEFAULT,
+          out: TextIO | None = None, **own) -> dict:
+    """Prints game `game_index` of the run seed `seed` move by move to `out` (default stdout)
+    and gives its tables, as a run records them; without a seed, a fresh one is drawn and said
+    on stderr first (the one thing needed to show this game again). The other arguments are
+    `run`'s, one value each; `own`: the game's own options and data files."""
+    from sim.game import files_of
+
+    limits.check_game_index(game_index)
+    bot_limit.check(bot_timeout)
+    found = registry.get(game)
+    keys = {f.key for f in files_of(found)}
+    sets = [*sets, *_sets(rules), *file_sets(found, {k: v for k, v in own.items() if k in keys})]
+    configs = _paths(config)
+    options = game_options(found, {k: v for k, v in own.items() if k not in keys},
+                           _counts(players), configs, sets, sweep=False)
+    found, ruled, setups = configure(game, _counts(players), options, strategy,
+                                     [f"{k}={v}" for k, v in (seats or {}).items()], configs,
+                                     sets, strategies_file, list(forbid),
+                                     [f"{k}={v}" for k, v in (role_strategies or {}).items()])
+    if len(setups) > 1:
+        raise UserError("a trace shows one game: give each --set one value")
+    drawn = seed is None
+    seed = seed_of(seed)
+    if drawn:
+        print(f"seed {seed}", file=sys.stderr)
+    with bot_limit.limit_for_run(bot_timeout):
+        return found.trace(ruled, setups[0], seed, game_index, out or sys.stdout)
 
 
 def resume(folder: str | Path, *, workers: int | None = None, backend: str = "local",
@@ -291,32 +338,45 @@ def report(*runs: Run | str | Path, out: str | Path | None = None,
 
 def compare(game: str, strategies: Sequence[str], *, players: int | str | Sequence[int],
             games: int = 10_000, seed: int | None = None, rules: Mapping[str, object] | None = None,
-            config: str | Path | None = None, forbid: Sequence[str] = (),
+            sets: Sequence[str] = (), config: str | Path | None = None, forbid: Sequence[str] = (),
             strategies_file: str | Path | None = None, workers: int | None = None,
             out: str | Path | None = None, backend: str = "local",
             scheduler: str | None = None, bot_timeout: float = bot_limit.DEFAULT,
-            quiet: bool = False, role_strategies: Mapping[str, str] | None = None
-            ) -> Comparison:
+            quiet: bool = False, role_strategies: Mapping[str, str] | None = None,
+            output_format: str | None = None) -> Comparison:
     """Plays `strategies` against each other on the same deals, each in every seat, at each
     player count of `players`; gives the comparison (head-to-head, ranking) and writes its
-    report into RUN/compare/. forbid: "rockfall" (every strategy) or "STRATEGY=rockfall".
-    role_strategies: {role: strategy} played whichever seat holds the role; the strategies
-    compared play the roles left open. quiet: no line saying what plays, no progress bar."""
+    report into RUN/compare/. rules: one value per key (sets: the same as --set KEY=VALUE
+    texts). forbid: "rockfall" (every strategy) or "STRATEGY=rockfall". role_strategies:
+    {role: strategy} played whichever seat holds the role; the strategies compared play the
+    roles left open. quiet: no line saying what plays, no progress bar. output_format: print
+    the comparison as the command does (table, csv, json, markdown); None: print nothing."""
+    import io
+
+    from rich.console import Console
+
     from reports.compare import print_comparison
-    from sim.studies.compare import plan
+    from reports.render import check_table_format
     from sim.counts import parse_counts
+    from sim.rules import split_sweeps
     from sim.run.setups import check_counts_of_sets, check_players
+    from sim.studies.compare import plan
     from strategies.seats import forbid_strategies
 
+    if output_format is not None:
+        check_table_format(output_format)
     found = registry.get(game)
     if isinstance(strategies, str):
         strategies = strategies.split(",")
     sweeps = [k for k, v in (rules or {}).items() if _is_sweep(v)]
     if sweeps:
         raise UserError(f"compare plays one set of rules: give {sweeps[0]} one value")
+    sets = [*sets, *_sets(rules)]
+    if split_sweeps(found.name, sets)[1]:
+        raise UserError("compare plays one set of rules: give each --set one value")
     counts = parse_counts("--players", _counts(players), functools.partial(check_players, found))
-    check_counts_of_sets(found.name, _sets(rules), counts)
-    ruled = with_presets(found, found.load_rules(str(config) if config else None, _sets(rules)),
+    check_counts_of_sets(found.name, sets, counts)
+    ruled = with_presets(found, found.load_rules(str(config) if config else None, sets),
                          strategies_file)
     named = forbid_strategies(list(strategies), list(forbid))
     setups = [setup for n in counts for setup in plan(found, named, n, {}, ruled,
@@ -327,13 +387,229 @@ def compare(game: str, strategies: Sequence[str], *, players: int | str | Sequen
                       workers=workers or os.cpu_count() or 1,
                       out=Path(out) if out is not None else default_out(f"{game}-compare"),
                       quiet=quiet, backend=backend, scheduler=scheduler,
-                      bot_timeout=bot_timeout))
-    import io
+                      bot_timeout=bot_timeout, output_format=output_format or "table"))
+    if output_format is None:
+        folder = print_comparison(played._store, Console(file=io.StringIO()))
+    else:
+        folder = print_comparison(played._store, fmt=output_format)
+    return Comparison(played, folder)
 
+
+def tune(game: str, *, players: int, family: str = "default", params: str | None = None,
+         role: str | None = None, seat: int | None = None, against: str = "default",
+         trials: int = 100, games: int = 2_000, gain_games: int | None = None,
+         alternate: int = 0, role_strategies: Mapping[str, str] | None = None,
+         sampler: str = "tpe", pruner: str = "halving", seed: int | None = None,
+         workers: int | None = None, out: str | Path | None = None,
+         config: str | Path | None = None, rules: Mapping[str, object] | None = None,
+         sets: Sequence[str] = (), strategies_file: str | Path | None = None,
+         resume: bool = False, quiet: bool = False, backend: str = "local",
+         scheduler: str | None = None) -> str:
+    """Searches a bot family's parameters (Optuna) for the best result against the field and
+    measures the gain on fresh seeds, into the tuning folder `out` (default
+    tuned/GAME-DATE-TIME; the same folder resumes); gives the report `simulate tune` prints
+    (the presets it writes are OUT/tuned.toml). params: "a,b" (default: all of the family's;
+    with `role`, those only that role reads); role: tune that role of the game's (its
+    round-win rate); seat: tune one seat alone (default: one seat, each in turn); against:
+    what the others play; alternate: steps of iterated best response; role_strategies:
+    {role: strategy}, with `role`, for the roles not tuned."""
+    from sim.rules import split_sweeps
+    from sim.run.runner import check_backend
+    from sim.run.setups import check_counts_of_sets, check_players
+    from sim.studies import tune as tuning
+
+    found = registry.get(game)
+    workers = _workers(workers)
+    limits.check_workers(workers)
+    check_backend(backend, scheduler)
+    for flag, value in (("--trials", trials), ("--games", games), ("--gain-games", gain_games)):
+        if value is not None and value < 1:
+            raise UserError(f"{flag} must be at least 1, got {value}")
+    limits.check_games(games)
+    if alternate < 0:
+        raise UserError(f"--alternate must be 0 or more, got {alternate}")
+    if sampler not in tuning.SAMPLERS or pruner not in tuning.PRUNERS:
+        raise UserError(f"--sampler takes {', '.join(tuning.SAMPLERS)} and --pruner "
+                        f"{', '.join(tuning.PRUNERS)}, got {sampler!r} and {pruner!r}")
+    sets = [*sets, *_sets(rules)]
+    if split_sweeps(found.name, sets)[1]:
+        raise UserError("tune plays one set of rules: give each --set one value")
+    check_players(found, players)
+    check_counts_of_sets(found.name, sets, [players])
+    ruled = with_presets(found, found.load_rules(str(config) if config else None, sets),
+                         strategies_file)
+    if role_strategies and alternate:
+        raise UserError("--role-strategy fixes the roles not tuned: it takes no --alternate")
+    side = tuning.make_side(found, ruled, players, family, params, role, seat, against,
+                            dict(role_strategies or {}))
+    for setup in tuning.setups(side, players):
+        found.check(tuning.rules_with(ruled, family, side, dict(side.start)), setup)
+    out = Path(out) if out is not None else Path("tuned") / f"{game}-{datetime.now():%Y%m%d-%H%M%S}"
+    settings = tuning.Settings(found.name, players, family, ruled, side, trials, games,
+                               gain_games or max(games, 2_000),
+                               seed_of(seed if seed is not None else tuning.stored_seed(out)),
+                               sampler, pruner, alternate)
+    tuning.open_folder(out, settings, resume)
+    try:
+        steps = tuning.run(settings, out, _command(), workers, quiet, backend=backend,
+                           scheduler=scheduler)
+    except KeyboardInterrupt:
+        raise Interrupted(out, f"interrupted: finished trials are kept in {out}; rerun the "
+                               "same command (or add --resume) to continue") from None
+    return tuning.report(settings, steps, out)
+
+
+def ladder(game: str, *, players: int | str | Sequence[int], games: int = 2_000,
+           rungs: str | Sequence[str] | None = None, tuned: str | Path | None = None,
+           tune_trials: int | None = None, tune_games: int | None = None,
+           by_role: bool = False, role_strategies: Mapping[str, str] | None = None,
+           config: str | Path | Sequence[str | Path] | None = None,
+           rules: Mapping[str, Values] | None = None, sets: Sequence[str] = (),
+           seed: int | None = None, workers: int | None = None,
+           out: str | Path | None = None, quiet: bool = False, backend: str = "local",
+           scheduler: str | None = None) -> Run:
+    """Plays the same deals with every seat at each rung of skill (random, default, tuned,
+    search) into one run; gives it (`report` then shows balance across skill levels).
+    rungs: those to play, in order (default: random, default, tuned where there are tuned
+    presets, search where the game has it); tuned: the tuned rung's presets file (default:
+    the game's shipped tunings); tune_trials, tune_games: tune the tuned rung on the fly;
+    by_role: the skill matrix, each rung of one role against each of the other."""
+    import tempfile
+
+    from sim.counts import parse_counts
+    from sim.rules import with_values
+    from sim.run.setups import check_players, rule_variants
+    from sim.studies import ladder as ladders
+
+    found = registry.get(game)
+    counts = parse_counts("--players", _counts(players), functools.partial(check_players, found))
+    wanted = ladders.parse_rungs(rungs if rungs is None or isinstance(rungs, str)
+                                 else ",".join(rungs))
+    on_the_fly = ladders.check_tuning(tune_trials, tune_games, tuned)
+    # the tuned rung's presets: `tuned`'s, a tuning's on the fly, else the game's shipped
+    shipped = None if tuned or on_the_fly else ladders.shipped_tuned(found)
+    strategies = ladders.rung_strategies(
+        found, wanted, ladders.ON_THE_FLY if on_the_fly else
+        ladders.FROM_FILE if tuned or shipped else None, shipped is not None)
+    if shipped and "tuned" in dict(strategies):
+        tuned = shipped
+    named, presets, gains = (ladders.tuned_presets(found, Path(tuned), counts) if tuned
+                             else ({}, {}, {}))
+    # a rule sweep (KEY=V1,V2, several configs): every rung of every variant, same deals
+    ruled, variants = rule_variants(found, [str(c) for c in _paths(config)],
+                                    [*sets, *_sets(rules)],
+                                    len(counts) * len(wanted or ladders.RUNGS) ** (2 if by_role else 1))
+    if presets:
+        from strategies.presets import with_presets as presets_in
+        ruled = presets_in(ruled, presets)
+    roles = dict(role_strategies or {})
+    if by_role and roles:
+        raise UserError("--by-role plays every role at every rung: drop --role-strategy")
+    setups = ladders.setups(found, counts, {}, strategies, ruled, named, by_role, roles, variants)
+    for setup in setups:
+        found.check(with_values(ruled, setup.rule_values()), setup)
+    out = Path(out) if out is not None else default_out(f"{game}-ladder")
+    limits.check_games(games)
+    check_new_out(out)
+    seed = seed_of(seed)
+    workers = _workers(workers)
+    with tempfile.TemporaryDirectory() as folder:
+        tunings = Path(folder) / ladders.TUNINGS
+        if tuned and "tuned" in dict(strategies):
+            ladders.keep_gains(tunings, named, gains, Path(tuned))
+        if on_the_fly and "tuned" in dict(strategies):
+            names, ruled = ladders.tune(found, ruled, counts, tune_trials, tune_games, seed,
+                                        tunings, workers, quiet)
+            setups = ladders.setups(found, counts, {}, strategies, ruled, names, by_role, roles,
+                                    variants)
+        played = play(found, ruled, setups, games=games, seed=seed, workers=workers, out=out,
+                      quiet=quiet, backend=backend, scheduler=scheduler)
+        if tunings.exists():
+            ladders.keep_tunings(tunings, out)
+    return Run(played)
+
+
+def balance(game: str, *, players: int | str | Sequence[int], vary: Sequence[str],
+            target: float | None = None, keep: str | None = None, precision: float = 0.01,
+            games: int = 20_000, trials: int = 30, strategy: str = "default",
+            seed: int | None = None, workers: int | None = None,
+            out: str | Path | None = None) -> str:
+    """Searches the rule values that bring the game's headline rate to its target (default:
+    the one the game declares), measures them again on fresh seeds, and writes OUT/balanced.toml
+    (a `config`) and a response chart; gives the answer `simulate balance` prints. vary:
+    "KEY=LO-HI" or "KEY=V1,V2" ({n} in KEY stands for the player count); keep:
+    "COLUMN<=NUMBER" or "COLUMN>=NUMBER", a games-table mean kept in range."""
+    from sim.counts import parse_counts
+    from sim.run.setups import build_setups, check_players
+    from sim.studies import balance as search
+
+    found = registry.get(game)
+    counts = parse_counts("--players", _counts(players), functools.partial(check_players, found))
+    search.check_options(target, precision, trials)
+    limits.check_games(games)
+    workers = _workers(workers)
+    limits.check_workers(workers)
+    seat = build_setups(found, counts, {}, strategy, {})[0].seats[0]  # checks the strategy
+    out = Path(out) if out is not None else default_out(f"balance-{game}")
+    check_new_out(out)
+    try:
+        result = search.balance(found, counts, list(vary), target=target,
+                                keep=search.parse_keep(keep), precision=precision,
+                                most_games=games, trials=trials, seed=seed_of(seed),
+                                workers=workers, out=out, seat=seat)
+    except KeyboardInterrupt:
+        raise Interrupted(out, f"interrupted: the runs the search played are kept in {out}") \
+            from None
+    return search.report(found, result, out)
+
+
+def bench(game: str, *, players: int | str | Sequence[int] | None = None,
+          strategies: str | Sequence[str] = ("random", "default"), games: int = 20_000,
+          scaling_games: int | None = None, memory_games: int = 0, repeat: int = 3,
+          dask: bool = False) -> None:
+    """Prints (to stdout) how fast the game plays: games per CPU-second per core for each
+    strategy and player count (default: those the game declares), against the yardstick bot;
+    worker scaling over `scaling_games` games (default: the game's; 0: skip) and peak memory
+    over `memory_games` (0: skip)."""
     from rich.console import Console
 
-    folder = print_comparison(played._store, Console(file=io.StringIO()))
-    return Comparison(played, folder)
+    from sim.counts import parse_counts
+    from sim.game import bench_counts, bench_scaling
+    from sim.run.setups import build_setups, check_players
+    from sim.studies.bench import bench as measure
+
+    found = registry.get(game)
+    scaling_games = bench_scaling(found) if scaling_games is None else scaling_games
+    # A measurement's games are played in one call, their results held in memory as a chunk's.
+    limits.check_games(games, most=limits.MAX_CHUNK_SIZE, per="per measurement (one chunk)")
+    for flag, count in (("--scaling-games", scaling_games), ("--memory-games", memory_games)):
+        if count < 0:
+            raise UserError(f"{flag} must be at least 0 (0: skip), got {count}")
+        if count:
+            limits.check_games(count, flag)
+    if repeat < 1:
+        raise UserError(f"--repeat must be at least 1, got {repeat}")
+    rules = found.load_rules(None, [])
+    names = [s.strip() for s in (strategies.split(",") if isinstance(strategies, str)
+                                 else strategies) if s.strip()]
+    counts = (parse_counts("--players", _counts(players), functools.partial(check_players, found))
+              if players is not None else list(bench_counts(found)))
+    if not names:
+        raise UserError("--strategies names no strategy")
+    # Validates the counts and the names; a Python strategy's file is made absolute.
+    names = [build_setups(found, counts, {}, strategy, {})[0].seats[0] for strategy in names]
+    measure(found, rules, counts, names, games, repeat, scaling_games, memory_games, Console(),
+            dask)
+
+
+def _workers(workers: int | None) -> int:
+    """Gives the worker processes asked for (None: every core); a study checks the number."""
+    return (os.cpu_count() or 1) if workers is None else workers
+
+
+def _command() -> str:
+    """Gives the command line a study records (`simulate ...`, or the script's)."""
+    return " ".join(["simulate", *sys.argv[1:]])
 
 
 # ---- what the command line and the functions above share -----------------------------------
@@ -509,40 +785,50 @@ def _sets(rules: Mapping[str, Values] | None) -> list[str]:
     return sets
 
 
+def _flag_text(value):
+    """Gives an option's value as its flag takes it: a list of numbers as "1,2"."""
+    if isinstance(value, (list, tuple, range)) and all(isinstance(v, int) for v in value):
+        return _counts(value)
+    return value
+
+
 def _paths(config) -> list[Path]:
     if config is None:
         return []
     return [Path(config)] if isinstance(config, (str, Path)) else [Path(c) for c in config]
 
 
-def _options(game, players, saboteurs, reaction, reaction_profile, config, rules) -> dict:
-    """Gives the game options of `run` as the game's command builds them; UserError for an
-    option the game does not take."""
-    given = {"saboteurs": saboteurs, "reaction": reaction, "reaction_profile": reaction_profile}
-    takes = {"saboteur": {"saboteurs"}, "spit": {"reaction", "reaction_profile"},
-             "speed": {"reaction", "reaction_profile"}}.get(game.name, set())
+def game_options(game, given: Mapping[str, object], players: str, configs: Sequence[Path],
+                 sets: Sequence[str], sweep: bool = True) -> dict[str, list]:
+    """Gives a configuration's options from the values of the game's own flags (its declared
+    sim.game.Flag's; None: not given), read against the run's rules where the game needs them
+    (the --config file if there is one, the --set keys of one value). UserError for an option
+    the game does not take."""
+    from sim.game import flags_of, setup_options
+    from sim.rules import split_sweeps
+
+    takes = {option.name for option in flags_of(game)}
     wrong = [k for k, v in given.items() if v is not None and k not in takes]
     if wrong:
         raise UserError(f"{game.name} does not take {wrong[0]}")
-    if game.name == "saboteur":
-        from sim.counts import parse_counts
 
-        text = _counts(saboteurs) if saboteurs is not None else None
-        return {"saboteurs": parse_counts("--saboteurs", text) if text else [None]}
-    if game.name in ("spit", "speed"):
-        from sim.rules import split_sweeps
-        from sim.games.spit.reaction import flag_options
+    def rules() -> dict:
+        return game.load_rules(str(configs[0]) if len(configs) == 1 else None,
+                               split_sweeps(game.name, list(sets))[0])
 
-        configs = _paths(config)
-        return flag_options(game.name, _counts(players), reaction, reaction_profile,
-                            str(configs[0]) if len(configs) == 1 else None,
-                            split_sweeps(game.name, _sets(rules))[0], True)
-    return {}
+    return setup_options(game, {k: v for k, v in given.items() if k in takes}, players, rules,
+                         sweep)
 
 
-def _board_and_deck(game, board, deck) -> list[str]:
-    """Gives the --set overrides naming Deep Space's board and deck files."""
-    named = [(key, path) for key, path in (("board", board), ("deck", deck)) if path is not None]
-    if named and game.name != "deep-space":
-        raise UserError(f"{game.name} does not take {named[0][0]}")
+def file_sets(game, files: Mapping[str, str | Path | None]) -> list[str]:
+    """Gives the --set overrides naming the data files the game's rules take (its declared
+    sim.game.RuleFile's, e.g. a board), as TOML strings. UserError for a file the game does
+    not take."""
+    from sim.game import files_of
+
+    takes = {f.key for f in files_of(game)}
+    named = [(key, path) for key, path in files.items() if path is not None]
+    wrong = [key for key, _ in named if key not in takes]
+    if wrong:
+        raise UserError(f"{game.name} does not take {wrong[0]}")
     return [f"{key}={json.dumps(str(path))}" for key, path in named]

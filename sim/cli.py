@@ -1,8 +1,10 @@
 """The `simulate` command: one subcommand per game, plus trace, bench, resume, report, compare.
 
-A game's commands are thin: they turn the game's own flags into setup options and hand over
-to the shared `_run_game`, `_trace_game` and `_bench_game`. Modules that import polars or
-numba are imported inside those helpers so that `simulate --help` answers at once.
+Every game's run, trace and bench commands are built from what the game declares (sim/game.py:
+its own flags, data files, roles, whether a move can be forbidden, bench's defaults) when the
+command is used, the built-in games' as any plugin's; each parses its flags and hands over to
+sim.api, which checks them. Modules that import polars or numba (a game's included) are
+imported inside the commands so that `simulate --help` answers at once.
 """
 
 from __future__ import annotations
@@ -25,47 +27,97 @@ _LOADING = ({signum: signal.signal(signum, _stopped_loading)
             if threading.current_thread() is threading.main_thread() else {})
 
 import atexit  # noqa: E402 - below: what the handler above covers
-import contextlib
+import difflib
 import errno
-import functools
 import gc
 import inspect
 import sys
-from datetime import datetime
 from pathlib import Path
-from typing import Annotated, Callable, Iterator
+from typing import Annotated, Callable
 
 import typer
 
 # typer carries its own click; its usage errors are raised from there.
 from typer._click.exceptions import NoArgsIsHelpError, UsageError
 from typer._click.utils import PacifyFlushWrapper
+from typer.core import TyperCommand, TyperGroup
 
 from sim import games as registry
-from sim.run import limits
 from sim.api import Interrupted
-from sim.api import check_new_out as _check_new_out
-from sim.api import configure as _configure
-from sim.api import default_out as _default_out
-from sim.api import play as _play
-from sim.api import seed_of as _seed
 from sim.api import with_presets as _with_presets
 from sim.errors import Interruption, UserError, os_error_line
 from strategies import bot_timeout as bot_limit
+
+# ---- each game's run, trace and bench commands, built from what the game declares -------------
+
+class _GameCommands(TyperGroup):
+    """A group holding, besides its own commands, one command per installed game, built from
+    the game's declarations (sim/game.py) when it is used: listing them (`simulate --help`)
+    imports no game, nor its engine."""
+
+    kind: str  # run, trace or bench: _BUILD[kind](name, game) gives (the command's function, its help)
+    short: str  # a game command's line in the listing, {} standing for the game's name
+    listing = False
+
+    def list_commands(self, ctx) -> list[str]:
+        own = super().list_commands(ctx)
+        return [*(name for name in registry.names() if name not in own), *own]
+
+    def get_command(self, ctx, name: str):
+        found = super().get_command(ctx, name)
+        if found is not None or name not in registry.names():
+            return found
+        if self.listing:
+            return TyperCommand(name=name, help=self.short.format(name))
+        function, help = _BUILD[self.kind](name, registry.get(name))
+        holder = typer.Typer(add_completion=False)
+        holder.command(name, help=help)(function)
+        return typer.main.get_command(holder)
+
+    def format_help(self, ctx, formatter) -> None:
+        self.listing = True
+        try:
+            super().format_help(ctx, formatter)
+        finally:
+            self.listing = False
+
+    def resolve_command(self, ctx, args):
+        try:
+            return super().resolve_command(ctx, args)
+        except UsageError as e:  # suggest a game's name as typer suggests a command's
+            close = difflib.get_close_matches(args[0], registry.names()) if args else []
+            if close and "Did you mean" not in e.message:
+                e.message = f"{e.message.rstrip('.')}. Did you mean {close[0]!r}?"
+            raise
+
+
+class _Run(_GameCommands):
+    kind, short = "run", "Play {} games and summarise them."
+
+
+class _Trace(_GameCommands):
+    kind, short = "trace", "Print one {} game."
+
+
+class _Bench(_GameCommands):
+    kind, short = "bench", "Measure {}'s speed per core."
+
 
 app = typer.Typer(
     help="Monte Carlo balance simulator for tabletop games. "
          f"Games: {', '.join(registry.names())} ('simulate games' shows their player counts).",
     no_args_is_help=True,
     add_completion=False,
+    cls=_Run,
 )
-trace_app = typer.Typer(help="Print one game move by move.", no_args_is_help=True)
-bench_app = typer.Typer(help="Measure how fast a game plays.", no_args_is_help=True)
+trace_app = typer.Typer(help="Print one game move by move.", no_args_is_help=True, cls=_Trace)
+bench_app = typer.Typer(help="Measure how fast a game plays.", no_args_is_help=True, cls=_Bench)
 app.add_typer(trace_app, name="trace")
 app.add_typer(bench_app, name="bench")
 
 # The flags every game's commands share.
 Players = Annotated[str, typer.Option(help="Player counts: 7, a list 5,7 or a range 3-10.")]
+PlayerCount = Annotated[int, typer.Option(help="Player count.")]
 Games = Annotated[int, typer.Option(help="Games per configuration.")]
 Seed = Annotated[int | None, typer.Option(help="Run seed (default: a fresh random one).")]
 Workers = Annotated[int, typer.Option(help="Worker processes (default: all cores).")]
@@ -83,8 +135,8 @@ SeatStrategies = Annotated[list[str] | None, typer.Option(
     "--seat-strategy", help="SEAT=NAME: another strategy for one seat (seats count from 0).")]
 RoleStrategies = Annotated[list[str] | None, typer.Option(
     "--role-strategy", help="ROLE=NAME (repeatable, or miner=search,saboteur=default): the "
-                            "strategy of whichever seat holds that role, round by round (games "
-                            "with roles: saboteur); a role not named plays --strategy.")]
+                            "strategy of whichever seat holds that role, round by round; a role "
+                            "not named plays --strategy.")]
 Config = Annotated[Path | None, typer.Option(help="TOML file of rule changes.")]
 Configs = Annotated[list[Path] | None, typer.Option(
     "--config", help="TOML file of rule changes; repeated, one rule variant per file (named by "
@@ -234,28 +286,6 @@ def compile_games(
         print(f"{game.name}: {time.process_time() - started:.1f} CPU-s")
 
 
-def _with(shared: Callable) -> Callable:
-    """Gives a decorator adding the flags `shared` declares (those every game's command of a kind
-    takes) to a command's own flags: typer sees one signature, and the command receives the
-    shared flags in its **kwargs."""
-    extra = list(inspect.signature(shared, eval_str=True).parameters.values())
-
-    def decorate(command: Callable) -> Callable:
-        own = [p for p in inspect.signature(command, eval_str=True).parameters.values()
-               if p.kind is not p.VAR_KEYWORD]
-        params = [p.replace(kind=p.KEYWORD_ONLY) for p in own + extra]
-
-        @functools.wraps(command)
-        def with_shared(**flags):
-            return command(**flags)
-
-        with_shared.__signature__ = inspect.Signature(params, return_annotation=None)
-        with_shared.__annotations__ = {p.name: p.annotation for p in params}
-        return with_shared
-
-    return decorate
-
-
 def _run_flags(
     games: Games = 10_000,
     seed: Seed = None,
@@ -277,7 +307,8 @@ def _run_flags(
     output_format: OutputFormat = "table",
     chunk_size: ChunkSize = None,
 ) -> None:
-    """The flags of every game's run command."""
+    """The flags of every game's run command (--role-strategy and --forbid where the game
+    takes them)."""
 
 
 def _trace_flags(
@@ -306,103 +337,119 @@ def _bench_flags(
     """The flags of every game's bench command."""
 
 
-def _scaling(default: int):
-    return Annotated[int, typer.Option(
-        help=f"Games of the runs timed with 1 and with 2 worker processes (0: skip; default {default:,}).")]
+def _signature(params: list[inspect.Parameter], body: Callable[..., None]) -> Callable:
+    """Gives `body` (which takes keyword arguments) as a function of these parameters, as typer
+    reads a command's flags."""
+    params = [p.replace(kind=p.KEYWORD_ONLY) for p in params]
+
+    def command(**flags) -> None:
+        body(**flags)
+
+    command.__signature__ = inspect.Signature(params, return_annotation=None)
+    command.__annotations__ = {p.name: p.annotation for p in params}
+    return command
 
 
-PlayerCount = Annotated[int, typer.Option(help="Player count.")]
+def _flag(name: str, annotation, default=None) -> inspect.Parameter:
+    return inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, annotation=annotation,
+                             default=default)
 
 
-@app.command()
-@_with(_run_flags)
-def saboteur(
-    players: Players,
-    saboteurs: Annotated[str | None, typer.Option(
-        help="Saboteurs in play: 2, a list 1,2 or a range 1-3 (default: dealt from role cards).")] = None,
-    **run,
-) -> None:
-    """Play Saboteur games for every configuration asked for and summarise them."""
-    from sim.counts import parse_counts
+def _shared(flags: Callable, game) -> list[inspect.Parameter]:
+    """Gives the shared flags of a kind of command that `game` takes: --role-strategy only
+    where it has roles, --forbid only where a move can be forbidden."""
+    from sim.game import forbids, role_names
 
-    _run_game("saboteur", players=players,
-              options={"saboteurs": parse_counts("--saboteurs", saboteurs) if saboteurs else [None]},
-              **run)
+    left_out = {"role_strategy": not role_names(game), "forbid": not forbids(game)}
+    return [p for p in inspect.signature(flags, eval_str=True).parameters.values()
+            if not left_out.get(p.name)]
 
 
-@trace_app.command("saboteur")
-@_with(_trace_flags)
-def trace_saboteur(
-    players: PlayerCount,
-    saboteurs: Annotated[int | None, typer.Option(help="Saboteurs in play (default: dealt).")] = None,
-    **trace,
-) -> None:
-    """Print one Saboteur game move by move."""
-    _trace_game("saboteur", players=players, options={"saboteurs": saboteurs}, **trace)
+def _players(game, run: bool) -> inspect.Parameter:
+    """Gives a game's --players: player counts (a trace: one count); where the game takes one
+    count only, that count by default."""
+    if game.min_players == game.max_players:
+        return _flag("players", Annotated[str, typer.Option(
+            help=f"Player count: {game.min_players} (the only one this game takes).")],
+            str(game.min_players))
+    return _flag("players", Players if run else PlayerCount, inspect.Parameter.empty)
 
 
-@bench_app.command("saboteur")
-@_with(_bench_flags)
-def bench_saboteur(
-    players: Annotated[str | None, typer.Option(help="Player counts (default: 3,7,10).")] = None,
-    scaling_games: _scaling(1_000_000) = 1_000_000,
-    **bench,
-) -> None:
-    """Measure Saboteur's speed per core, worker scaling and memory."""
-    _bench_game("saboteur", players=players, scaling_games=scaling_games, **bench)
+def _own_flags(game, trace: bool) -> list[inspect.Parameter]:
+    """Gives the flags of a game's own options (sim.game.Flag) and data files (RuleFile)."""
+    from sim.game import COUNTS, TEXTS, files_of, flags_of
+
+    found = []
+    for option in flags_of(game):
+        help = (option.trace_help or option.help) if trace else option.help
+        kind = (int if trace else str) if option.kind == COUNTS else str
+        if option.kind == TEXTS:
+            annotation = Annotated[list[str] | None, typer.Option(
+                f"--{option.name.replace('_', '-')}", help=help)]
+        else:
+            annotation = Annotated[kind | None, typer.Option(help=help)]
+        found.append(_flag(option.name, annotation))
+    found += [_flag(f.key, Annotated[Path | None, typer.Option(help=f.help)]) for f in files_of(game)]
+    return found
 
 
-# Spit and Speed: two players, no turns; each seat's reaction time decides when it moves.
-TwoPlayers = Annotated[str, typer.Option(help="Player count: 2 (the only one these games take).")]
-Reaction = Annotated[list[str] | None, typer.Option(
-    "--reaction", help="SEAT=MEAN[:SPREAD] or SEAT=PROFILE: a seat's reaction time (mean seconds; "
-                       "spread = sigma of log-seconds, default the profile's). A list sweeps: "
-                       "1=0.6,0.8,1.0. Repeatable, once per seat.")]
-ReactionProfile = Annotated[str | None, typer.Option(
-    help="Reaction profile of every seat: novice, club, expert (default: the rules' reaction.profile); "
-         "a list sweeps every combination.")]
+def _split(game, flags: dict) -> tuple[dict, dict]:
+    """Takes the game's own flags out of a command's: (their values by option, the data files
+    by rule key)."""
+    from sim.game import files_of, flags_of
+
+    own = {option.name: flags.pop(option.name) for option in flags_of(game)}
+    files = {f.key: flags.pop(f.key) for f in files_of(game)}
+    flags.setdefault("role_strategy", None)
+    flags.setdefault("forbid", None)
+    return own, files
 
 
-def _realtime_options(name, players, reaction, profile, configs, sets, sweep=True) -> dict:
-    """Gives the reaction options; the reaction profiles they name come from the run's rules
-    (the --config file if there is one, the --set keys of one value)."""
-    from sim.rules import split_sweeps
-    from sim.games.spit.reaction import flag_options
+def _run_command(name: str, game):
+    """Gives the run command of a game (its function and help)."""
+    def run(players: str, **flags) -> None:
+        own, files = _split(game, flags)
+        _run_game(name, players=players, own=own, files=files, **flags)
 
-    configs = configs if isinstance(configs, list) else [configs] if configs else []
-    return flag_options(name, players, reaction, profile,
-                        str(configs[0]) if len(configs) == 1 else None,
-                        split_sweeps(name, sets or [])[0], sweep)
-
-
-def _realtime_commands(name: str, title: str, race: str) -> None:
-    """Registers the run, trace and bench commands of a real-time game (Spit, Speed): the same
-    flags, the game named in each."""
-
-    @app.command(name, help=f"Play {title} games ({race}) and summarise them.")
-    @_with(_run_flags)
-    def run_realtime(players: TwoPlayers = "2", reaction: Reaction = None,
-                     reaction_profile: ReactionProfile = None, **run) -> None:
-        _run_game(name, players=players, options=_realtime_options(
-            name, players, reaction, reaction_profile, run["config"], run["sets"]), **run)
-
-    @trace_app.command(name, help=f"Print one {title} game event by event, with simulated "
-                                  "timestamps.")
-    @_with(_trace_flags)
-    def trace_realtime(players: TwoPlayers = "2", reaction: Reaction = None,
-                       reaction_profile: ReactionProfile = None, **trace) -> None:
-        options = _realtime_options(name, players, reaction, reaction_profile, trace["config"],
-                                    trace["sets"], False)
-        _trace_game(name, players=2, options={k: v[0] for k, v in options.items()}, **trace)
-
-    @bench_app.command(name, help=f"Measure {title}'s speed per core, worker scaling and memory.")
-    @_with(_bench_flags)
-    def bench_realtime(scaling_games: _scaling(200_000) = 200_000, **bench) -> None:
-        _bench_game(name, players="2", scaling_games=scaling_games, **bench)
+    blurb = getattr(game, "blurb", "")
+    return (_signature([_players(game, True), *_own_flags(game, False),
+                        *_shared(_run_flags, game)], run),
+            f"Play {game.title} games{f' ({blurb})' if blurb else ''} and summarise them.")
 
 
-_realtime_commands("spit", "Spit", "two players race to play out their cards")
-_realtime_commands("speed", "Speed", "two players race to empty their hands")
+def _trace_command(name: str, game):
+    """Gives the trace command of a game (its function and help)."""
+    def trace(players, **flags) -> None:
+        own, files = _split(game, flags)
+        _trace_game(name, players=str(players), own=own, files=files, **flags)
+
+    return (_signature([_players(game, False), *_own_flags(game, True),
+                        *_shared(_trace_flags, game)], trace),
+            f"Print one {game.title} game {getattr(game, 'traces', 'move by move')}.")
+
+
+def _bench_command(name: str, game):
+    """Gives the bench command of a game (its function and help)."""
+    from sim.game import bench_counts, bench_scaling
+
+    counts = ",".join(map(str, bench_counts(game)))
+    scaling = bench_scaling(game)
+    fixed = str(game.min_players) if game.min_players == game.max_players else None
+
+    def bench(players: str | None = None, **flags) -> None:
+        _bench_game(name, players=players if players is not None else fixed, **flags)
+
+    players = [] if game.min_players == game.max_players else [_flag("players", Annotated[
+        str | None, typer.Option(help=f"Player counts (default: {counts}).")])]
+    scaling_games = _flag("scaling_games", Annotated[int, typer.Option(
+        help=f"Games of the runs timed with 1 and with 2 worker processes (0: skip; default "
+             f"{scaling:,}).")], scaling)
+    return (_signature([*players, scaling_games, *_shared(_bench_flags, game)], bench),
+            f"Measure {game.title}'{'' if game.title.endswith('s') else 's'} speed per core, "
+            "worker scaling and memory.")
+
+
+_BUILD = {"run": _run_command, "trace": _trace_command, "bench": _bench_command}
 
 
 @app.command()
@@ -435,75 +482,6 @@ def resume(
                    output_format)
 
 
-# Deep Space: the board and the action deck are data files, given by name in the rules.
-Board = Annotated[Path | None, typer.Option(
-    help="Board TOML file (default: the stand-in configs/deep_space/board.toml).")]
-Deck = Annotated[Path | None, typer.Option(
-    help="Action deck TOML file (default: the stand-in configs/deep_space/deck.toml).")]
-
-
-def _board_and_deck(sets: list[str] | None, board: Path | None, deck: Path | None) -> list[str]:
-    """Gives the --set overrides naming the board and deck files (TOML strings, quoted)."""
-    import json
-
-    named = [f"{key}={json.dumps(str(path))}" for key, path in (("board", board), ("deck", deck))
-             if path is not None]
-    return [*(sets or []), *named]
-
-
-@app.command("deep-space")
-@_with(_run_flags)
-def deep_space(players: Players, board: Board = None, deck: Deck = None, **run) -> None:
-    """Play Deep Space games (a race to build bases on a map of planets) and summarise them."""
-    _run_game("deep-space", players=players, options={},
-              **{**run, "sets": _board_and_deck(run["sets"], board, deck)})
-
-
-@trace_app.command("deep-space")
-@_with(_trace_flags)
-def trace_deep_space(players: PlayerCount, board: Board = None, deck: Deck = None,
-                     **trace) -> None:
-    """Print one Deep Space game turn by turn."""
-    _trace_game("deep-space", players=players, options={},
-                **{**trace, "sets": _board_and_deck(trace["sets"], board, deck)})
-
-
-@bench_app.command("deep-space")
-@_with(_bench_flags)
-def bench_deep_space(
-    players: Annotated[str | None, typer.Option(help="Player counts (default: 2,4).")] = None,
-    scaling_games: _scaling(1_000_000) = 1_000_000,
-    **bench,
-) -> None:
-    """Measure Deep Space's speed per core, worker scaling and memory."""
-    _bench_game("deep-space", players=players, scaling_games=scaling_games, **bench)
-
-
-@app.command("sequence-stacks")
-@_with(_run_flags)
-def sequence_stacks(players: Players, **run) -> None:
-    """Play Sequence Stacks games (a race for red and blue chips) and summarise them."""
-    _run_game("sequence-stacks", players=players, options={}, **run)
-
-
-@trace_app.command("sequence-stacks")
-@_with(_trace_flags)
-def trace_sequence_stacks(players: PlayerCount, **trace) -> None:
-    """Print one Sequence Stacks game move by move."""
-    _trace_game("sequence-stacks", players=players, options={}, **trace)
-
-
-@bench_app.command("sequence-stacks")
-@_with(_bench_flags)
-def bench_sequence_stacks(
-    players: Annotated[str | None, typer.Option(help="Player counts (default: 2,4,6).")] = "2,4,6",
-    scaling_games: _scaling(1_000_000) = 1_000_000,
-    **bench,
-) -> None:
-    """Measure Sequence Stacks' speed per core, worker scaling and memory."""
-    _bench_game("sequence-stacks", players=players, scaling_games=scaling_games, **bench)
-
-
 @app.command("balance")
 def balance_rules(
     game_name: Annotated[str, typer.Argument(metavar="GAME", help="The game, e.g. saboteur.")],
@@ -512,8 +490,8 @@ def balance_rules(
         "--vary", help="KEY=LO-HI or KEY=V1,V2,...: a rule to search (repeatable); {n} in KEY "
                        "stands for the player count, e.g. 'saboteur_cards.{n}=0-4'.")],
     target: Annotated[float | None, typer.Option(
-        help="The headline rate wanted (default: balanced, 0.5 for Saboteur's miners, else "
-             "1/players).")] = None,
+        help="The headline rate wanted (default: the game's declared target: a team's 0.5, "
+             "else 1/players).")] = None,
     keep: Annotated[str | None, typer.Option(
         help="COLUMN<=NUMBER or COLUMN>=NUMBER: the mean of a games-table column to keep in "
              "range, e.g. turns<=180.")] = None,
@@ -532,25 +510,11 @@ def balance_rules(
 ) -> None:
     """Search the rule values that bring the game's headline rate to its target; print them with
     the rate measured on fresh seeds, write OUT/balanced.toml (a --config) and a response chart."""
-    from sim.studies import balance as search
-    from sim.counts import parse_counts
-    from sim.run.setups import build_setups, check_players
+    from sim import api
 
-    game = registry.get(game_name)
-    counts = parse_counts("--players", players, functools.partial(check_players, game))
-    search.check_options(target, precision, trials)
-    limits.check_games(games)
-    limits.check_workers(workers)
-    seat = build_setups(game, counts, {}, strategy, {})[0].seats[0]  # checks the strategy
-    out = out or _default_out(f"balance-{game_name}")
-    _check_new_out(out)
-    try:
-        result = search.balance(game, counts, vary, target=target, keep=search.parse_keep(keep),
-                                precision=precision, most_games=games, trials=trials,
-                                seed=_seed(seed), workers=workers, out=out, seat=seat)
-    except KeyboardInterrupt:
-        _fail(f"interrupted: the runs the search played are kept in {out}", _interrupted_code())
-    print(search.report(game, result, out))
+    print(api.balance(game_name, players=players, vary=vary, target=target, keep=keep,
+                      precision=precision, games=games, trials=trials, strategy=strategy,
+                      seed=seed, workers=workers, out=out))
 
 
 @app.command()
@@ -612,31 +576,15 @@ def compare(
     output_format: OutputFormat = "table",
 ) -> None:
     """Play strategies against each other on the same deals, in every seat, and compare them."""
-    from reports.compare import print_comparison
-    from reports.render import check_table_format
-    from sim.studies.compare import plan
-    from sim.rules import split_sweeps
-    from sim.counts import parse_counts
-    from sim.run.setups import check_counts_of_sets, check_players, parse_role_strategies
-    from strategies.seats import forbid_strategies
+    from sim import api
+    from sim.run.setups import parse_role_strategies
 
-    check_table_format(output_format)
-    game = registry.get(game_name)
-    if split_sweeps(game.name, sets or [])[1]:
-        raise UserError("compare plays one set of rules: give each --set one value")
-    counts = parse_counts("--players", players, functools.partial(check_players, game))
-    check_counts_of_sets(game.name, sets or [], counts)
-    rules = _with_presets(game, game.load_rules(str(config) if config else None, sets or []),
-                          strategies_file)
-    named = forbid_strategies(strategies.split(","), forbid or [])
-    roles = parse_role_strategies(role_strategy or [])
-    setups = [setup for n in counts for setup in plan(game, named, n, {}, rules, roles)]
-    for setup in setups:
-        game.check(rules, setup)
-    run = _play(game, rules, setups, games=games, seed=seed, workers=workers,
-                out=out or _default_out(f"{game_name}-compare"), quiet=quiet, backend=backend,
-                scheduler=scheduler, bot_timeout=bot_timeout, output_format=output_format)
-    print_comparison(run, fmt=output_format)
+    api.compare(game_name, strategies.split(","), players=players, games=games, seed=seed,
+                sets=sets or [], config=config, forbid=forbid or [],
+                strategies_file=strategies_file, workers=workers, out=out, backend=backend,
+                scheduler=scheduler, bot_timeout=bot_timeout, quiet=quiet,
+                role_strategies=parse_role_strategies(role_strategy or []),
+                output_format=output_format)
 
 
 @app.command()
@@ -680,65 +628,16 @@ def tune(
 ) -> None:
     """Search a bot family's parameters (Optuna) for the best result against the field, and
     measure the gain on fresh seeds."""
-    from sim.studies import tune as tuning
-    from sim.rules import split_sweeps
-    from sim.run.runner import check_backend
-
-    game = registry.get(game_name)
-    limits.check_workers(workers)
-    check_backend(backend, scheduler)
-    for flag, value in (("--trials", trials), ("--games", games), ("--gain-games", gain_games)):
-        if value is not None and value < 1:
-            raise UserError(f"{flag} must be at least 1, got {value}")
-    limits.check_games(games)
-    if alternate < 0:
-        raise UserError(f"--alternate must be 0 or more, got {alternate}")
-    if sampler not in tuning.SAMPLERS or pruner not in tuning.PRUNERS:
-        raise UserError(f"--sampler takes {', '.join(tuning.SAMPLERS)} and --pruner "
-                        f"{', '.join(tuning.PRUNERS)}, got {sampler!r} and {pruner!r}")
-    if split_sweeps(game.name, sets or [])[1]:
-        raise UserError("tune plays one set of rules: give each --set one value")
-    from sim.run.setups import check_counts_of_sets, check_players
-
-    check_players(game, players)
-    check_counts_of_sets(game.name, sets or [], [players])
-    rules = _with_presets(game, game.load_rules(str(config) if config else None, sets or []),
-                          strategies_file)
-    if role_strategy and alternate:
-        raise UserError("--role-strategy fixes the roles not tuned: it takes no --alternate")
+    from sim import api
     from sim.run.setups import parse_role_strategies
 
-    side = tuning.make_side(game, rules, players, family, params, role, seat, against,
-                            parse_role_strategies(role_strategy or []))
-    for setup in tuning.setups(side, players):
-        game.check(tuning.rules_with(rules, family, side, dict(side.start)), setup)
-    out = out or Path("tuned") / f"{game_name}-{datetime.now():%Y%m%d-%H%M%S}"
-    settings = tuning.Settings(game.name, players, family, rules, side, trials, games,
-                               gain_games or max(games, 2_000),
-                               _seed(seed if seed is not None else tuning.stored_seed(out)),
-                               sampler, pruner, alternate)
-    tuning.open_folder(out, settings, resume)
-    with _interruptible_tuning(out):
-        steps = tuning.run(settings, out, " ".join(["simulate", *sys.argv[1:]]), workers, quiet,
-                           backend=backend, scheduler=scheduler)
-    print(tuning.report(settings, steps, out))
-
-
-class _TuningInterrupted(Interrupted):
-    """Ctrl-C stopped a tuning: its finished trials are kept."""
-
-    def __init__(self, folder: Path):
-        Exception.__init__(self, f"interrupted: finished trials are kept in {folder}; rerun "
-                                 "the same command (or add --resume) to continue")
-
-
-@contextlib.contextmanager
-def _interruptible_tuning(folder: Path) -> Iterator[None]:
-    """Turns Ctrl-C during a tuning into `_TuningInterrupted`."""
-    try:
-        yield
-    except KeyboardInterrupt:
-        raise _TuningInterrupted(folder) from None
+    print(api.tune(game_name, players=players, family=family, params=params, role=role,
+                   seat=seat, against=against, trials=trials, games=games,
+                   gain_games=gain_games, alternate=alternate,
+                   role_strategies=parse_role_strategies(role_strategy or []), sampler=sampler,
+                   pruner=pruner, seed=seed, workers=workers, out=out, config=config,
+                   sets=sets or [], strategies_file=strategies_file, resume=resume,
+                   quiet=quiet, backend=backend, scheduler=scheduler))
 
 
 @app.command()
@@ -773,127 +672,53 @@ def ladder(
 ) -> None:
     """Play the same deals with every seat at each rung of skill (random to search), into one
     run: 'simulate report' then shows balance across skill levels."""
-    import tempfile
+    from sim import api
+    from sim.run.setups import parse_role_strategies
 
-    from sim.rules import with_values
-    from sim.studies import ladder as ladders
-    from sim.counts import parse_counts
-    from sim.run.setups import check_players, parse_role_strategies, rule_variants
-
-    game = registry.get(game_name)
-    counts = parse_counts("--players", players, functools.partial(check_players, game))
-    wanted = ladders.parse_rungs(rungs)
-    on_the_fly = ladders.check_tuning(tune_trials, tune_games, tuned)
-    # the tuned rung's presets: --tuned FILE's, a tuning's on the fly, else the game's shipped
-    shipped = None if tuned or on_the_fly else ladders.shipped_tuned(game)
-    strategies = ladders.rung_strategies(
-        game, wanted, ladders.ON_THE_FLY if on_the_fly else
-        ladders.FROM_FILE if tuned or shipped else None, shipped is not None)
-    if shipped and "tuned" in dict(strategies):
-        tuned = shipped
-    named, presets, gains = ladders.tuned_presets(game, tuned, counts) if tuned else ({}, {}, {})
-    # a rule sweep (--set KEY=V1,V2, several --config): every rung of every variant, same deals
-    rules, variants = rule_variants(game, [str(c) for c in config or []], sets or [],
-                                    len(counts) * len(wanted or ladders.RUNGS) ** (2 if by_role else 1))
-    if presets:
-        from strategies.presets import with_presets
-        rules = with_presets(rules, presets)
-    roles = parse_role_strategies(role_strategy or [])
-    if by_role and roles:
-        raise UserError("--by-role plays every role at every rung: drop --role-strategy")
-    setups = ladders.setups(game, counts, {}, strategies, rules, named, by_role, roles, variants)
-    for setup in setups:
-        game.check(with_values(rules, setup.rule_values()), setup)
-    out = out or _default_out(f"{game_name}-ladder")
-    limits.check_games(games)
-    _check_new_out(out)
-    seed = _seed(seed)
-    with tempfile.TemporaryDirectory() as folder:
-        tunings = Path(folder) / ladders.TUNINGS
-        if tuned and "tuned" in dict(strategies):
-            ladders.keep_gains(tunings, named, gains, tuned)
-        if on_the_fly and "tuned" in dict(strategies):
-            names, rules = ladders.tune(game, rules, counts, tune_trials, tune_games, seed,
-                                        tunings, workers, quiet)
-            setups = ladders.setups(game, counts, {}, strategies, rules, names, by_role, roles,
-                                    variants)
-        run = _play(game, rules, setups, games=games, seed=seed, workers=workers, out=out,
-                    quiet=quiet, backend=backend, scheduler=scheduler)
-        if tunings.exists():
-            ladders.keep_tunings(tunings, out)
-    _print_summary(run)
+    run = api.ladder(game_name, players=players, games=games, rungs=rungs, tuned=tuned,
+                     tune_trials=tune_trials, tune_games=tune_games, by_role=by_role,
+                     role_strategies=parse_role_strategies(role_strategy or []),
+                     config=config or [], sets=sets or [], seed=seed, workers=workers, out=out,
+                     quiet=quiet, backend=backend, scheduler=scheduler)
+    _print_summary(run._store)
 
 
-def _run_game(name: str, *, players: str, options: dict[str, list], games: int, seed: int | None,
-              workers: int, out: Path | None, strategy: str, seat_strategy: list[str] | None,
-              role_strategy: list[str] | None, config: list[Path] | None, sets: list[str] | None, quiet: bool,
-              chunk_size: int | None, resume: bool, backend: str, scheduler: str | None,
-              until_ci: float | None, strategies_file: Path | None,
-              forbid: list[str] | None, bot_timeout: float, output_format: str) -> None:
+def _run_game(name: str, *, players: str, own: dict, files: dict, seat_strategy: list[str] | None,
+              role_strategy: list[str] | None, config: list[Path] | None, sets: list[str] | None,
+              forbid: list[str] | None, output_format: str, **flags) -> None:
     """Plays every configuration of a game's sweep into one run folder and prints the summary."""
     from reports.render import check_table_format
+    from sim import api
+    from sim.run.setups import parse_role_strategies, parse_seat_strategies
 
     check_table_format(output_format)
-    game, rules, setups = _configure(name, players, options, strategy, seat_strategy, config, sets,
-                                     strategies_file, forbid, role_strategy)
-    if resume and out is None:
-        raise UserError("--resume needs --out: the run folder to continue")
-    run = _play(game, rules, setups, games=games, seed=seed, workers=workers,
-                out=out or _default_out(name), quiet=quiet, chunk_size=chunk_size, resume=resume,
-                backend=backend, scheduler=scheduler, until_ci=until_ci, bot_timeout=bot_timeout,
-                output_format=output_format)
-    _print_summary(run, output_format)
+    run = api.run(name, players=players, seats=parse_seat_strategies(seat_strategy or []),
+                  role_strategies=parse_role_strategies(role_strategy or []), config=config or [],
+                  sets=sets or [], forbid=forbid or [], output_format=output_format,
+                  **flags, **own, **files)
+    _print_summary(run._store, output_format)
 
 
-def _trace_game(name: str, *, players: int, options: dict, seed: int | None, game_index: int,
-                strategy: str, seat_strategy: list[str] | None,
-                role_strategy: list[str] | None, config: Path | None,
-                sets: list[str] | None, strategies_file: Path | None,
-                forbid: list[str] | None, bot_timeout: float) -> None:
+def _trace_game(name: str, *, players: str, own: dict, files: dict,
+                seat_strategy: list[str] | None, role_strategy: list[str] | None,
+                config: Path | None, sets: list[str] | None, forbid: list[str] | None,
+                **flags) -> None:
     """Prints one game of a game's configuration move by move."""
-    limits.check_game_index(game_index)
-    bot_limit.check(bot_timeout)
-    game, rules, setups = _configure(name, str(players), {k: [v] for k, v in options.items()},
-                                     strategy, seat_strategy, [config] if config else [], sets,
-                                     strategies_file, forbid, role_strategy)
-    if len(setups) > 1:
-        raise UserError("a trace shows one game: give each --set one value")
-    drawn = seed is None
-    seed = _seed(seed)
-    if drawn:
-        print(f"seed {seed}", file=sys.stderr)  # the one thing needed to show this game again
-    with bot_limit.limit_for_run(bot_timeout):
-        game.trace(rules, setups[0], seed, game_index, sys.stdout)
+    from sim import api
+    from sim.run.setups import parse_role_strategies, parse_seat_strategies
+
+    api.trace(name, players=players, seats=parse_seat_strategies(seat_strategy or []),
+              role_strategies=parse_role_strategies(role_strategy or []), config=config,
+              sets=sets or [], forbid=forbid or [], **flags, **own, **files)
 
 
 def _bench_game(name: str, *, players: str | None, strategies: str, games: int,
                 scaling_games: int, memory_games: int, repeat: int, dask: bool) -> None:
     """Prints a game's benchmark table."""
-    from rich.console import Console
+    from sim import api
 
-    from sim.studies.bench import bench
-    from sim.counts import parse_counts
-    from sim.run.setups import build_setups, check_players
-
-    # A measurement's games are played in one call, their results held in memory as a chunk's.
-    limits.check_games(games, most=limits.MAX_CHUNK_SIZE, per="per measurement (one chunk)")
-    for flag, count in (("--scaling-games", scaling_games), ("--memory-games", memory_games)):
-        if count < 0:
-            raise UserError(f"{flag} must be at least 0 (0: skip), got {count}")
-        if count:
-            limits.check_games(count, flag)
-    if repeat < 1:
-        raise UserError(f"--repeat must be at least 1, got {repeat}")
-    game = registry.get(name)
-    rules = game.load_rules(None, [])
-    names = [s.strip() for s in strategies.split(",") if s.strip()]
-    counts = (parse_counts("--players", players, functools.partial(check_players, game)) if players
-              else sorted({game.min_players, min(7, game.max_players), game.max_players}))
-    if not names:
-        raise UserError("--strategies names no strategy")
-    # Validates the counts and the names; a Python strategy's file is made absolute.
-    names = [build_setups(game, counts, {}, strategy, {})[0].seats[0] for strategy in names]
-    bench(game, rules, counts, names, games, repeat, scaling_games, memory_games, Console(), dask)
+    api.bench(name, players=players, strategies=strategies, games=games,
+              scaling_games=scaling_games, memory_games=memory_games, repeat=repeat, dask=dask)
 
 
 @app.command("strategies")
@@ -919,34 +744,10 @@ def list_rules(
     print(describe(game_name, registry.get(game_name).title))
 
 
-def _plugin_commands(name: str) -> None:
-    """Adds the run, trace and bench commands of an installed game that has none of its own
-    here (a plugin, e.g. a simple-level game: sim/simple.py), taking no flags of its own."""
-    @app.command(name, help=f"Play {name} games and summarise them.")
-    @_with(_run_flags)
-    def run_plugin(players: Players, **run) -> None:
-        _run_game(name, players=players, options={}, **run)
-
-    @trace_app.command(name, help=f"Print one {name} game move by move.")
-    @_with(_trace_flags)
-    def trace_plugin(players: PlayerCount, **trace) -> None:
-        _trace_game(name, players=players, options={}, **trace)
-
-    @bench_app.command(name, help=f"Measure {name}'s speed per core and worker scaling.")
-    @_with(_bench_flags)
-    def bench_plugin(players: Annotated[str | None, typer.Option(help="Player counts.")] = None,
-                     scaling_games: _scaling(20_000) = 20_000, **bench) -> None:
-        _bench_game(name, players=players, scaling_games=scaling_games, **bench)
-
-
 def _command_names() -> set[str]:
-    """Gives the names of the commands `simulate` has (a game's among them)."""
+    """Gives the names of the commands `simulate` has of its own (a game's are the games')."""
     return ({c.name or c.callback.__name__.replace("_", "-") for c in app.registered_commands}
             | {group.name for group in app.registered_groups})
-
-
-for _name in sorted(set(registry.names()) - _command_names()):
-    _plugin_commands(_name)
 
 
 @app.command("new-game")

@@ -186,6 +186,146 @@ class Outcomes:
     roles: dict[str, tuple[np.ndarray, np.ndarray]]
 
 
+@dataclass(frozen=True)
+class Target:
+    """What balanced means for a game's headline (`GAME.target`): a fixed rate (None: a fair
+    share, 1/players), and the side a rate above and below it favours (e.g. "miners",
+    "saboteurs"); `sides` names them where a sentence wants an article ("the miners")."""
+
+    rate: float | None = None
+    above: str = "the first player"
+    below: str = "the other players"
+    sides: tuple[str, str] | None = None
+
+    def at(self, players, override: float | None = None) -> np.ndarray:
+        """Gives the target rate at each player count (`override`, from --target, first)."""
+        import numpy as np
+
+        players = np.asarray(players, dtype=float)
+        if override is not None:
+            return np.full(players.shape, override)
+        return np.full(players.shape, self.rate) if self.rate is not None else 1 / players
+
+    def named(self) -> tuple[str, str]:
+        """Gives the sides a rate above and below the target favours, as a sentence names them
+        ("the miners", "the saboteurs")."""
+        return self.sides or (self.above, self.below)
+
+
+@dataclass(frozen=True)
+class Role:
+    """A role a seat can hold (`GAME.roles`): its name, the team it plays for as the tables'
+    `winner_team` names it, and the bot parameters only a seat in this role reads (what
+    `simulate tune --role` searches; a parameter both roles read is no role's own)."""
+
+    name: str
+    team: str
+    parameters: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Flag:
+    """A flag of a game's own (`GAME.flags`) on its run and trace commands, and a keyword of
+    `sim.api.run`, that sets a configuration's options (Setup.options) of the same name.
+
+    kind: COUNTS (a number of something; the run takes a list 1,2 or a range 1-3 and sweeps
+    it, the trace one number), TEXT (one value) or TEXTS (the flag repeated). A game whose
+    options need more than splitting lists (Spit's reaction times) reads them itself with
+    `setup_options`."""
+
+    name: str  # the keyword; the flag is --name with '-' for '_'
+    help: str
+    trace_help: str = ""  # the trace's help, where the trace takes one value
+    kind: str = "text"
+
+
+COUNTS, TEXT, TEXTS = "counts", "text", "texts"
+
+
+@dataclass(frozen=True)
+class RuleFile:
+    """A data file a game's rules name (`GAME.files`, e.g. Deep Space's board): a flag --KEY
+    PATH on the run and trace commands, and a keyword of `sim.api.run`, that sets the rule
+    KEY to the file's path."""
+
+    key: str
+    help: str
+
+
+# ---- what a game declares, and what a game that declares nothing gets -----------------------
+
+DEFAULT_TARGET = Target()
+BENCH_SCALING = 20_000  # games of bench's scaling runs, unless the game declares its own
+
+
+def target_of(game) -> Target:
+    """Gives the game's declared target (a fair share for the first player if none)."""
+    return getattr(game, "target", None) or DEFAULT_TARGET
+
+
+def roles_of(game) -> tuple[Role, ...]:
+    """Gives the game's roles (none for a game without hidden roles)."""
+    return tuple(getattr(game, "roles", ()))
+
+
+def role_names(game) -> tuple[str, ...]:
+    """Gives the names of the game's roles, in its order."""
+    return tuple(role.name for role in roles_of(game))
+
+
+def flags_of(game) -> tuple[Flag, ...]:
+    """Gives the game's own flags, each setting a configuration option."""
+    return tuple(getattr(game, "flags", ()))
+
+
+def files_of(game) -> tuple[RuleFile, ...]:
+    """Gives the data files the game's rules name, each a flag."""
+    return tuple(getattr(game, "files", ()))
+
+
+def forbids(game) -> bool:
+    """Tells whether the game's seats can be forbidden moves (--forbid): a game with a bots
+    plug-in can, unless it declares `forbids = False` (a simple-level game)."""
+    bots = getattr(game, "bots", None)
+    return bots is not None and getattr(bots, "forbids", True)
+
+
+def bench_scaling(game) -> int:
+    """Gives the games of `simulate bench`'s scaling runs by default: the game's declared
+    `bench_scaling`, else BENCH_SCALING."""
+    return getattr(game, "bench_scaling", BENCH_SCALING)
+
+
+def bench_counts(game) -> tuple[int, ...]:
+    """Gives the player counts `simulate bench` times by default: the game's declared
+    `bench_players`, else its fewest, 7 (or its most, if fewer) and its most."""
+    declared = getattr(game, "bench_players", None)
+    return tuple(declared or sorted({game.min_players, min(7, game.max_players),
+                                     game.max_players}))
+
+
+def setup_options(game, given: dict[str, object], players: str, rules, sweep: bool
+                  ) -> dict[str, list]:
+    """Gives a configuration's options from the values of the game's option flags (None: not
+    given): each option's list of values, one per configuration of a sweep (sweep=False: one
+    value each). `rules()` gives the run's rules, for a game that reads its options against
+    them (its own `setup_options`, e.g. Spit's reaction profiles)."""
+    own = getattr(game, "setup_options", None)
+    if own is not None:
+        return own(given, players, rules, sweep)
+    from sim.counts import parse_counts
+
+    found = {}
+    for option in flags_of(game):
+        value = given.get(option.name)
+        if option.kind == COUNTS and sweep:
+            found[option.name] = (parse_counts(f"--{option.name.replace('_', '-')}", str(value))
+                                  if value is not None else [None])
+        else:
+            found[option.name] = [value]
+    return found
+
+
 class Bots(Protocol):
     """What a game offers for user-chosen play (`GAME.bots`; see docs/bots-plugin.md):
     its built-in bot families with their parameters, its built-in presets, and the card and
@@ -195,7 +335,8 @@ class Bots(Protocol):
 
     families: tuple  # of strategies.presets.Family
     presets: dict[str, tuple[str, dict[str, float]]]  # name -> (family, parameters changed)
-    # Optional: `roles`, the roles `--forbid ROLE:NAME` takes (a game without roles has none).
+    # Optional: `roles`, the roles `--forbid ROLE:NAME` takes (a game without roles has none);
+    # `forbids = False` where no move can be forbidden (then no command offers --forbid).
 
     def forbiddable(self, rules: dict) -> dict[str, str]:
         """Gives every name --forbid takes under these rules, with what it forbids."""
@@ -214,6 +355,15 @@ class Game(Protocol):
     # of games, shown as percentages beside the headline's).
     # Optional: `outcomes(rules, setup, seed, start, stop) -> Outcomes`, the games `play` plays
     # as arrays, without the tables (`simulate tune` scores its slices so, else from `play`).
+    #
+    # What the machinery reads instead of knowing a game by its name (all optional; the
+    # functions above give each one's default): `target` (a Target: what balanced means for the
+    # headline), `roles` (Role, ...: `--role-strategy` and `tune --role` only where there are
+    # some), `flags` (Flag, ...: the game's own configuration options, with
+    # `setup_options(given, players, rules, sweep)` where they need reading against the rules),
+    # `files` (RuleFile, ...: data files the rules name), `blurb` (what the game is, in the run
+    # command's help), `traces` (how its trace goes: "move by move"), `bench_players` and
+    # `bench_scaling` (what `simulate bench` times by default).
 
     def strategy_names(self) -> list[str]:
         """Gives the names `--strategy` accepts (families and presets)."""

@@ -117,7 +117,8 @@ def _merge(rules: dict, update: dict, prefix: tuple[str, ...], where: str,
     for key, value in update.items():
         path = (*prefix, key)
         if key not in rules:
-            raise UserError(f"unknown rule {_dotted(path)!r} {where}{_suggestion(key, rules)}")
+            raise UserError(f"unknown rule {_dotted(path)!r} {where}"
+                            f"{_suggestion(key, rules, prefix)}")
         default = rules[key]
         if isinstance(default, dict) and isinstance(value, dict):
             _merge(default, value, path, where, ceilings)
@@ -181,10 +182,11 @@ def _dotted(path: tuple[str, ...]) -> str:
     return ".".join(path)
 
 
-def _suggestion(key: str, known: dict) -> str:
-    """Gives ' (did you mean 'x'?)' for a near miss among the known keys, else ''."""
+def _suggestion(key: str, known: dict, prefix: tuple[str, ...] = ()) -> str:
+    """Gives ' (did you mean 'count.guard'?)' for a near miss among the keys known beside it
+    (named in full, as --set takes them), else ''."""
     close = difflib.get_close_matches(key, [str(k) for k in known], n=1)
-    return f" (did you mean {close[0]!r}?)" if close else ""
+    return f" (did you mean {_dotted((*prefix, close[0]))!r}?)" if close else ""
 
 
 # --- Sweeps: `--set KEY=V1,V2,...` or `--set KEY=LO-HI` names several values of one rule. ---

@@ -26,7 +26,9 @@ and, optionally: `validate(rules)` (raise sim.errors.UserError for rules no game
 played with), `PRESETS` ({name: (family, {parameter: value})}), `check(rules, players)`
 (raise sim.errors.UserError for rules that cannot be played), `COLUMNS` ({"games": {column:
 meaning}, "seats": {...}}) with `stats(state)` and `seat_stats(state, seat)` giving them,
-`describe(state)` (a line for traces), and `MAX_MOVES` (a game that long stalls).
+`describe(state)` (a line for traces), `MAX_MOVES` (a game that long stalls), and `TARGET` (a
+sim.game.Target: what balanced means for the headline, e.g. Target(0.5, "team A", "team B")
+for two teams; default: the first player's fair share, 1/players).
 
 What the functions and bots give is checked as every game is played, as the built-in games
 check theirs: a failure or a value the interface does not allow ends the run in one line
@@ -49,7 +51,7 @@ import numpy as np
 import polars as pl
 
 from sim.errors import Interruption, UserError
-from sim.game import Column, Headline, Setup
+from sim.game import Column, Headline, Setup, Target
 from strategies import python_bots
 from strategies.bot_files import described, shown, where
 from strategies.presets import Family, Parameter, user_presets
@@ -103,6 +105,9 @@ SEARCH_PARAMETERS = (
 class SimpleBots:
     """A simple-level game's plug-in for user-chosen play (sim.game.Bots)."""
 
+    forbids = False  # a move cannot be forbidden: no command offers --forbid
+    kind = "Python bots of the game's rules module, with random and search"
+
     def __init__(self, module: ModuleType):
         own = tuple(module.BOTS)
         if not own or own[0].name != "default":
@@ -148,6 +153,7 @@ class SimpleGame:
         self.rules_file = Path(m.RULES_FILE)
         self.bots = SimpleBots(m)
         self.max_moves = getattr(m, "MAX_MOVES", MAX_MOVES)
+        self.target = getattr(m, "TARGET", None) or Target()
         own = getattr(m, "COLUMNS", {})
         self.columns = {
             "games": (Column("winner", "the winning seat (null: a shared win or none)"),

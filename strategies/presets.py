@@ -172,7 +172,8 @@ def describe(game, rules: dict) -> str:
     """Gives the text of `simulate strategies GAME`: families, their parameters, the presets
     (built-in and from --strategies-file), what --forbid takes, and how to add a Python bot."""
     bots = bots_of(game, "simulate strategies")
-    lines = [f"{game.title} strategies", "", "Families (built-in jitted bots):"]
+    kind = getattr(bots, "kind", "built-in jitted bots")  # a simple-level game's are Python
+    lines = [f"{game.title} strategies", "", f"Families ({kind}):"]
     for family in bots.families:
         lines.append(f"  {family.name}: {family.meaning}")
         for p in family.parameters:
@@ -184,11 +185,14 @@ def describe(game, rules: dict) -> str:
     for name, spec in user_presets(rules).items():
         values = {k: v for k, v in spec.items() if k != "family"}
         lines.append(f"  {name:<22} {spec['family']}{_settings(values)}   (--strategies-file)")
-    lines += ["", "--forbid NAME or SEAT=NAME (a seat never plays it; also NAME-no-X as a strategy):"]
+    forbids = getattr(bots, "forbids", True)
+    if forbids:
+        lines += ["", "--forbid NAME or SEAT=NAME (a seat never plays it; also NAME-no-X as a "
+                      "strategy):"]
     for name, meaning in bots.forbiddable(rules).items():
         lines.append(f"  {name:<24} {meaning}")
     roles = getattr(bots, "roles", ())
-    if roles:
+    if roles and forbids:
         lines.append(f"  {'ROLE:NAME':<24} only while the seat's role is ROLE "
                      f"({', '.join(roles)}), e.g. {roles[0]}:{next(iter(bots.forbiddable(rules)))}")
     lines += ["", ("Python bots: --strategy path/to/file.py:ClassName (see strategies/protocol.py "

@@ -23,7 +23,9 @@ RUNS = {
     "Spit": ["spit"],
     "Speed": ["speed"],
     "Sequence Stacks": ["sequence-stacks", "--players", "2"],
+    "No Thanks!": ["no-thanks", "--players", "3"],  # a simple-level game, from examples/
 }
+PLUGINS = {"No Thanks!": ("no-thanks", "no_thanks:GAME", ROOT / "examples" / "games" / "no_thanks")}
 
 
 def documented_tables(game: str) -> dict[str, list[tuple[str, str]]]:
@@ -50,7 +52,13 @@ def test_the_site_builds_strictly(tmp_path):
 
 
 @pytest.mark.parametrize("game", RUNS)
-def test_the_output_schema_lists_what_a_run_writes(game, simulate, tmp_path):
+def test_the_output_schema_lists_what_a_run_writes(game, simulate, tmp_path, monkeypatch):
+    if game in PLUGINS:  # registered as `pip install -e` would
+        from sim import games
+
+        name, target, folder = PLUGINS[game]
+        monkeypatch.syspath_prepend(str(folder))
+        monkeypatch.setitem(games.GAMES, name, target)
     code, _, err = simulate(*RUNS[game], "--games", "10", "--seed", "1", "--workers", "1",
                             "--quiet", "--out", "run")
     assert code == 0, err

@@ -12,7 +12,7 @@ from sim import rules as rule_files
 from sim.errors import UserError
 from sim.rule_keys import count_of, in_words
 from sim.run.limits import check_setups
-from sim.game import Game, Setup
+from sim.game import Game, Setup, role_names
 
 def check_players(game: Game, players: int) -> None:
     """Raises UserError unless the game takes `players` players."""
@@ -66,10 +66,10 @@ def role_setup(game: Game, roles: dict[str, str], strategy: str | None,
 
     if not roles:
         return ()
-    known = getattr(getattr(game, "bots", None), "roles", ())
+    known = role_names(game)
     if not known:
         raise UserError(f"{game.name} has no roles: --role-strategy is for games with hidden "
-                        "roles (saboteur)")
+                        "roles")
     for role in roles:
         if role not in known:
             raise UserError(f"{game.name} has no role {role!r}; its roles: {', '.join(known)}")

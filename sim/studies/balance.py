@@ -31,15 +31,12 @@ import numpy as np
 from reports.stats import design_effect, wilson
 from sim import rules as rule_files
 from sim.errors import UserError
-from sim.game import Game, Setup
+from sim.game import Game, Setup, target_of
 from sim.rule_keys import count_of
 
 SCAN_MAX = 16  # candidates a problem scans in full (or up to --trials); beyond, Optuna searches
 TOLERANCE = 0.02  # the verdict's "balanced within ±2 points"
 _KEEP = re.compile(r"\s*([A-Za-z_][A-Za-z0-9_.]*)\s*(<=|>=)\s*(-?\d+(?:\.\d*)?(?:[eE]-?\d+)?)\s*")
-# What a rate above (or below) its target favours, by game; a seat's rate otherwise.
-_FAVOURS = {"saboteur": ("the miners", "the saboteurs"), "spit": ("seat 0", "seat 1"),
-            "speed": ("seat 0", "seat 1")}
 
 
 @dataclass(frozen=True)
@@ -157,12 +154,6 @@ def check_options(target: float | None, precision: float, trials: int) -> None:
                         f"{precision}")
     if trials < 1:
         raise UserError(f"--trials must be at least 1, got {trials}")
-
-
-def default_target(game: Game, players: int) -> float:
-    """Gives the balanced value of a game's headline: 50% for Saboteur's miners (two teams),
-    else a seat's fair share, 1/players (50% between two Spit or Speed players)."""
-    return 0.5 if game.name == "saboteur" else 1 / players
 
 
 def problems(game: Game, counts: list[int], varies: list[str], seat: str,
@@ -557,7 +548,8 @@ def balance(game: Game, counts: list[int], varies: list[str], *, target: float |
     rules = game.load_rules(None, [])
     searched = problems(game, counts, varies, seat, say)
     check_keep_column(game, keep, rules, seat, counts[0])
-    targets = {n: default_target(game, n) if target is None else target for n in counts}
+    # the game's declared target (a team's 50%, else a seat's fair share 1/players)
+    targets = {n: float(target_of(game).at(n, target)) for n in counts}
     search = Search(game, rules, seat, out, workers, keep, say)
     scans = max(SCAN_MAX, trials)  # a problem no larger is scanned in full
     small = [p for p in searched if p.size <= scans]
@@ -591,7 +583,7 @@ def verdict(game: Game, answer: Answer) -> str:
     """Gives the answer's verdict against its target, from its fresh 95% interval."""
     low, high = answer.fresh.interval()
     t = answer.target
-    above, below = _FAVOURS.get(game.name, ("the first player", "the other players"))
+    above, below = target_of(game).named()
     if t - TOLERANCE <= low and high <= t + TOLERANCE:
         return f"balanced within ±{TOLERANCE * 100:g} points"
     if low > t:

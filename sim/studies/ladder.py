@@ -17,7 +17,7 @@ import sys
 from pathlib import Path
 
 from sim.errors import UserError
-from sim.game import RUNG, RUNGS, TUNINGS, Game, Setup
+from sim.game import RUNG, RUNGS, TUNINGS, Game, Setup, role_names, roles_of
 
 # the tuned rung's strategy until each player count's preset is known (setups' `tuned`)
 ON_THE_FLY, FROM_FILE = "tuned on the fly", "tuned from a presets file"
@@ -120,7 +120,8 @@ def tune(game: Game, rules: dict, players: list[int], trials: int, games: int, s
     from strategies.presets import load, user_presets, with_presets
 
     command = " ".join(["simulate", *sys.argv[1:]])
-    roles = list(tuning.ROLE_PARAMETERS.get(game.name, ()))
+    # the last role first (Saboteur's saboteurs, then the miners against them)
+    roles = [role.name for role in reversed(roles_of(game))]
     names, found = {}, {}
     for count in players:
         side = tuning.make_side(game, rules, count, "default", None,
@@ -207,8 +208,8 @@ def setups(game: Game, players: list[int], options: dict[str, list], rungs: list
 def matrix_roles(game: Game) -> tuple[str, str]:
     """Gives the two roles of a skill matrix (--by-role). Raises UserError for a game without
     two roles."""
-    roles = getattr(getattr(game, "bots", None), "roles", ())
+    roles = role_names(game)
     if len(roles) != 2:
         raise UserError(f"{game.name} has no roles: --by-role plays one role's rung against "
-                        "another's (games with two roles: saboteur)")
+                        "another's (games with two roles)")
     return roles

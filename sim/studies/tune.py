@@ -13,7 +13,7 @@ the slice alone, so where it is played changes nothing.
 
 What the tuned bot is (a `Side`):
 - with a role (Saboteur): the whole table plays the candidate, whose searched parameters are
-  those only that role reads (ROLE_PARAMETERS), so the other roles keep playing as --against;
+  those only that role reads (its sim.game.Role's parameters), so the other roles keep playing as --against;
   objective: the round-win rate in that role;
 - with a seat: that seat plays the candidate, the others --against; objective: its game-win rate;
 - otherwise the candidate sits in each seat in turn (one configuration per seat, same deals),
@@ -42,17 +42,10 @@ from reports.stats import Z95, design_effect, two_sided_p, wilson
 from sim import games as registry
 from sim import usage
 from sim.errors import UserError
-from sim.game import Setup
+from sim.game import Setup, roles_of
 from sim.run.warm import warm
 from strategies import presets as presets_mod
 
-# Parameters that act only while a seat holds the role, per game (checked in the bots' code:
-# e.g. Saboteur's use_maps and noise act in both roles, so they are no role's own).
-ROLE_PARAMETERS = {
-    "saboteur": {"saboteur": ("strike_distance", "cover", "fellow_at"),
-                 "miner": ("break_at",)},
-}
-TEAMS = {"saboteur": "saboteurs", "miner": "miners"}  # a role -> its `winner_team` value
 CANDIDATE, FIELD = "tune-candidate", "tune-field"  # preset names while searching
 STEPS = 8  # slices of a candidate's games: the pruner's rungs
 MIN_SLICE = 25  # games: a slice is not cut finer than this across workers
@@ -167,7 +160,7 @@ def make_side(game, rules: dict, players: int, family: str, params: str | None,
     against = canonical(game, against, rules)
     start = vector_of(game, rules, family, against)
     if role is not None:
-        roles = ROLE_PARAMETERS.get(game.name, {})
+        roles = {r.name: r.parameters for r in roles_of(game)}
         if role not in roles:
             raise UserError(f"{game.name} has no roles to tune" if not roles else
                             f"{game.name} has no role {role!r}; its roles: {', '.join(roles)}")
@@ -285,8 +278,9 @@ def score_tables(task: Task) -> Scores:
     candidate = tables["seats"].filter(pl.col("seat").is_in(
         [i for i, s in enumerate(task.setup.seats) if s == CANDIDATE]))
     if task.role is not None:
+        teams = {r.name: r.team for r in roles_of(game)}
         rows = (tables["rounds"].filter(pl.col("role") == task.role)
-                .select("game_id", (pl.col("winner_team") == TEAMS[task.role]).alias("won")))
+                .select("game_id", (pl.col("winner_team") == teams[task.role]).alias("won")))
     else:
         rows = candidate.select("game_id", "won")
     per_game = rows.group_by("game_id").agg(pl.col("won").cast(pl.Float64).sum().alias("s"),
@@ -690,9 +684,9 @@ def next_side(settings: Settings, side: Side, tuned: dict[str, float]) -> Side:
     (symmetric games) the field against one seat of the bot just tuned, and back."""
     vector = tuple(tuned.items())
     if side.role is not None:
-        roles = list(ROLE_PARAMETERS[settings.game])
-        role = roles[(roles.index(side.role) + 1) % len(roles)]
-        return Side(ROLE_PARAMETERS[settings.game][role], vector, side.field, role)
+        roles = roles_of(registry.get(settings.game))
+        following = roles[([r.name for r in roles].index(side.role) + 1) % len(roles)]
+        return Side(following.parameters, vector, side.field, following.name)
     # the tuned bot becomes the opponent; the other side starts where it was last
     start = side.field if not isinstance(side.field, str) else vector
     return Side(side.names, start, vector, None, None, not side.field_tuned)

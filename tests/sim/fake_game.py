@@ -21,7 +21,7 @@ import polars as pl
 
 from sim import rules as rule_files
 from sim.errors import UserError
-from sim.game import Column, Headline, Setup
+from sim.game import COUNTS, Column, Flag, Headline, Setup
 
 STRATEGIES = ["default", "random", "lucky"]
 
@@ -36,6 +36,8 @@ class CoinGame:
                "seats": (Column("heads", "heads flipped"),)}
     headline = Headline("first seat wins", (pl.col("winner") == 0).cast(pl.Int64), pl.lit(1))
     summary = ()
+    # standing in for saboteur (tests/sim/conftest.py), it takes a number of saboteurs
+    flags = (Flag("saboteurs", "Saboteurs in play.", kind=COUNTS),)
 
     def __init__(self):
         self.compiled = []

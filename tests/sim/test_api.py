@@ -109,6 +109,12 @@ def test_a_report_and_a_comparison_over_two_player_counts(tmp_path, small):
      "hand_size.5 applies to 5 players; this run plays 7"),
     (lambda: api.run("saboteur", players=5, games=0), "must be at least 1, got 0"),
     (lambda: api.compare("saboteur", ["default"], players=5, games=1), "at least two strategies"),
+    (lambda: api.tune("sequence-stacks", players=2, trials=0), "--trials must be at least 1, got 0"),
+    (lambda: api.tune("sequence-stacks", players=2, role="miner"), "has no roles to tune"),
+    (lambda: api.ladder("sequence-stacks", players=2, by_role=True), "has no roles"),
+    (lambda: api.balance("sequence-stacks", players=2, vary=["x=1"], precision=0.7),
+     "--precision takes a half-width"),
+    (lambda: api.bench("sequence-stacks", repeat=0), "--repeat must be at least 1, got 0"),
 ])
 def test_a_bad_argument_is_one_user_error(tmp_path, monkeypatch, call, message):
     monkeypatch.chdir(tmp_path)
@@ -122,3 +128,20 @@ def test_a_table_the_game_lacks_is_a_user_error(tmp_path, small):
     with pytest.raises(UserError, match="sequence-stacks has no table 'rounds'; its tables: "):
         run.table("rounds")
     assert isinstance(run.games(), pl.DataFrame)
+
+
+def test_a_games_own_option_is_a_keyword_by_its_declared_name(tmp_path, small):
+    run = api.run("saboteur", players=4, saboteurs=[1, 2], out=tmp_path / "r", **small)
+    assert run.configurations == ["4p saboteurs=1 default", "4p saboteurs=2 default"]
+    assert [s["options"] for s in run.manifest["setups"]] == [{"saboteurs": 1},
+                                                              {"saboteurs": 2}]
+
+
+def test_a_trace_prints_the_game_a_run_plays_and_gives_its_tables(tmp_path, small):
+    shown = io.StringIO()
+    tables = api.trace("sequence-stacks", players=2, seed=5, game_index=3, out=shown)
+    run = api.run("sequence-stacks", players=2, out=tmp_path / "r", **small)
+    assert shown.getvalue().startswith("Sequence Stacks, 2 players, seed 5, game 3; seats: ")
+    played = run.games().filter(pl.col("game_id") == 3)
+    assert tables["games"]["winner"].to_list() == played["winner"].to_list()
+    assert tables["games"]["turns"].to_list() == played["turns"].to_list()

@@ -85,7 +85,13 @@ def test_an_unknown_key_in_the_users_file_names_the_file(tmp_path):
     mine.write_text("[scoring]\nwins = 2.0\n")
     with pytest.raises(UserError) as e:
         load(str(mine))
-    assert str(e.value) == f"unknown rule 'scoring.wins' in {mine} (did you mean 'win'?)"
+    assert str(e.value) == f"unknown rule 'scoring.wins' in {mine} (did you mean 'scoring.win'?)"
+
+
+def test_a_near_miss_inside_a_table_is_suggested_in_full_as_set_takes_it():
+    with pytest.raises(UserError) as e:
+        load(None, "scoring.wins=2.0")
+    assert str(e.value) == "unknown rule 'scoring.wins' in --set (did you mean 'scoring.win'?)"
 
 
 def test_malformed_toml_is_one_line_naming_the_file(tmp_path):

@@ -5,7 +5,6 @@ from typing import TextIO
 import numpy as np
 import polars as pl
 
-from reports.verdicts import Target, declare
 from sim import search as search_family
 from sim.games.deep_space import board as boards
 from sim.games.deep_space import deck as decks
@@ -16,7 +15,7 @@ from sim.games.deep_space.tables import COLUMNS
 from sim.games.deep_space.tables import build as build_tables
 from sim.games.deep_space.trace import Tracer
 from sim.games.deep_space.view import PythonSeatPlayer
-from sim.game import Headline, Setup
+from sim.game import Headline, RuleFile, Setup, Target
 from strategies import python_bots
 from strategies import seats as seat_strings
 from strategies.presets import user_presets
@@ -47,6 +46,16 @@ class DeepSpace:
                         (pl.col("winner") == pl.col("first_seat")).fill_null(False), pl.lit(1))
     summary = (("avg rounds", pl.col("rounds").mean()),)
     bots = DeepSpaceBots()
+    # what balanced means for the headline (the summary's and the report's verdicts)
+    target = Target(None, above="the first player", below="the other players")
+    # the board and the action deck are data files, named in the rules
+    files = (RuleFile("board", "Board TOML file (default: the stand-in "
+                               "configs/deep_space/board.toml)."),
+             RuleFile("deck", "Action deck TOML file (default: the stand-in "
+                              "configs/deep_space/deck.toml)."))
+    blurb = "a race to build bases on a map of planets"
+    traces = "turn by turn"
+    bench_scaling = 1_000_000
     # the information-set sampler (for search bots): sampler.resample(s, rs, seat, r)
     sampler = sampler
     # the search family's pieces (registered with sim/search.py when imported)
@@ -134,5 +143,3 @@ class DeepSpace:
 
 
 GAME = DeepSpace()
-# what balanced means for the headline (the summary's and the report's verdicts)
-declare(GAME.name, Target(None, above="the first player", below="the other players"))

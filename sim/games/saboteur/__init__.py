@@ -5,10 +5,9 @@ from typing import TextIO
 import numpy as np
 import polars as pl
 
-from reports.verdicts import Target, declare
 from sim import search as search_family
 from sim.errors import UserError
-from sim.game import Headline, Outcomes, Setup
+from sim.game import COUNTS, Flag, Headline, Outcomes, Role, Setup, Target
 from sim.games.saboteur import bots, cards, forbid, play, sampler, search
 from sim.games.saboteur.state import new_state
 from sim.games.saboteur.tables import COLUMNS
@@ -43,6 +42,17 @@ class Saboteur:
     headline = Headline("miners' round-win rate", pl.col("miner_rounds"), pl.col("rounds"))
     summary = (("avg rounds won by saboteurs", (pl.col("rounds") - pl.col("miner_rounds")).mean()),)
     bots = SaboteurBots()
+    # what balanced means for the headline (the summary's and the report's verdicts)
+    target = Target(0.5, above="miners", below="saboteurs",
+                    sides=("the miners", "the saboteurs"))
+    # in forbid.ROLES' order; a role's own parameters are checked in the bots' code (use_maps
+    # and noise act in both roles, so they are no role's own)
+    roles = (Role("miner", "miners", ("break_at",)),
+             Role("saboteur", "saboteurs", ("strike_distance", "cover", "fellow_at")))
+    flags = (Flag("saboteurs", "Saboteurs in play: 2, a list 1,2 or a range 1-3 (default: dealt "
+                               "from role cards).", "Saboteurs in play (default: dealt).", COUNTS),)
+    blurb = "hidden saboteurs among the miners digging for gold"
+    bench_scaling = 1_000_000
     # the information-set sampler (for search bots): sampler.resample(s, rs, seat, r)
     sampler = sampler
     # the search family's pieces (registered with sim/search.py when imported)
@@ -184,5 +194,3 @@ def _by_role(setup: Setup) -> list[tuple[str, ...]]:
 
 
 GAME = Saboteur()
-# what balanced means for the headline (the summary's and the report's verdicts)
-declare(GAME.name, Target(0.5, above="miners", below="saboteurs"))

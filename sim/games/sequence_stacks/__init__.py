@@ -6,9 +6,8 @@ from typing import TextIO
 import numpy as np
 import polars as pl
 
-from reports.verdicts import Target, declare
 from sim import search as search_family
-from sim.game import Headline, Setup
+from sim.game import Headline, Setup, Target
 from sim.games.sequence_stacks import bots, cards, forbid, play, sampler, search
 from sim.games.sequence_stacks.state import new_state, views
 from sim.games.sequence_stacks.tables import COLUMNS
@@ -47,6 +46,11 @@ class SequenceStacks:
         ("blocks per game", pl.col("blocks").cast(pl.Float64).mean()),
     )
     bots = SequenceStacksBots()
+    # what balanced means for the headline (the summary's and the report's verdicts)
+    target = Target(None, above="the first player", below="the other players")
+    blurb = "a race for red and blue chips"
+    bench_players = (2, 4, 6)
+    bench_scaling = 1_000_000
     # the information-set sampler (for search bots): sampler.resample(s, rs, seat, r)
     sampler = sampler
     # the search family's pieces (registered with sim/search.py when imported)
@@ -124,5 +128,3 @@ class SequenceStacks:
 
 
 GAME = SequenceStacks()
-# what balanced means for the headline (the summary's and the report's verdicts)
-declare(GAME.name, Target(None, above="the first player", below="the other players"))

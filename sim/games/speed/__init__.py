@@ -5,9 +5,8 @@ Speed shares Spit's clock, deck, reaction settings, tables and game shape (sim/g
 
 import polars as pl
 
-from reports.verdicts import Target, declare
 from sim import usage
-from sim.game import Column
+from sim.game import Column, Target
 from sim.games.speed import bots, cards, forbid, play, sampler, search, view
 from sim.games.speed.state import new_state
 from sim.games.speed.trace import Tracer
@@ -35,6 +34,9 @@ class Speed(RealTimeGame):
     )
     cards, loop, view, tracer = cards, play, view, Tracer
     bots = RealTimeBots(bots, forbid)
+    # what balanced means for the headline (the summary's and the report's verdicts)
+    target = Target(None, above="seat 0", below="seat 1")
+    blurb = "two players race to empty their hands"
     # the information-set sampler (for search bots): sampler.resample(s, rs, seat, r), and
     # sampler.resample_clock(c, r) for the clock
     sampler = sampler
@@ -54,5 +56,3 @@ class Speed(RealTimeGame):
 
 
 GAME = Speed()
-# what balanced means for the headline (the summary's and the report's verdicts)
-declare(GAME.name, Target(None, above="seat 0", below="seat 1"))

@@ -7,9 +7,8 @@ This package also holds what Speed (sim/games/speed) shares with Spit: the discr
 
 import polars as pl
 
-from reports.verdicts import Target, declare
 from sim import usage
-from sim.game import Column
+from sim.game import Column, Target
 from sim.games.spit import bots, cards, forbid, play, sampler, search, view
 from sim.games.spit.realtime import RealTimeBots, RealTimeGame
 from sim.games.spit.state import new_state
@@ -41,6 +40,9 @@ class Spit(RealTimeGame):
     )
     cards, loop, view, tracer = cards, play, view, Tracer
     bots = RealTimeBots(bots, forbid)
+    # what balanced means for the headline (the summary's and the report's verdicts)
+    target = Target(None, above="seat 0", below="seat 1")
+    blurb = "two players race to play out their cards"
     # the information-set sampler (for search bots): sampler.resample(s, rs, seat, r), and
     # sampler.resample_clock(c, r) for the clock
     sampler = sampler
@@ -59,5 +61,3 @@ class Spit(RealTimeGame):
 
 
 GAME = Spit()
-# what balanced means for the headline (the summary's and the report's verdicts)
-declare(GAME.name, Target(None, above="seat 0", below="seat 1"))

@@ -119,12 +119,11 @@ def check_players(game: str, players: str) -> None:
         raise UserError(f"{game} is a game for two players: --players takes only 2, got {players}")
 
 
-def flag_options(game_name: str, players: str, reaction: list[str] | None, profile: str | None,
-                 config: str | None, sets: list[str] | None, sweep: bool = True) -> dict[str, list[str]]:
-    """Gives the setup options of a real-time game's command line (see setup_options), after
-    checking that --players names exactly 2."""
-    from sim import games
+def check_players(game: str, players: str) -> None:
+    """Raises UserError unless `--players` names exactly 2."""
+    from sim.counts import parse_counts
 
-    check_players(game_name, players)
-    rules = games.get(game_name).load_rules(config, sets or [])
-    return setup_options(rules, reaction or [], profile, sweep)
+    counts = parse_counts("--players", players)
+    if counts != [2]:
+        raise UserError(f"{game} is a game for two players: --players takes only 2, got {players}")
+

@@ -11,7 +11,7 @@ import polars as pl
 from sim import search as search_family
 from sim import usage
 from sim.errors import UserError
-from sim.game import Headline, Setup
+from sim.game import TEXT, TEXTS, Flag, Headline, Setup
 from sim.games.spit import race, reaction
 from sim.games.spit.tables import build as build_tables
 from strategies import python_bots
@@ -48,6 +48,17 @@ class RealTimeGame:
     headline = Headline("seat 0's game-win rate", (pl.col("winner") == 0).fill_null(False),
                         pl.lit(1))
     length: str
+    # each seat's reaction time: a configuration's options reaction_0, reaction_1
+    flags = (
+        Flag("reaction", "SEAT=MEAN[:SPREAD] or SEAT=PROFILE: a seat's reaction time (mean "
+                         "seconds; spread = sigma of log-seconds, default the profile's). A list "
+                         "sweeps: 1=0.6,0.8,1.0. Repeatable, once per seat.", kind=TEXTS),
+        Flag("reaction_profile", "Reaction profile of every seat: novice, club, expert (default: "
+                                 "the rules' reaction.profile); a list sweeps every combination.",
+             kind=TEXT),
+    )
+    traces = "event by event, with simulated timestamps"
+    bench_scaling = 200_000
 
     def strategy_names(self) -> list[str]:
         return self.bots.strategies.strategy_names()
@@ -63,6 +74,14 @@ class RealTimeGame:
             raise UserError(f"{self.name} is a game for two players, got {setup.players}")
         for seat in range(2):
             reaction.seat_reaction(rules, setup.option(reaction.option_name(seat)))
+
+    def setup_options(self, given: dict, players: str, rules, sweep: bool) -> dict[str, list]:
+        """Gives the reaction options of the --reaction and --reaction-profile flags (the
+        profiles they name are the run's rules'), after checking that --players names 2."""
+        reaction.check_players(self.name, players)
+        named = given.get("reaction")
+        return reaction.setup_options(rules(), [named] if isinstance(named, str) else named or [],
+                                      given.get("reaction_profile"), sweep)
 
     def compile(self, rules: dict, setups=()) -> None:
         searches = search_family.has_search_seat(self.bots.strategies.resolve, rules, setups)

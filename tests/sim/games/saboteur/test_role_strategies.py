@@ -96,7 +96,8 @@ def test_the_manifest_keeps_the_roles_and_a_setup_without_them_writes_what_it_di
 
 @pytest.mark.parametrize("args, message", [
     (("saboteur", "--role-strategy", "dwarf=default"), "saboteur has no role 'dwarf'"),
-    (("spit", "--role-strategy", "miner=default"), "spit has no roles"),
+    # a game without roles is not offered the flag
+    (("spit", "--role-strategy", "miner=default"), "No such option: --role-strategy"),
     (("saboteur", "--role-strategy", "miner=nonesuch"), "unknown strategy 'nonesuch'"),
     (("saboteur", "--role-strategy", "miner=default", "--role-strategy", "miner=random"),
      "names the role 'miner' twice"),
