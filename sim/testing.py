@@ -18,7 +18,9 @@ from __future__ import annotations
 
 import io
 import random
+from collections import Counter
 
+import numpy as np
 import polars as pl
 from polars.testing import assert_frame_equal
 
@@ -157,8 +159,42 @@ def hidden_information(game, players=None, games: int = GAMES) -> None:
             assert real == other, f"bot {family} read what seat {seat} cannot know"
 
 
+def redeal_independence(game, players=None, games: int = GAMES) -> None:
+    """`redeal(state, seat, rng)` reads nothing the seat cannot know, and deals something
+    afresh. At every position of random play, a second true state the seat cannot tell from the
+    real one (the real one re-dealt for the seat: it keeps the seat's view, so what the seat
+    learned, such as a card it was shown, is in it) is re-dealt with the same random stream as
+    the real one: the two worlds must be the same, or the re-deal read something hidden (the
+    deck's order, another seat's hand). And some re-deal must differ from the real state: one
+    that gives back a copy reads every hidden card."""
+    m = _module(game)
+    if m is None:
+        return
+    rules = game.load_rules(None, [])
+    dealt_afresh, turns = 0, Counter()
+    for n, index, state in _positions(m, rules, _counts(game, players), games):
+        turns[n, index] += 1
+        if m.is_over(state):
+            continue
+        seat = m.to_move(state)
+        seen = m.view(state, seat)
+        key = f"{n}p game {index} position {turns[n, index]}"
+        other = m.redeal(state, seat, random.Random(f"other {key}"))
+        assert m.view(other, seat) == seen, f"{key}: redeal changed what seat {seat} sees " \
+                                            "(what it learned must survive the re-deal)"
+        dealt_afresh += difference(other, state) is not None
+        stream = f"world {key}"
+        where = difference(m.redeal(state, seat, random.Random(stream)),
+                           m.redeal(other, seat, random.Random(stream)))
+        assert where is None, (
+            f"{key}: two states seat {seat} cannot tell apart, re-dealt with the same stream, "
+            f"gave different worlds (at {where}): redeal reads what the seat cannot know")
+    assert dealt_afresh, "redeal gave back the real state at every position: a search on it " \
+                         "reads every hidden card (re-deal what the seat cannot know)"
+
+
 CHECKS = (determinism, trace_is_play, bad_input, legal_moves_only, every_game_ends,
-          conservation, hidden_information)
+          conservation, hidden_information, redeal_independence)
 
 
 def check_all(game, players=None) -> None:
@@ -179,6 +215,40 @@ def _positions(m, rules: dict, counts: list[int], games: int):
                 moves = m.legal_moves(state)
                 state = m.apply(state, moves[rng.randrange(len(moves))])
                 yield n, index, state
+
+
+def difference(a, b, where: str = "state") -> str | None:
+    """Gives where two game states differ (e.g. `state.deck[3]`), None where they are the same:
+    compared field by field (attributes, slots, items, numpy arrays, random streams), so that
+    any plain-Python or numpy state compares without an `__eq__` of its own."""
+    if type(a) is not type(b):
+        return where
+    if isinstance(a, np.ndarray):
+        return None if a.shape == b.shape and np.array_equal(a, b) else where
+    if isinstance(a, random.Random):
+        return None if a.getstate() == b.getstate() else where
+    if isinstance(a, dict):
+        if a.keys() != b.keys():
+            return where
+        parts = [(f"{where}[{k!r}]", a[k], b[k]) for k in a]
+    elif isinstance(a, (list, tuple)):
+        if len(a) != len(b):
+            return where
+        names = getattr(a, "_fields", None) or [f"[{i}]" for i in range(len(a))]
+        parts = [(f"{where}.{name}" if name[0] != "[" else f"{where}{name}", x, y)
+                 for name, x, y in zip(names, a, b)]
+    elif hasattr(a, "__dict__") or hasattr(a, "__slots__"):
+        fields = [f for cls in type(a).__mro__ for f in _slots(cls)]
+        fields += list(getattr(a, "__dict__", {}))
+        parts = [(f"{where}.{f}", getattr(a, f, None), getattr(b, f, None)) for f in fields]
+    else:
+        return None if a == b else where
+    return next((found for w, x, y in parts if (found := difference(x, y, w)) is not None), None)
+
+
+def _slots(cls) -> tuple[str, ...]:
+    slots = getattr(cls, "__slots__", ())
+    return (slots,) if isinstance(slots, str) else tuple(slots)
 
 
 def _module(game):
