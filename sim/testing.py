@@ -136,7 +136,10 @@ def python_strategies(game, players=None, games: int = 2, setups=None) -> None:
     """A Python strategy (docs/bots.md) plays any seat: it is offered one legal move or more,
     none twice; its random stream depends on (seed, game, seat) alone; a view or legal moves it
     keeps say later what they said at its decision; a move that is not legal, or an error of
-    its own, is one UserError naming it, its seat and the game."""
+    its own, is one UserError naming it, its seat and the game. (A game without `bots` plays
+    no Python strategy: sim.game.Bots.)"""
+    if not hasattr(game, "bots"):
+        return
     base = _setups(game, players, setups)[0]
     rules = game.load_rules(None, [])
     with tempfile.TemporaryDirectory() as folder:
@@ -346,7 +349,10 @@ def difference(a, b, where: str = "state") -> str | None:
     if type(a) is not type(b):
         return where
     if isinstance(a, np.ndarray):
-        return None if a.shape == b.shape and np.array_equal(a, b) else where
+        if a.shape != b.shape:
+            return where
+        differ = np.argwhere(a != b)
+        return f"{where}[{', '.join(map(str, differ[0]))}]" if len(differ) else None
     if isinstance(a, random.Random):
         return None if a.getstate() == b.getstate() else where
     if isinstance(a, dict):
