@@ -243,10 +243,10 @@ def conservation(game, players=None, games: int = GAMES, setups=None) -> None:
 
 
 def hidden_information(game, players=None, games: int = GAMES, setups=None) -> None:
-    """`redeal(state, seat, rng)` keeps everything the seat sees (its view is unchanged), leaves
-    the real state alone, and, given what the seat knows, does not depend on the real deal;
-    the bots, which see only the view, play the same move in the real and the re-dealt
-    worlds."""
+    """`redeal(state, seat, rng)` keeps everything the seat sees (its view is unchanged) and its
+    legal moves, and leaves the real state alone; the bots, which see only the view, play the
+    same move in the real and the re-dealt worlds. (That the re-deal reads nothing hidden is
+    `redeal_independence`.)"""
     m = _module(game)
     if m is None:
         return
