@@ -120,8 +120,9 @@ def test_the_sampler_keeps_what_the_seat_knows_and_reads_nothing_else(rules, nam
         assert adapter.hidden_cards(real, seat) == adapter.hidden_cards(redealt, seat)
         inspected[seat] += 1
         call = sum(inspected.values())
-        testing.redeal_is_independent(redeal, adapter.known, real, seat,
-                                      lambda k: stream(call, SAMPLES + k), f"re-deal {call}")
+        if call % SAMPLES == 1:  # one of each decision's re-deals
+            testing.redeal_is_independent(redeal, adapter.known, real, seat,
+                                          lambda k: stream(call, SAMPLES + k), f"re-deal {call}")
 
     checked_games(name, rules, "default", inspect=inspect, options=options)
     assert sorted(inspected) == list(range(adapter.players))
