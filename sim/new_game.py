@@ -163,6 +163,8 @@ def view(state: State, seat: int) -> View:
 def redeal(state: State, seat: int, rng) -> State:
     """Gives a copy of the state with the deck shuffled afresh: its order is what nobody
     knows."""
+    # Sorted first: shuffled as it lies, the deck would give its order away (the conformance
+    # check redeal_independence fails such a re-deal).
     deck = sorted(state.deck)
     rng.shuffle(deck)
     return State(state.seat, deck, list(state.scores), list(state.stopped), state.target)

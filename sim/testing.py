@@ -9,67 +9,186 @@ study can trust it. A game package's test file needs only
     def test_conformance(check):
         check(GAME)
 
-Each check raises AssertionError saying what broke. `determinism`, `trace_is_play` and
-`bad_input` hold for any game (sim.game.Game); the others read a simple-level game's rules
-module (sim/simple.py) and are skipped quietly for other games.
+Each check raises AssertionError saying what broke. `determinism`, `trace_is_play`,
+`bad_input`, `python_strategies` and `every_game_ends` hold for any game (sim.game.Game), and
+the built-in games' tests run them as here (tests/conformance/test_public_suite.py, with
+`setups=`: the configurations a check plays); the others (SIMPLE_LEVEL) read a simple-level
+game's rules module (sim/simple.py) and pass at once for other games. `redeal_is_independent`
+is the re-deal check of one position, for a game of either level.
 """
 
 from __future__ import annotations
 
 import io
+import itertools
 import random
+import signal
+import tempfile
+from collections import Counter
+from pathlib import Path
 
+import numpy as np
 import polars as pl
 from polars.testing import assert_frame_equal
 
 from sim.errors import UserError
 from sim.game import Setup
+from strategies import python_bots, seats
 
 SEED = 20260101
 GAMES = 12  # per player count and strategy: enough to reach the rare branches of small games
 
 
-def _counts(game, players) -> list[int]:
-    return list(players) if players else sorted({game.min_players, game.max_players,
-                                                 (game.min_players + game.max_players) // 2})
+def _counts(game, players, setups=None) -> list[int]:
+    """Gives the player counts a check plays: `players`, else those of `setups`, else the
+    fewest, the most and the middle."""
+    if players:
+        return list(players)
+    if setups:
+        return sorted({setup.players for setup in setups})
+    return sorted({game.min_players, game.max_players,
+                   (game.min_players + game.max_players) // 2})
 
 
-def _setups(game, players, strategies=("random", "default")) -> list[Setup]:
-    return [Setup(n, (strategy,) * n) for n in _counts(game, players) for strategy in strategies]
+def _setups(game, players, setups=None) -> list[Setup]:
+    """Gives `setups` if given, else the random and the default bot at every seat, at each
+    player count."""
+    if setups:
+        return list(setups)
+    return [Setup(n, (strategy,) * n) for n in _counts(game, players, setups)
+            for strategy in ("random", "default")]
 
 
-def determinism(game, players=None, games: int = GAMES) -> None:
+def determinism(game, players=None, games: int = GAMES, setups=None) -> None:
     """Game i depends on (seed, rules, setup, i) alone: however the games are cut into chunks
-    (as workers take them), the tables are the same, and `game_id` is offset as asked."""
+    (as workers take them), the tables are the same; another seed plays other games; the id
+    offset only renumbers the games (`game_id` is id_offset + i)."""
     rules = game.load_rules(None, [])
-    for setup in _setups(game, players):
+    for setup in _setups(game, players, setups):
         whole = game.play(rules, setup, SEED, 0, games, 0)
-        cut = games // 3
-        parts = [game.play(rules, setup, SEED, 0, cut, 0),
-                 game.play(rules, setup, SEED, cut, games, 0)]
+        assert whole["games"]["game_id"].to_list() == list(range(games)), \
+            "game_id must be id_offset + the game's index"
+        # chunks of one game at either end, and two in the middle
+        parts = [game.play(rules, setup, SEED, start, stop, 0)
+                 for start, stop in itertools.pairwise([0, 1, games // 2, games - 1, games])]
         for table in game.tables:
             joined = pl.concat([p[table] for p in parts])
-            assert_frame_equal(whole[table], joined)  # the same, played in two chunks
-        again = game.play(rules, setup, SEED, 0, games, 1000)
-        assert again["games"]["game_id"].to_list() == list(range(1000, 1000 + games)), \
-            "game_id must be id_offset + the game's index"
+            assert_frame_equal(whole[table], joined)  # the same, played in chunks
+        shifted = game.play(rules, setup, SEED, 0, games, 1000)
+        for table in game.tables:
+            assert_frame_equal(shifted[table].drop("game_id"), whole[table].drop("game_id"))
+            assert (shifted[table]["game_id"] - whole[table]["game_id"]).unique().to_list() \
+                == [1000], f"{table}: game_id must be id_offset + the game's index"
+        other = game.play(rules, setup, SEED + 1, 0, games, 0)
+        assert not other["seats"].equals(whole["seats"]), \
+            f"{setup.label()}: another seed must play other games"
 
 
-def trace_is_play(game, players=None, games: int = 3) -> None:
-    """A trace of game i prints something and gives the tables `play` records for game i."""
+def trace_is_play(game, players=None, games: int = 3, setups=None) -> None:
+    """`trace` of game i prints a line naming the game, the seed and i, then the moves, and
+    gives the tables `play` records for game i (the first and the last of `games`)."""
     rules = game.load_rules(None, [])
-    for setup in _setups(game, players):
+    for setup in _setups(game, players, setups):
         played = game.play(rules, setup, SEED, 0, games, 0)
-        for index in range(games):
+        for index in (0, games - 1):
             out = io.StringIO()
             traced = game.trace(rules, setup, SEED, index, out)
-            assert out.getvalue().strip(), "a trace prints the game"
+            header, *moves = out.getvalue().splitlines() or [""]
+            assert header.startswith(f"{game.title}, ") and \
+                f"seed {SEED}, game {index}" in header, \
+                f"a trace's first line names the game, the seed and the game: {header!r}"
+            assert moves, "a trace prints the moves"
+            assert traced.keys() == played.keys()
             for table in game.tables:
                 want = played[table].filter(pl.col("game_id") == index)
                 assert_frame_equal(traced[table], want)  # the trace's game is play's
 
 
-def bad_input(game, players=None, games: int = 0) -> None:
+STRATEGIES = """\
+class Recorder:
+    seen = []  # each decision's view and legal moves, read whole as it is made
+
+    def choose(self, view, legal_moves, rng):
+        self.seen.append((repr(view), list(legal_moves)))
+        return legal_moves[rng.randrange(len(legal_moves))]
+
+
+class Keeper:
+    kept = []  # each decision's view and legal moves, unread
+
+    def choose(self, view, legal_moves, rng):
+        self.kept.append((view, legal_moves))
+        return legal_moves[rng.randrange(len(legal_moves))]
+
+
+class Dice:
+    def choose(self, view, legal_moves, rng):
+        return legal_moves[rng.randrange(len(legal_moves))]
+
+
+class Illegal:
+    def choose(self, view, legal_moves, rng):
+        return [legal_moves[0]] * 99
+
+
+class Raises:
+    def choose(self, view, legal_moves, rng):
+        return legal_moves[len(legal_moves)]
+"""
+
+
+def python_strategies(game, players=None, games: int = 2, setups=None) -> None:
+    """A Python strategy (docs/bots.md) plays any seat: it is offered one legal move or more,
+    none twice; its random stream depends on (seed, game, seat) alone; a view or legal moves it
+    keeps say later what they said at its decision; a move that is not legal, or an error of
+    its own, is one UserError naming it, its seat and the game. (A game without `bots` plays
+    no Python strategy: sim.game.Bots.)"""
+    if not hasattr(game, "bots"):
+        return
+    base = _setups(game, players, setups)[0]
+    rules = game.load_rules(None, [])
+    with tempfile.TemporaryDirectory() as folder:
+        file = Path(folder) / "conformance_bots.py"
+        file.write_text(STRATEGIES)
+
+        def at(seat_classes: tuple[str, ...]) -> Setup:
+            return Setup(base.players, tuple(
+                cls if cls == "random" else seats.canonical(game, f"{file}:{cls}")
+                for cls in seat_classes), base.options)
+
+        everywhere = at(("Recorder",) * base.players)
+        recorder = python_bots.load_class(f"{file}:Recorder")
+        recorder.seen.clear()
+        first = game.play(rules, everywhere, SEED, 0, games, 0)
+        seen = list(recorder.seen)
+        assert all(moves for _, moves in seen), "a strategy is offered one legal move or more"
+        twice = next((moves for _, moves in seen if len(set(moves)) < len(moves)), None)
+        assert twice is None, f"a legal move is offered twice: {twice!r}"
+        assert len({view for view, _ in seen}) > 1, "the views say where the game is"
+        other = game.play(rules, at(("Dice",) * base.players), SEED + 1, 0, games, 0)["seats"]
+        assert not first["seats"].drop("strategy").equals(other.drop("strategy")), \
+            "another seed must play other games"
+        keeper = python_bots.load_class(f"{file}:Keeper")
+        keeper.kept.clear()
+        kept = game.play(rules, at(("Keeper",) * base.players), SEED, 0, games, 0)
+        for table in game.tables:  # the same streams, the same games: another class's label
+            unlabelled = [c for c in kept[table].columns if c != "strategy"]
+            assert_frame_equal(first[table].select(unlabelled), kept[table].select(unlabelled))
+        assert [(repr(view), list(moves)) for view, moves in keeper.kept] == seen, \
+            "a view or legal moves kept and read later must say what they said at the decision"
+        illegal = at(("random", "Illegal", *("random",) * (base.players - 2)))
+        _raises_user_error(lambda: game.play(rules, illegal, SEED, 4, 6, 0), "an illegal move",
+                           f"strategy {illegal.seats[1]} (seat 1) played an illegal move in "
+                           "game 4: [")
+        assert signal.getitimer(signal.ITIMER_REAL) == (0.0, 0.0), \
+            "the per-move alarm must be off once a game ends"
+        _raises_user_error(lambda: game.play(rules, at(("Raises",) * base.players), SEED, 2, 3,
+                                             0), "a strategy's IndexError",
+                           "conformance_bots.py:Raises (seat ", "failed in game 2: IndexError: ",
+                           "(conformance_bots.py:")
+
+
+def bad_input(game, players=None, games: int = 0, setups=None) -> None:
     """Rules a user gets wrong are one clear UserError: an unknown key, a value of another
     type."""
     _raises_user_error(lambda: game.load_rules(None, ["no_such_rule_anywhere=1"]),
@@ -80,13 +199,13 @@ def bad_input(game, players=None, games: int = 0) -> None:
                        f"--set {key}=\"text\" (it takes {type(value).__name__})")
 
 
-def legal_moves_only(game, players=None, games: int = GAMES) -> None:
+def legal_moves_only(game, players=None, games: int = GAMES, setups=None) -> None:
     """Every bot of the game plays only legal moves, and the legal moves are never empty."""
     m = _module(game)
     if m is None:
         return
     rules = game.load_rules(None, [])
-    for n in _counts(game, players):
+    for n in _counts(game, players, setups):
         for family, cls in game.bots.classes.items():
             for index in range(games):
                 rng = random.Random(index)
@@ -103,11 +222,11 @@ def legal_moves_only(game, players=None, games: int = GAMES) -> None:
                     state = m.apply(state, move)
 
 
-def every_game_ends(game, players=None, games: int = GAMES) -> None:
+def every_game_ends(game, players=None, games: int = GAMES, setups=None) -> None:
     """Every game of the random and default bots ends (none stalls at the move cap), and the
     winners are seats of the game with a score each."""
     rules = game.load_rules(None, [])
-    for setup in _setups(game, players):
+    for setup in _setups(game, players, setups):
         tables = game.play(rules, setup, SEED, 0, games, 0)
         stalled = tables["games"]["stalled"].sum()
         assert stalled == 0, f"{setup.label()}: {stalled} of {games} games stalled"
@@ -116,29 +235,30 @@ def every_game_ends(game, players=None, games: int = GAMES) -> None:
             assert won["won"].min() >= 1, f"{setup.label()}: a game ended with no winner"
 
 
-def conservation(game, players=None, games: int = GAMES) -> None:
+def conservation(game, players=None, games: int = GAMES, setups=None) -> None:
     """What the game says is conserved (its rules module's `conserved(state)`, e.g. the
     chips) stays the same through every move of random play."""
     m = _module(game)
     if m is None or not hasattr(m, "conserved"):
         return
     start = {}
-    for n, index, state in _positions(m, game.load_rules(None, []), _counts(game, players), games):
+    rules = game.load_rules(None, [])
+    for n, index, state in _positions(m, rules, _counts(game, players, setups), games):
         was = start.setdefault((n, index), m.conserved(state))
         assert m.conserved(state) == was, \
             f"{n}p game {index}: conserved {m.conserved(state)!r}, was {was!r}"
 
 
-def hidden_information(game, players=None, games: int = GAMES) -> None:
-    """`redeal(state, seat, rng)` keeps everything the seat sees (its view is unchanged), leaves
-    the real state alone, and, given what the seat knows, does not depend on the real deal;
-    the bots, which see only the view, play the same move in the real and the re-dealt
-    worlds."""
+def hidden_information(game, players=None, games: int = GAMES, setups=None) -> None:
+    """`redeal(state, seat, rng)` keeps everything the seat sees (its view is unchanged) and its
+    legal moves, and leaves the real state alone; the bots, which see only the view, play the
+    same move in the real and the re-dealt worlds. (That the re-deal reads nothing hidden is
+    `redeal_independence`.)"""
     m = _module(game)
     if m is None:
         return
     rules = game.load_rules(None, [])
-    for n, index, state in _positions(m, rules, _counts(game, players), games):
+    for n, index, state in _positions(m, rules, _counts(game, players, setups), games):
         if m.is_over(state):
             continue
         seat = m.to_move(state)
@@ -157,14 +277,62 @@ def hidden_information(game, players=None, games: int = GAMES) -> None:
             assert real == other, f"bot {family} read what seat {seat} cannot know"
 
 
-CHECKS = (determinism, trace_is_play, bad_input, legal_moves_only, every_game_ends,
-          conservation, hidden_information)
+def redeal_independence(game, players=None, games: int = GAMES, setups=None) -> None:
+    """`redeal(state, seat, rng)` reads nothing the seat cannot know, keeps what it knows and
+    deals something afresh, at every position of random play (see `redeal_is_independent`):
+    a re-deal that gives back a copy of the real state, reads the deck's order or forgets a card
+    the seat was shown fails."""
+    m = _module(game)
+    if m is None:
+        return
+    rules = game.load_rules(None, [])
+    dealt_afresh, turns = 0, Counter()
+    for n, index, state in _positions(m, rules, _counts(game, players, setups), games):
+        turns[n, index] += 1
+        if m.is_over(state):
+            continue
+        key = f"{n}p game {index} position {turns[n, index]}"
+        dealt_afresh += redeal_is_independent(
+            m.redeal, m.view, state, m.to_move(state),
+            lambda k, key=key: random.Random(f"{key} stream {k}"), key)
+    assert dealt_afresh, "redeal gave back the real state at every position: a search on it " \
+                         "reads every hidden card (re-deal what the seat cannot know)"
 
 
-def check_all(game, players=None) -> None:
+def redeal_is_independent(redeal, sees, state, seat: int, stream, where: str = "") -> bool:
+    """Asserts that a re-deal reads nothing `seat` cannot know at one position, and gives
+    whether it dealt anything afresh there; the same check for a game of either level.
+
+    A second true state the seat cannot tell from `state` is drawn by re-dealing it
+    (`redeal(state, seat, stream(0))`): it must look the same to the seat (sees(state, seat):
+    its view, so what it learned, such as a card it was shown, survives the re-deal). The two
+    are then re-dealt with equal streams (two calls of stream(1)): the worlds must be the same,
+    or the re-deal read something hidden (the deck's order, another seat's hand). `redeal`
+    gives a new state and leaves its argument alone."""
+    seen = sees(state, seat)
+    other = redeal(state, seat, stream(0))
+    assert difference(sees(other, seat), seen) is None, \
+        f"{where}: redeal changed what seat {seat} sees (what it learned must survive the " \
+        "re-deal)"
+    found = difference(redeal(state, seat, stream(1)), redeal(other, seat, stream(1)))
+    assert found is None, (
+        f"{where}: two states seat {seat} cannot tell apart, re-dealt with the same stream, "
+        f"gave different worlds (at {found}): redeal reads what the seat cannot know")
+    return difference(other, state) is not None
+
+
+CHECKS = (determinism, trace_is_play, bad_input, python_strategies, legal_moves_only,
+          every_game_ends, conservation, hidden_information, redeal_independence)
+# The checks that read a simple-level game's rules module (sim/simple.py), and pass at once for
+# a game of the fast level, whose own tests check its rules and sampler (the built-in games':
+# tests/conformance/, where test_hidden_information.py runs `redeal_is_independent` on them).
+SIMPLE_LEVEL = (legal_moves_only, conservation, hidden_information, redeal_independence)
+
+
+def check_all(game, players=None, setups=None) -> None:
     """Runs every check."""
     for check in CHECKS:
-        check(game, players)
+        check(game, players, setups=setups)
 
 
 def _positions(m, rules: dict, counts: list[int], games: int):
@@ -181,6 +349,43 @@ def _positions(m, rules: dict, counts: list[int], games: int):
                 yield n, index, state
 
 
+def difference(a, b, where: str = "state") -> str | None:
+    """Gives where two game states differ (e.g. `state.deck[3]`), None where they are the same:
+    compared field by field (attributes, slots, items, numpy arrays, random streams), so that
+    any plain-Python or numpy state compares without an `__eq__` of its own."""
+    if type(a) is not type(b):
+        return where
+    if isinstance(a, np.ndarray):
+        if a.shape != b.shape:
+            return where
+        differ = np.argwhere(a != b)
+        return f"{where}[{', '.join(map(str, differ[0]))}]" if len(differ) else None
+    if isinstance(a, random.Random):
+        return None if a.getstate() == b.getstate() else where
+    if isinstance(a, dict):
+        if a.keys() != b.keys():
+            return where
+        parts = [(f"{where}[{k!r}]", a[k], b[k]) for k in a]
+    elif isinstance(a, (list, tuple)):
+        if len(a) != len(b):
+            return where
+        names = getattr(a, "_fields", None) or [f"[{i}]" for i in range(len(a))]
+        parts = [(f"{where}.{name}" if name[0] != "[" else f"{where}{name}", x, y)
+                 for name, x, y in zip(names, a, b)]
+    elif hasattr(a, "__dict__") or hasattr(a, "__slots__"):
+        fields = [f for cls in type(a).__mro__ for f in _slots(cls)]
+        fields += list(getattr(a, "__dict__", {}))
+        parts = [(f"{where}.{f}", getattr(a, f, None), getattr(b, f, None)) for f in fields]
+    else:
+        return None if a == b else where
+    return next((found for w, x, y in parts if (found := difference(x, y, w)) is not None), None)
+
+
+def _slots(cls) -> tuple[str, ...]:
+    slots = getattr(cls, "__slots__", ())
+    return (slots,) if isinstance(slots, str) else tuple(slots)
+
+
 def _module(game):
     """Gives a simple-level game's rules module, None for other games."""
     return getattr(game, "rules_module", None)
@@ -194,9 +399,13 @@ def _leaves(rules: dict, prefix: str = ""):
             yield f"{prefix}{key}", value
 
 
-def _raises_user_error(call, what: str) -> None:
+def _raises_user_error(call, what: str, *says: str) -> None:
+    """Asserts `call` raises a one-line UserError saying each of `says`."""
     try:
         call()
-    except UserError:
+    except UserError as e:
+        message = str(e)
+        assert "\n" not in message and all(part in message for part in says), \
+            f"{what}: the UserError must be one line saying {says!r}, not {message!r}"
         return
     raise AssertionError(f"{what} must raise UserError (one line on the command line)")

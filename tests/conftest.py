@@ -20,7 +20,7 @@ for _name in [name for name, target in games.GAMES.items() if not target.startsw
 # Test files whose tests are independent and long (the first test of a game compiles what the
 # others call): under --dist loadfile their tests go to the workers by game, where every other
 # file stays on one worker.
-SPREAD = ("conformance/test_hidden_information.py",)
+SPREAD = ("conformance/test_hidden_information.py", "conformance/test_public_suite.py")
 
 
 def pytest_xdist_make_scheduler(config, log):

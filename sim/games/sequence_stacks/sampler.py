@@ -45,9 +45,11 @@ def resample(s, rs, seat, r):
             for _ in range(size):
                 n -= 1
                 hand_add(m, q, m[DRAW + n])
-    # Above the pile lie the cards drawn before, in the order they were drawn, which would tell
-    # who was dealt what: nothing reads them, but a bot that did must not find the real deal.
-    sampling.sort(m[DRAW + m[DRAW_N]:DRAW + MAX_DECK])
+    # Above the pile lie the cards drawn before, which would tell who was dealt what, and which
+    # of the hidden cards are in hands: nothing reads them, but a bot that did must find
+    # nothing of the real deal there (shuffled, they would still tell which cards).
+    # The stream still draws what shuffling them drew, so that every search plays as before.
+    m[DRAW + m[DRAW_N]:DRAW + MAX_DECK] = 0
     rng.shuffle(r, m[DRAW + m[DRAW_N]:DRAW + MAX_DECK])
     rngs[0, 0] = rng.next_u64(r)
     sampling.redraw_streams(rngs[1:], seat, r)
