@@ -102,15 +102,19 @@ class Row:
         return statistics.median(self.ratios())
 
 
-def configurations(here: Player, there: Player, chosen: list[str]) -> list[Row]:
+BOTS = ("random", "default", "search")
+
+
+def configurations(here: Player, there: Player, chosen: list[str], bots: list[str]) -> list[Row]:
     """Gives the rows timed: for each game both sides know (or those chosen), `random` and
-    `default` in every seat, and one `search` seat among `default` bots where both have it."""
+    `default` in every seat, and one `search` seat among `default` bots where both have it
+    (of these, the `bots` asked for)."""
     rows = []
     for game, players in PLAYERS.items():
         if game not in here.games or game not in there.games or (chosen and game not in chosen):
             continue
-        rows += [Row(game, (bot,) * players) for bot in ("random", "default")]
-        if all("search" in side.strategies[game] for side in (here, there)):
+        rows += [Row(game, (bot,) * players) for bot in ("random", "default") if bot in bots]
+        if "search" in bots and all("search" in side.strategies[game] for side in (here, there)):
             rows.append(Row(game, ("search",) + ("default",) * (players - 1)))
     return rows
 
@@ -181,10 +185,17 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--threshold", type=float, default=0.05,
                         help="the slowdown that fails (0.05: 5%%)")
     parser.add_argument("--game", action="append", default=[], help="time only this game")
+    parser.add_argument("--bots", default=",".join(BOTS),
+                        help="the rows: random, default, search (one search seat), "
+                             "comma-separated (all three)")
     args = parser.parse_args(argv)
     if args.rounds < 1 or args.seconds <= 0 or not 0 < args.threshold < 1:
         print("compare: --rounds must be at least 1, --seconds above 0, --threshold within "
               "(0, 1)", file=sys.stderr)
+        return 2
+    bots = args.bots.split(",")
+    if not set(bots) <= set(BOTS):
+        print(f"compare: --bots takes {', '.join(BOTS)}", file=sys.stderr)
         return 2
     unknown = set(args.game) - set(PLAYERS)
     if unknown:
@@ -195,10 +206,11 @@ def main(argv: list[str] | None = None) -> int:
     here = Player("working tree", ROOT, {})
     there = Player(args.rev, base, {"NUMBA_CACHE_DIR": str(base / ".numba-cache")})
     try:
-        rows = configurations(here, there, args.game)
+        rows = configurations(here, there, args.game, bots)
         for row in rows:
             print(f"timing {row.name}", file=sys.stderr, flush=True)
             time_row(row, here, there, args.rounds, args.seconds)
+            print(table([row], args.rev).splitlines()[-1], file=sys.stderr, flush=True)
     finally:
         here.close()
         there.close()

@@ -69,6 +69,7 @@ def test_the_gate_refuses_bad_options(capsys):
     from benchmarks import compare
 
     assert compare.main(["HEAD", "--rounds", "0"]) == 2
+    assert compare.main(["HEAD", "--bots", "clever"]) == 2
     assert compare.main(["HEAD", "--game", "chess"]) == 2
     assert "unknown game 'chess'" in capsys.readouterr().err
 
@@ -86,3 +87,18 @@ def test_a_player_process_plays_the_same_games_with_the_copy_it_is_given():
         player.close()
     assert first[0] > 0 and first[1] == again[1] != other[1]
     assert player.process.returncode == 0
+
+
+def test_the_gate_times_the_rows_asked_for():
+    from benchmarks.compare import configurations
+
+    class Side:
+        games = ["saboteur", "speed"]
+        strategies = {"saboteur": ["random", "default", "search"], "speed": ["random", "default"]}
+
+    rows = configurations(Side(), Side(), [], ["random", "default", "search"])
+    assert [row.name for row in rows] == [
+        "saboteur 7p random", "saboteur 7p default", "saboteur 7p one search seat, default",
+        "speed 2p random", "speed 2p default"]
+    rows = configurations(Side(), Side(), ["saboteur"], ["search"])
+    assert [row.name for row in rows] == ["saboteur 7p one search seat, default"]
