@@ -81,7 +81,7 @@ class Row:
     games: int = 0
     here: list[float] = field(default_factory=list)
     there: list[float] = field(default_factory=list)
-    same_games: bool = True
+    same_tables: bool = True
     load: float = 0.0
 
     @property
@@ -133,7 +133,7 @@ def time_row(row: Row, here: Player, there: Player, rounds: int, seconds: float)
             cpu, digest = side.play(row.game, row.seats, row.games)
             (row.here if side is here else row.there).append(cpu)
             hashes.add((side.label, digest))
-    row.same_games = len({digest for _, digest in hashes}) == 1
+    row.same_tables = len({digest for _, digest in hashes}) == 1
     row.load = os.getloadavg()[0]
 
 
@@ -164,13 +164,13 @@ def slower_rows(rows: list[Row], threshold: float) -> list[Row]:
 def table(rows: list[Row], rev: str) -> str:
     """Gives the rows as a Markdown table."""
     lines = [f"| configuration | games a round | here, games/CPU-s | {rev}, games/CPU-s "
-             "| ratio (rounds' range) | same games | load |",
+             "| ratio (rounds' range) | same tables | load |",
              "|---|---:|---:|---:|---:|---|---:|"]
     for row in rows:
         ratios = row.ratios()
         lines.append(f"| {row.name} | {row.games:,} | {row.rate(row.here):,.1f} | "
                      f"{row.rate(row.there):,.1f} | {row.ratio():.3f} ({min(ratios):.2f}–"
-                     f"{max(ratios):.2f}) | {'yes' if row.same_games else 'no'} | "
+                     f"{max(ratios):.2f}) | {'yes' if row.same_tables else 'no'} | "
                      f"{row.load:.1f} |")
     return "\n".join(lines)
 
