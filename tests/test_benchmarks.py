@@ -8,7 +8,8 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-MODULES = ["benchmarks.common", "benchmarks.engines", "benchmarks.commands"]
+MODULES = ["benchmarks.common", "benchmarks.engines", "benchmarks.commands", "benchmarks.compare",
+           "benchmarks.player"]
 
 
 @pytest.fixture(autouse=True)
@@ -36,3 +37,68 @@ def test_every_game_is_timed_with_configurations_it_accepts():
         for args in itertools.product(*bench.params):
             game, _, setup = common.configured(args[0], bench.table(*args))  # checks the count
             assert set(setup.seats) <= {*game.strategy_names(), common.PYTHON_BOT}
+            assert bench().count(*args) >= 1  # how many games its timing plays
+
+
+def test_the_gate_fails_a_row_more_than_the_threshold_slower_by_the_median_round():
+    from benchmarks.compare import Row, slower_rows
+
+    # CPU seconds of 100 games per round: here 10% slower in most rounds, one round noise
+    slow = Row("saboteur", ("default",) * 7, 100, here=[1.1, 1.1, 0.9, 1.1, 1.1],
+               there=[1.0, 1.0, 1.0, 1.0, 1.0])
+    noisy = Row("speed", ("random",) * 2, 100, here=[1.1, 1.0, 0.98, 1.02, 0.97],
+                there=[1.0, 1.0, 1.0, 1.0, 1.0])
+    assert slow.ratio() == pytest.approx(1 / 1.1) and slow.rate(slow.there) == 100
+    assert noisy.ratio() == pytest.approx(1.0)
+    assert slower_rows([slow, noisy], 0.05) == [slow]
+    assert slower_rows([slow, noisy], 0.10) == []
+    assert slow.name == "saboteur 7p default"
+    assert Row("spit", ("search", "default")).name == "spit 2p one search seat, default"
+
+
+def test_the_gate_refuses_a_revision_that_does_not_exist(capsys):
+    from benchmarks import compare
+
+    with pytest.raises(SystemExit) as stopped:
+        compare.main(["no-such-revision-anywhere"])
+    assert stopped.value.code == 2
+    assert capsys.readouterr().err.startswith("compare: 'no-such-revision-anywhere' is not")
+
+
+def test_the_gate_refuses_bad_options(capsys):
+    from benchmarks import compare
+
+    assert compare.main(["HEAD", "--rounds", "0"]) == 2
+    assert compare.main(["HEAD", "--bots", "clever"]) == 2
+    assert compare.main(["HEAD", "--game", "chess"]) == 2
+    assert "unknown game 'chess'" in capsys.readouterr().err
+
+
+def test_a_player_process_plays_the_same_games_with_the_copy_it_is_given():
+    from benchmarks.compare import Player
+
+    player = Player("this tree", ROOT, {})
+    try:
+        assert player.games == sorted(player.games) and "speed" in player.games
+        first = player.play("speed", ("random", "random"), 5)
+        again = player.play("speed", ("random", "random"), 5)
+        other = player.play("speed", ("random", "random"), 6)
+    finally:
+        player.close()
+    assert first[0] > 0 and first[1] == again[1] != other[1]
+    assert player.process.returncode == 0
+
+
+def test_the_gate_times_the_rows_asked_for():
+    from benchmarks.compare import configurations
+
+    class Side:
+        games = ["saboteur", "speed"]
+        strategies = {"saboteur": ["random", "default", "search"], "speed": ["random", "default"]}
+
+    rows = configurations(Side(), Side(), [], ["random", "default", "search"])
+    assert [row.name for row in rows] == [
+        "saboteur 7p random", "saboteur 7p default", "saboteur 7p one search seat, default",
+        "speed 2p random", "speed 2p default"]
+    rows = configurations(Side(), Side(), ["saboteur"], ["search"])
+    assert [row.name for row in rows] == ["saboteur 7p one search seat, default"]

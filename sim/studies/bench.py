@@ -82,10 +82,11 @@ def bench(game: Game, rules: dict, players: list[int], strategies: list[str], ga
 def _runs(game: Game, rules: dict, strategy: str, scaling_games: int, memory_games: int,
           dask: bool) -> Table:
     """Gives the table of whole runs: 1 and 2 workers (and a Dask cluster), peak memory."""
-    table = Table(title=f"{game.title} runs", show_lines=False)
+    n = min(max(SCALING_PLAYERS, game.min_players), game.max_players)
+    table = Table(title=f"{game.title} runs of {n} players ({os.cpu_count()} cores)",
+                  show_lines=False)
     table.add_column("measure")
     table.add_column("value", justify="right")
-    n = min(max(SCALING_PLAYERS, game.min_players), game.max_players)
     setup = _setup(game, rules, n, strategy)
     with tempfile.TemporaryDirectory(prefix="simulate-bench-") as scratch:
         def run(workers: int, count: int, name: str, backend: str = "local") -> Timing:
@@ -94,12 +95,20 @@ def _runs(game: Game, rules: dict, strategy: str, scaling_games: int, memory_gam
                                              backend=backend))
 
         if scaling_games:
-            # Whole runs, worker start-up included: long enough that start-up is small.
+            # Whole runs, worker start-up included: long enough that start-up is small. The
+            # CPU rates say what the workers cost; the wall clock's speed-up depends as much
+            # on what else the machine runs, so the load stands beside it.
+            start_load = os.getloadavg()[0]
             one = run(1, scaling_games, "one-worker")
             two = run(2, scaling_games, "two-workers")
-            table.add_row(f"1 → 2 workers, {scaling_games:,} games of {n} players",
-                          f"{one.wall / two.wall:.2f}× speed-up ({one.wall:.2f} s → "
-                          f"{two.wall:.2f} s; {one.cpu:.2f} → {two.cpu:.2f} CPU-s)")
+            for workers, timing in ((1, one), (2, two)):
+                table.add_row(f"{workers} worker{'s' * (workers > 1)}, {scaling_games:,} games",
+                              f"{scaling_games / timing.cpu:,.0f} games/CPU-s "
+                              f"({timing.cpu:.2f} CPU-s, {timing.wall:.2f} s)")
+            table.add_row("1 → 2 workers, CPU-s", f"{two.cpu / one.cpu:.2f}×")
+            table.add_row("1 → 2 workers, wall clock",
+                          f"{one.wall / two.wall:.2f}× faster at load {start_load:.1f}–"
+                          f"{os.getloadavg()[0]:.1f}")
             if dask:
                 cluster = run(2, scaling_games, "dask", backend="dask")
                 table.add_row(f"2-worker Dask LocalCluster, {scaling_games:,} games (cluster "

@@ -246,13 +246,17 @@ def test_bench_cpu_time_counts_the_workers_that_ended(tmp_path):
     assert timing.cpu >= 0.3
 
 
-def test_bench_times_scaling_with_local_workers_and_a_dask_cluster(simulate):
+def test_bench_times_scaling_in_cpu_terms_with_local_workers_and_a_dask_cluster(simulate):
     pytest.importorskip("distributed")
     code, out, _ = simulate("bench", "saboteur", "--players", "3", "--strategies", "default",
                             "--games", "30", "--repeat", "1", "--scaling-games", "600", "--dask")
     assert code == 0
     out = " ".join(out.replace("│", " ").split())  # the table wraps long cells
-    assert "speed-up" in out and "Dask LocalCluster" in out and "of 2 local" in out
+    # worker scaling in CPU terms, the wall clock's speed-up with the load beside it
+    assert "runs of 6 players" in out and "1 worker, 600 games" in out  # the test game: 2-6
+    assert "2 workers, 600 games" in out and out.count("games/CPU-s") == 2
+    assert "1 → 2 workers, CPU-s" in out and "faster at load" in out
+    assert "Dask LocalCluster" in out and "of 2 local" in out
 
 
 def test_bench_refuses_an_unknown_strategy(simulate):

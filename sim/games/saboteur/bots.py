@@ -32,7 +32,7 @@ from sim.games.saboteur import maze
 from sim.games.saboteur.cards import BREAK, MAP, PATH, REPAIR, ROCKFALL
 from sim.games.saboteur.engine import MINER, PLACE, SABOTEUR, slot_move_count, slot_moves
 from sim.games.saboteur.state import (BELIEF_WORLDS, EMPTY, N_FRONT, ORIGIN, PLAYERS, STAMP,
-                                      THROUGH)
+                                      THROUGH, UNBELIEVED)
 from strategies import presets
 from strategies.presets import RANDOM, SEARCH, Family, Parameter
 
@@ -115,6 +115,21 @@ def keeps_record(families):
     """Gives whether any of these bots reads the public record of suspicion."""
     for family in families:
         if family != RANDOM:
+            return True
+    return False
+
+
+@rule
+def reads_belief(families, params):
+    """Gives whether any of these bots (one per seat, with its parameters) reads the belief's
+    public records (State.llr, State.lean): a `deduce` bot, or a search seat that deals its
+    worlds' roles from its posterior. Where none does the table keeps the suspicion alone
+    (State g[UNBELIEVED]): the records cost a `default` table about a tenth of its speed."""
+    for seat in range(families.shape[0]):
+        family = families[seat]
+        if family != RANDOM and params[seat, DEDUCE] > 0.5:
+            return True
+        if family == SEARCH and params[seat, BELIEF] > 0.5:
             return True
     return False
 
@@ -523,7 +538,7 @@ def observe(s, rs, seat, move, card, distance_before, cut_path, goals_before):
     `card` is the card played, `distance_before` the public expected front distance before it,
     `cut_path` whether a rockfall took out a card of the path joined to the start, and
     `goals_before` a path card's `goal_distances` before it (used once the seat has looked at
-    a goal).
+    a goal). At a table where no bot reads the belief (g[UNBELIEVED]) only the suspicion is kept.
     """
     suspicion = s.suspicion
     through = rs.through[card]
@@ -536,7 +551,7 @@ def observe(s, rs, seat, move, card, distance_before, cut_path, goals_before):
             suspicion[seat] += 1.0
         elif after < distance_before:
             suspicion[seat] -= 0.5
-        if looked(s, seat):
+        if believed(s) and looked(s, seat):
             _lean(s, rs, seat, goals_before)
     elif action == BREAK and move[2] != seat:
         suspicion[seat] += -0.3 if suspicion[move[2]] > 0.5 else 1.0
@@ -544,6 +559,8 @@ def observe(s, rs, seat, move, card, distance_before, cut_path, goals_before):
         suspicion[seat] += 0.5 if suspicion[move[2]] > 0.5 else -0.2
     elif action == ROCKFALL:
         suspicion[seat] += 1.0 if cut_path else -0.5
+    if not believed(s):
+        return
     # The Bayesian record (belief.py): a broken or repaired tool tells by whom it was done to.
     if (action == BREAK or action == REPAIR) and target != seat:
         table = s.posterior[roles_belief.TABLE]
@@ -551,6 +568,12 @@ def observe(s, rs, seat, move, card, distance_before, cut_path, goals_before):
         suspect = table[target]
     roles_belief.record(s, seat, roles_belief.evidence(action, through == 1, gain, target,
                                                        suspect, seat, cut_path))
+
+
+@small_rule
+def believed(s):
+    """Gives whether the table keeps the belief's public records (State.llr, State.lean)."""
+    return s.g[UNBELIEVED] == 0
 
 
 @small_rule

@@ -19,6 +19,7 @@ from sim.games.saboteur.state import (
     STAMP,
     THROUGH,
     TURN_SEAT,
+    UNBELIEVED,
 )
 from strategies import bot_timeout
 
@@ -34,7 +35,7 @@ def turn(s, rs, seat, move, observed):
         cell, reach, stamp = s.cell, s.reach, s.g[STAMP]
         if move[0] == engine.PLACE:
             before = bots.expected_distance(s, rs, -1)
-            if bots.looked(s, seat):
+            if bots.believed(s) and bots.looked(s, seat):
                 goals_before = bots.goal_distances(s, rs)
         cut_path = move[0] == ROCKFALL and cell[move[3], move[2]] == THROUGH \
             and reach[move[3], move[2]] == stamp
@@ -85,13 +86,17 @@ def play_games(s, rs, families, params, seed, start, stop, fixed_saboteurs, out,
     (MINER 0, SABOTEUR 1; both rows alike unless strategies go by role).
 
     searching: True when a seat searches, None when none does (sim/search.py: the loop is then
-    compiled without the search)."""
+    compiled without the search). The table keeps the belief's records only where a bot reads
+    them (bots.reads_belief; State g[UNBELIEVED])."""
     move = s.move
     rounds = rs.numbers[ROUNDS]
     observed = bots.keeps_record(families[0]) or bots.keeps_record(families[1])
+    believed = bots.reads_belief(families[0], params[0]) or bots.reads_belief(families[1],
+                                                                               params[1])
     for game in range(start, stop):
         row = game - start
         engine.start_game(s, rs, seed, game, fixed_saboteurs)
+        s.g[UNBELIEVED] = not believed
         for r in range(rounds):
             if r > 0:
                 engine.start_round(s, rs, r, engine.next_round_first_seat(s, rs))
@@ -140,7 +145,7 @@ DECIDE, ROUND, MOVE, ROUND_END = range(4)
 
 @rule
 def python_steps(s, rs, families, params, seed, game, fixed_saboteurs, out, row, python,
-                 observed, watched, searching, picked):
+                 observed, believed, watched, searching, picked):
     """Plays one game as `play_games` does, stopping where Python has a part: yields
     (DECIDE, seat, r) when a seat with python[seat] set is to move, its legal moves listed in
     s.moves[:picked[0]] (Python writes the index of the one it plays into picked[0] before
@@ -148,10 +153,12 @@ def python_steps(s, rs, families, params, seed, game, fixed_saboteurs, out, row,
     after each move and (ROUND_END, -1, r) after each round.
 
     A generator: its arguments are unboxed once per game, where calling the rules from Python
-    unboxes the state's arrays at every call, several times a move. searching: as for
+    unboxes the state's arrays at every call, several times a move. observed: whether the
+    table keeps the suspicion; believed: the belief's records too; searching: as for
     `play_games`."""
     move = s.move
     engine.start_game(s, rs, seed, game, fixed_saboteurs)
+    s.g[UNBELIEVED] = not believed
     for r in range(rs.numbers[ROUNDS]):
         if r > 0:
             engine.start_round(s, rs, r, engine.next_round_first_seat(s, rs))
@@ -197,12 +204,14 @@ def play_python(s, rs, families, params, seed, game, fixed_saboteurs, out, row=0
     """
     python_seats = python_seats or {}
     python = np.array([seat in python_seats for seat in range(s.hand.shape[0])], np.int64)
-    # A Python seat may ask a built-in bot what it would play (View.suggest): keep the record.
+    # A Python seat may ask a built-in bot what it would play (View.suggest): keep the records.
     observed = bots.keeps_record(families.ravel()) or bool(python_seats)
+    believed = bots.reads_belief(families.ravel(), params.reshape(-1, params.shape[-1])) \
+        or bool(python_seats)
     picked = np.zeros(1, np.int64)
     for event, seat, value in python_steps(s, rs, families, params, seed, game,
                                            fixed_saboteurs, out, row, python, observed,
-                                           watch is not None, search.searching(families),
+                                           believed, watch is not None, search.searching(families),
                                            picked):
         if event == DECIDE:
             picked[0] = python_seats[seat](seat, value, picked[0])

@@ -31,7 +31,7 @@ from sim import sampling, search
 from sim.jit import rule, small_rule
 from sim.games.saboteur import bots, engine, play, sampler
 from sim.games.saboteur.engine import MINER
-from sim.games.saboteur.state import MINERS_WON, PLAYERS, TURN_SEAT, State
+from sim.games.saboteur.state import MINERS_WON, PLAYERS, TURN_SEAT, UNBELIEVED, State
 from strategies.presets import DEFAULT
 
 GOLD = 0.1  # a nugget gained, in rounds won: a tiebreak between moves that win alike
@@ -94,6 +94,9 @@ def play_out(s, rs, seat, move, params, r):
     """Plays `move` for `seat` and one turn of the table on with the default family; gives the
     seat's score (see the module docstring)."""
     sampling.redraw_streams(s.bot_rng, -1, r)
+    # Every seat rolls out the searcher's `default` parameters: the belief's records only
+    # where they deduce (the table's are put back after the rollout, with the whole state).
+    s.g[UNBELIEVED] = params[bots.DEDUCE] <= 0.5
     over = play.play_turn(s, rs, seat, move, True)
     for _ in range(s.g[PLAYERS]):
         if over:

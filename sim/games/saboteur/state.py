@@ -28,9 +28,12 @@ EMPTY, THROUGH, DEAD_END, START, GOAL_HIDDEN, GOAL_SHOWN = 0, 1, 2, 3, 4, 5
 # Scalars, as indices of State.g.
 (PLAYERS, SEED, GAME, TURN_SEAT, DRAW_AT, ROUND_TURNS, LAST_PATH_SEAT, LAST_SEAT,
  ROUND_OVER, MINERS_WON, FINDER, PASSES, GAME_TURNS, N_FRONT, N_PLACED, STAMP, SABOTEURS,
- FIXED_SABOTEURS, MINER_ROUNDS, BELIEF_WORLDS, N_SCALARS) = range(21)
+ FIXED_SABOTEURS, MINER_ROUNDS, BELIEF_WORLDS, UNBELIEVED, N_SCALARS) = range(22)
 # g[BELIEF_WORLDS] is 1 while a search seat that deals its worlds' roles from its posterior
 # decides (sampler.py; set by bots.py `choose`).
+# g[UNBELIEVED] is 1 when no bot at the table reads the belief's public records (`llr`, `lean`):
+# the turn then keeps only the suspicion (play.py; set by the play loops and the search's
+# rollouts from the bots, bots.py `reads_belief`). 0, keeping every record, on a new state.
 
 State = namedtuple("State", [
     "g",           # int64[N_SCALARS]

@@ -14,7 +14,7 @@ from sim.games.saboteur import GAME, belief, bots, cards, engine, play, sampler
 from sim.games.saboteur.cards import BREAK
 from sim.games.saboteur.engine import MINER, PLACE, SABOTEUR
 from sim.games.saboteur.state import (BELIEF_WORLDS, FIXED_SABOTEURS, ORIGIN, PLAYERS, TURN_SEAT,
-                                      new_state)
+                                      UNBELIEVED, new_state)
 
 RS, NAMES = cards.build(GAME.load_rules(None, []))
 
@@ -242,3 +242,34 @@ def test_only_a_seat_that_looked_at_a_goal_leans_and_the_default_family_ignores_
     table.give(0, "straight_ew")
     bots.default_move(table.s, table.rs, 0, bots.resolve("default")[1], table.s.move)
     assert table.s.belief[0].tolist() == pytest.approx([1 / 3] * 3)
+
+
+@pytest.mark.parametrize("unbelieved", [0, 1])
+def test_a_table_where_no_bot_reads_the_belief_keeps_only_the_suspicion(table, unbelieved):
+    only_open_end(table)
+    table.s.seen[1, 0] = 1  # seat 1 looked at the north goal (8, -2)
+    table.s.g[UNBELIEVED] = unbelieved
+    play_observed(table, 1, "curve_nw", 5, 0, "NW")  # turns the only open end north
+    assert table.s.suspicion[1] == 1.0  # took the open end further from the three goals' mean
+    if unbelieved:
+        assert not table.s.llr.any() and not table.s.lean.any()
+    else:
+        assert table.s.llr[1] > 0 and table.s.lean[1].tolist() == [1.0, 0.0, 0.0]
+
+
+@pytest.mark.parametrize("seats, reads", [
+    (("default",) * 5, False),
+    (("random",) * 5, False),
+    (("search",) + ("default",) * 4, False),
+    (("deduce",) + ("default",) * 4, True),
+    (("search-belief",) + ("default",) * 4, True),
+    (("random",) + ("deduce",) * 4, True),
+])
+def test_the_table_keeps_the_belief_only_where_a_bot_reads_it(seats, reads):
+    resolved = [bots.resolve(name) for name in seats]
+    families = np.array([f for f, _ in resolved], np.int64)
+    params = np.array([p for _, p in resolved], np.float64)
+    assert bots.reads_belief(families, params) is reads
+    random_deducing = params.copy()
+    random_deducing[:, bots.DEDUCE] = 1.0  # the random family reads nothing, whatever its vector
+    assert not bots.reads_belief(np.zeros(len(seats), np.int64), random_deducing)
