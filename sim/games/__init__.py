@@ -46,7 +46,6 @@ def _installed() -> tuple[dict[str, str], dict[str, str], dict[str, str]]:
 GAMES, _OWNERS, REFUSED = _installed()
 """Game name -> "module:attribute" of its Game object (a bare module means its `GAME`); the
 entry points left out, by name -> why, in one line."""
-_ENTRY_POINTS = dict(GAMES)  # as installed: an entry point is named as its game (`get`)
 
 
 def names() -> list[str]:
@@ -95,7 +94,7 @@ def get(name: str) -> "Game":
     if not isinstance(given, str):
         raise UserError(f"game {name!r} from package {owner!r}: its entry point {target} gives "
                         f"{shown(game, 60)}, not a game (sim.game.Game)")
-    if given != name and _ENTRY_POINTS.get(name) == target:  # not a game placed by hand
+    if given != name:
         raise UserError(f"game {name!r} from package {owner!r}: its entry point {target} gives "
                         f"the game named {given!r}; an entry point is named as its game")
     return game
