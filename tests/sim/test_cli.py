@@ -139,7 +139,7 @@ def test_resume_refuses_a_hand_edited_manifest_and_changes_nothing(simulate, tmp
     simulate("saboteur", "--players", "3", "--games", "100", "--seed", "5", "--workers", "1",
              "--out", "run", "--quiet")
     manifest = tmp_path / "run" / "manifest.json"
-    manifest.write_text(manifest.read_text().replace('"game": "fake"', '"game": "deep-space"'))
+    manifest.write_text(manifest.read_text().replace('"game": "saboteur"', '"game": "deep-space"'))
     before = manifest.read_text()
     code, _, err = simulate("saboteur", "--players", "3", "--games", "100", "--seed", "5",
                             "--out", "run", "--resume")
