@@ -234,7 +234,7 @@ def editable_game(simulate, tmp_path, monkeypatch):
     copy = folder / "coin_copy.py"
     shutil.copy(FAKE_CLI.parent / "fake_game.py", copy)
     monkeypatch.syspath_prepend(str(folder))
-    monkeypatch.setattr(games, "GAMES", {"fake": "coin_copy", "saboteur": "coin_copy"})
+    monkeypatch.setattr(games, "GAMES", {"fake": "coin_copy", "saboteur": "coin_copy:SABOTEUR"})
     return copy
 
 

@@ -54,7 +54,7 @@ def test_without_a_seed_a_fresh_one_is_printed_and_recorded(simulate, tmp_path):
 
 
 @pytest.mark.parametrize("args, message", [
-    (["--players", "7"], "error: fake takes 2–6 players, got 7"),
+    (["--players", "7"], "error: saboteur takes 2–6 players, got 7"),
     (["--players", "three"], "error: --players takes a number (7), a list (5,7) or a range (3-10), got 'three'"),
     (["--players", "3", "--games", "0"], "error: --games must be at least 1, got 0"),
     (["--players", "3", "--games", "-5"], "error: --games must be at least 1, got -5"),
