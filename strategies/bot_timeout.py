@@ -276,10 +276,11 @@ def before_hard_stop(amend: Amend) -> Iterator[None]:
 def _end(line: str, code: int) -> None:
     """Ends this process at once with exit `code`, saying `line` as the amends set meanwhile
     (`before_hard_stop`) give it."""
+    rest()  # the alarm would end the process again inside an amend
     for amend in reversed(_amends):
         try:
             line = amend(line, code > 128)
-        except Exception:  # noqa: BLE001 - the process ends regardless, saying why
+        except BaseException:  # noqa: BLE001 - the process ends regardless (a second Ctrl-C too)
             pass
     last_words(line, code)
     _exit(code)
