@@ -726,8 +726,21 @@ def interruptible(folder: Path) -> Iterator[None]:
     adds to a failure while playing (a bot's, the disk's, the cluster's) that the games
     finished are kept, and how to continue, when the run folder kept them."""
     started = time.time()
+
+    def kept(cause: str) -> str:
+        return (f"{cause}; the finished games are kept: once that is solved, continue with "
+                f"'simulate resume {folder}'")
+
+    def said_at_once(line: str, interrupted: bool) -> str:
+        # A bot that would not stop ends the process at once: its line says what an
+        # interruption or a failure would have said of the run.
+        if interrupted:
+            return f"{Interrupted(folder)} ({line.removeprefix('interrupted (')}"
+        return kept(line) if _written_since(folder, started) else line
+
     try:
-        yield
+        with bot_limit.before_hard_stop(said_at_once):
+            yield
     except KeyboardInterrupt:
         raise Interrupted(folder) from None
     except (UserError, OSError) as e:
@@ -735,9 +748,7 @@ def interruptible(folder: Path) -> Iterator[None]:
             e.filename = str(folder)
         if not _written_since(folder, started):
             raise
-        cause = str(e) if isinstance(e, UserError) else os_error_line(e)
-        raise UserError(f"{cause}; the finished games are kept: once that is solved, continue "
-                        f"with 'simulate resume {folder}'") from None
+        raise UserError(kept(str(e) if isinstance(e, UserError) else os_error_line(e))) from None
 
 
 def _written_since(folder: Path, started: float) -> bool:

@@ -65,6 +65,8 @@ class _GameCommands(TyperGroup):
 
     def get_command(self, ctx, name: str):
         found = super().get_command(ctx, name)
+        if found is None and name in registry.REFUSED:  # why it is left out, not "no such command"
+            raise UserError(registry.REFUSED[name])
         if found is not None or name not in registry.names():
             return found
         if self.listing:

@@ -252,10 +252,7 @@ class SimpleGame:
                 if kind == "bot":
                     move = bot.choose(view(state, seat), moves, rng)
                     if move not in moves:
-                        raise _Broken(f"{type(bot).__module__}.{type(bot).__qualname__}.choose() "
-                                      f"(seat {seat}) played "
-                                      f"{shown(move)}, not one of its legal moves "
-                                      f"{shown(moves)}")
+                        raise _illegal(bot, seat, move, moves)
                 elif kind == "search":
                     move = bot.choose(state, seat, moves, rng)
                 else:
@@ -388,7 +385,10 @@ class Search:
             mover = m.to_move(state)
             if mover not in bots:
                 bots[mover] = self.policy(**self.policy_params)
-            move = bots[mover].choose(m.view(state, mover), m.legal_moves(state), rng)
+            moves = m.legal_moves(state)
+            move = bots[mover].choose(m.view(state, mover), moves, rng)
+            if move not in moves:
+                raise _illegal(bots[mover], mover, move, moves, " in a rollout of the search")
             state = m.apply(state, move)
         return 0.0, 0.0
 
@@ -409,6 +409,13 @@ _UNDEALT = object()  # the state of a game whose deal has not returned
 class _Broken(Exception):
     """A rules module's function or bot gave what the interface does not allow (its message
     says which and what)."""
+
+
+def _illegal(bot, seat: int, move, moves, where: str = "") -> _Broken:
+    """Gives the error of `bot` (a simple-level game's own) playing `move` for `seat`, not one
+    of the legal `moves` (`where`: in which play, if not the game's own)."""
+    return _Broken(f"{type(bot).__module__}.{type(bot).__qualname__}.choose() (seat {seat}) "
+                   f"played {shown(move)}, not one of its legal moves {shown(moves)}{where}")
 
 
 def _cause(error: BaseException, module: ModuleType, state, turns: int, moves) -> str | None:

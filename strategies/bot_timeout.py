@@ -250,13 +250,39 @@ def hard_stop(error: BaseException, frame) -> None:
         seat = _seat_in(frame)
         named = f"strategy {seat.label} (seat {seat.seat}) in game {seat.game}" if seat else \
             "a Python strategy"
-        last_words(f"error: {named} went on after its move was stopped at the --bot-timeout "
-                   "limit (does it catch BaseException, or use a bare except?); ended the "
-                   "process", 2)
-        _exit(2)
-    code = 128 + getattr(error, "signum", signal.SIGINT)
-    last_words("interrupted (a Python strategy went on after its move was stopped: ended at "
-               "once)", code)
+        _end(f"error: {named} went on after its move was stopped at the --bot-timeout limit "
+             "(does it catch BaseException, or use a bare except?); ended the process", 2)
+    _end("interrupted (a Python strategy went on after its move was stopped: ended at once)",
+         128 + getattr(error, "signum", signal.SIGINT))
+
+
+Amend = Callable[[str, bool], str]
+_amends: list[Amend] = []
+
+
+@contextlib.contextmanager
+def before_hard_stop(amend: Amend) -> Iterator[None]:
+    """Meanwhile, a process about to end at once (`hard_stop`, a bot's os._exit) first calls
+    `amend(line, interrupted)`, which gives its last line: `line` (why it ends), or more. So a
+    run's folder is left as an interruption leaves it, and the line says what became of it
+    (`interrupted`: the user's signal ends it, not an error). The latest set is called first."""
+    _amends.append(amend)
+    try:
+        yield
+    finally:
+        _amends.remove(amend)
+
+
+def _end(line: str, code: int) -> None:
+    """Ends this process at once with exit `code`, saying `line` as the amends set meanwhile
+    (`before_hard_stop`) give it."""
+    rest()  # the alarm would end the process again inside an amend
+    for amend in reversed(_amends):
+        try:
+            line = amend(line, code > 128)
+        except BaseException:  # noqa: BLE001 - the process ends regardless (a second Ctrl-C too)
+            pass
+    last_words(line, code)
     _exit(code)
 
 
@@ -268,9 +294,8 @@ def _exit_said(code: int) -> None:
     line naming the bot (`last_words`), and exit code 2."""
     seat = _seat_in(sys._getframe(1))
     if seat is not None:
-        last_words(f"error: strategy {seat.label} (seat {seat.seat}) ended the process in game "
-                   f"{seat.game}: it called os._exit({code})", 2)
-        _exit(2)
+        _end(f"error: strategy {seat.label} (seat {seat.seat}) ended the process in game "
+             f"{seat.game}: it called os._exit({code})", 2)
     _exit(code)
 
 

@@ -28,6 +28,7 @@ from sim.game import Game, Setup
 from sim.run import sources
 from sim.run.store import Run, new_manifest, resumed_now, version
 from sim.run.warm import first_compile, warm
+from strategies import bot_timeout
 
 BACKENDS = ("local", "dask")
 _SAVE_INTERVAL = 1.0  # seconds: the manifest tracks progress without costing a write per chunk
@@ -87,6 +88,19 @@ def run(game: Game, rules: dict, setups: list[Setup], games_per_setup: int, seed
         store.manifest["elapsed_seconds"] = round(elapsed_before + time.monotonic() - started, 3)
         store.save()
 
+    def stopped() -> None:
+        """Leaves the run folder as an interruption does: a new run that kept no game is
+        removed, any other marked interrupted (resume then plays the rest)."""
+        store.remove_temps()
+        if (not resume or force_into is not None) and not store.done_chunks():
+            store.discard()
+        else:
+            record("interrupted")
+
+    def stopped_at_once(line: str, interrupted: bool) -> str:
+        stopped()
+        return line
+
     try:
         record("running")
         # what the run plays, before any worker starts, so that workers load numba's cache
@@ -94,8 +108,9 @@ def run(game: Game, rules: dict, setups: list[Setup], games_per_setup: int, seed
             warm(game, rules, setups, say)
         last_save = time.monotonic()
         wave = stopper.next_wave() if stopper else _missing(store, chunks)
-        with _progress_bar(game.title, store.manifest["games_requested"],
-                           store.manifest["games_done"], progress) as advance, \
+        with bot_timeout.before_hard_stop(stopped_at_once), \
+                _progress_bar(game.title, store.manifest["games_requested"],
+                              store.manifest["games_done"], progress) as advance, \
                 _executor(job, store.path, workers, backend, scheduler, wave) as executor:
             while wave:
                 for played in executor.play(wave):
@@ -110,11 +125,7 @@ def run(game: Game, rules: dict, setups: list[Setup], games_per_setup: int, seed
             stopper.drop_beyond_stopping_points()
         record("complete")
     except BaseException:
-        store.remove_temps()
-        if (not resume or force_into is not None) and not store.done_chunks():
-            store.discard()
-        else:
-            record("interrupted")
+        stopped()
         raise
     finally:
         store.unlock()

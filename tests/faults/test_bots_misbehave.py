@@ -160,6 +160,33 @@ class ExitsHardInWorker:
         return moves[0]
 
 
+class Late:
+    """Plays its first two games at once, then misbehaves: the run has finished games to keep
+    (a new process, as a resume's, starts counting again)."""
+
+    games = 0
+
+    def __init__(self):
+        Late.games += 1
+
+    def choose(self, view, moves, rng):
+        if Late.games > 2:
+            self.misbehave(view, moves, rng)
+        return moves[0]
+
+
+class LateRetriesForEver(Late):
+    misbehave = RetriesForEver.choose
+
+
+class LateIgnoresCtrlC(Late):
+    misbehave = IgnoresCtrlC.choose
+
+
+class LateExitsHard(Late):
+    misbehave = ExitsHard.choose
+
+
 class Unsayable(Exception):
     def __str__(self):
         raise RuntimeError("no words")
@@ -334,8 +361,8 @@ ENDED = ("went on after its move was stopped at the --bot-timeout limit (does it
     ("BareExcept", 2, "error: strategy {bot} (seat 1) took more than 0.5 s for a move in game "
                       "0; give it longer with --bot-timeout SECONDS (0: no limit)\n"),
     # ... and the user's Ctrl-C
-    ("IgnoresCtrlC", 130, "interrupted (a Python strategy went on after its move was stopped: "
-                          "ended at once)\n"),
+    ("IgnoresCtrlC", 130, "interrupted before any game finished; nothing was kept (a Python "
+                          "strategy went on after its move was stopped: ended at once)\n"),
     ("CatchesCtrlC", 130, "interrupted before any game finished; nothing was kept\n"),
     # exit 7, no message
     ("ExitsHard", 2, "error: strategy {bot} (seat 1) ended the process in game 0: it called "
@@ -351,6 +378,30 @@ def test_a_bot_that_will_not_stop_is_stopped_in_one_line(bots, tmp_path, bot, co
     assert done.returncode == code and done.stderr.count("\n") == 1, done.stderr
     assert done.stderr.startswith(line.format(bot=f"{bots}:{bot}")), done.stderr
     assert time.monotonic() - started < 120
+
+
+KEPT = "; the finished games are kept: once that is solved, continue with 'simulate resume run'\n"
+
+
+@pytest.mark.parametrize("bot, code, line", [
+    ("LateRetriesForEver", 2, "error: strategy {bot} (seat 1) in game 2 " + ENDED[:-1] + KEPT),
+    ("LateIgnoresCtrlC", 130, "interrupted: finished games are kept; continue with 'simulate "
+                              "resume run' (a Python strategy went on after its move was "
+                              "stopped: ended at once)\n"),
+    ("LateExitsHard", 2, "error: strategy {bot} (seat 1) ended the process in game 2: it called "
+                         "os._exit(7)" + KEPT),
+])
+def test_a_run_ended_at_once_by_its_bot_is_left_interrupted_and_resumable(bots, tmp_path, bot,
+                                                                           code, line):
+    # The manifest stayed "running" and the line said nothing of the two games kept.
+    done = command(*RUN, "--bot-timeout", "0.5", "--seat-strategy", f"1={bots}:{bot}",
+                   cwd=tmp_path)
+    assert (done.returncode, done.stderr) == (code, line.format(bot=f"{bots}:{bot}"))
+    manifest = json.loads((tmp_path / "run" / "manifest.json").read_text())
+    assert (manifest["status"], manifest["games_done"]) == ("interrupted", 2)
+    resumed = command("resume", "run", "--quiet", cwd=tmp_path)  # plays games 2 and 3 anew
+    assert resumed.returncode == 0, resumed.stderr
+    assert json.loads((tmp_path / "run" / "manifest.json").read_text())["status"] == "complete"
 
 
 @pytest.mark.parametrize("bot, line", [

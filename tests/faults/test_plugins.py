@@ -53,16 +53,29 @@ def test_a_rules_function_giving_what_the_interface_forbids_is_one_line(own_game
     assert not (tmp_path / "run").exists()
 
 
+FLIES = ("class Default(Default):\n"
+         "    def choose(self, view, legal_moves, rng):\n"
+         "        return 'fly'\n\n\n"
+         "BOTS = (Default,)")
+
+
 def test_a_plugins_own_bot_playing_no_legal_move_is_one_line(own_game, tmp_path):
     # "fly" was applied (as a stop) and the run ended well, exit 0.
-    env = broken(own_game, tmp_path, "class Default(Default):\n"
-                           "    def choose(self, view, legal_moves, rng):\n"
-                           "        return 'fly'\n\n\n"
-                           "BOTS = (Default,)")
-    done = own_game.simulate(env, tmp_path, *PLAY)
+    done = own_game.simulate(broken(own_game, tmp_path, FLIES), tmp_path, *PLAY)
     assert one_line(done) == ("error: game card-race: card_race.rules.Default.choose() (seat 0) "
                               "played 'fly', not one of its legal moves ('draw', 'stop') in "
                               "game 0\n")
+
+
+def test_a_plugins_own_bot_playing_no_legal_move_in_a_search_rollout_is_one_line(own_game,
+                                                                                 tmp_path):
+    # Every seat searches: the default bot plays only in the search's rollouts, where "fly"
+    # was applied unchecked.
+    done = own_game.simulate(broken(own_game, tmp_path, FLIES), tmp_path, *PLAY,
+                             "--strategy", "search")
+    assert one_line(done) == ("error: game card-race: card_race.rules.Default.choose() (seat 1) "
+                              "played 'fly', not one of its legal moves ('draw', 'stop') in a "
+                              "rollout of the search in game 0\n")
 
 
 def test_trace_says_a_broken_rule_in_one_line(own_game, tmp_path):

@@ -83,10 +83,14 @@ def command(*args):
     return [sys.executable, str(FAKE_CLI), *map(str, args)]
 
 
-def start_slow(args, out, chunks=0):
-    """Starts `simulate ARGS` in its own process group, each chunk taking 0.3 s, and gives it
-    once it holds the run folder's lock and `chunks` chunks are recorded."""
-    process = subprocess.Popen(command(*args), env={**os.environ, "FAKE_GAME_PAUSE": "0.3"},
+def start_slow(args, out, chunks=0, hold: Path | None = None):
+    """Starts `simulate ARGS` in its own process group, each chunk taking 0.3 s (and none
+    finishing while the file `hold` exists), and gives it once it holds the run folder's lock
+    and `chunks` chunks are recorded."""
+    env = {**os.environ, "FAKE_GAME_PAUSE": "0.3"}
+    if hold is not None:
+        env["FAKE_GAME_HOLD"] = str(hold)
+    process = subprocess.Popen(command(*args), env=env,
                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                                start_new_session=True)
     deadline = time.monotonic() + 90
@@ -128,14 +132,16 @@ def test_a_run_killed_at_a_chunk_boundary_resumes_to_the_uninterrupted_tables(
 @pytest.mark.parametrize("first", ["run", "resume"])
 def test_a_second_writer_of_a_run_folder_is_refused_in_one_line(simulate, tmp_path, run_tools,
                                                                  first):
-    out = tmp_path / "run"
+    # The live run plays no chunk until the checks are done: it used to finish first under load.
+    out, hold = tmp_path / "run", tmp_path / "hold"
+    hold.touch()
     if first == "run":
-        live = start_slow([*FIXED, "--workers", 1, "--out", out], out)
+        live = start_slow([*FIXED, "--workers", 1, "--out", out], out, hold=hold)
     else:
         assert simulate(*FIXED, "--workers", 1, "--out", "run")[0] == 0
         cut_after(out, 0, 1)
         cut_after(out, 1, 0)
-        live = start_slow(["resume", out, "--workers", 1, "--quiet"], out)
+        live = start_slow(["resume", out, "--workers", 1, "--quiet"], out, hold=hold)
     for second in (["resume", "run", "--workers", 1], [*FIXED, "--out", "run", "--resume"]):
         code, _, err = simulate(*second)
         assert code == 2
@@ -146,6 +152,8 @@ def test_a_second_writer_of_a_run_folder_is_refused_in_one_line(simulate, tmp_pa
     code, _, err = simulate(*FIXED, "--out", "run")  # a new run into the live one's folder
     assert (code, err) == (2, "error: run already holds a run; choose another --out or continue "
                               "it with 'simulate resume run'\n")
+    assert live.poll() is None, "the live run ended before the checks"
+    hold.unlink()
     _, stderr = live.communicate(timeout=180)
     assert live.returncode == 0, stderr
     assert simulate(*FIXED, "--workers", 1, "--out", "whole")[0] == 0
@@ -226,7 +234,7 @@ def editable_game(simulate, tmp_path, monkeypatch):
     copy = folder / "coin_copy.py"
     shutil.copy(FAKE_CLI.parent / "fake_game.py", copy)
     monkeypatch.syspath_prepend(str(folder))
-    monkeypatch.setattr(games, "GAMES", {"fake": "coin_copy", "saboteur": "coin_copy"})
+    monkeypatch.setattr(games, "GAMES", {"fake": "coin_copy", "saboteur": "coin_copy:SABOTEUR"})
     return copy
 
 

@@ -16,7 +16,7 @@ def fake_game(monkeypatch):
 
     from sim import games, rules
 
-    monkeypatch.setattr(games, "GAMES", {"fake": "fake_game", "saboteur": "fake_game"})
+    monkeypatch.setattr(games, "GAMES", {"fake": "fake_game", "saboteur": "fake_game:SABOTEUR"})
     monkeypatch.setattr(rules, "CONFIGS", HERE / "configs")
     fake_game.GAME.compiled.clear()
     fake_game.GAME.played.clear()

@@ -11,6 +11,6 @@ from sim import games, rules  # noqa: E402
 from sim.cli import main  # noqa: E402
 
 if __name__ == "__main__":  # spawned workers import this file again as __mp_main__
-    games.GAMES.update({"fake": "fake_game", "saboteur": "fake_game"})
+    games.GAMES.update({"fake": "fake_game", "saboteur": "fake_game:SABOTEUR"})
     rules.CONFIGS = HERE / "configs"
     main()

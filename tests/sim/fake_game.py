@@ -3,14 +3,17 @@
 Game i depends only on (seed, players, i), like a real engine's games, so the runner's
 determinism, chunking and resume can be checked without compiling anything.
 
-Two environment variables, inherited by worker processes, let tests break runs on purpose:
-FAKE_GAME_PAUSE (seconds each chunk takes, so a run can be stopped midway) and
-FAKE_GAME_DIE_ONCE (a file path: the first process to play a chunk not starting at game 0
-creates it and kills itself with SIGKILL, as the OOM killer or a `kill -9` would).
+Environment variables, inherited by worker processes, let tests break runs on purpose:
+FAKE_GAME_PAUSE (seconds each chunk takes, so a run can be stopped midway),
+FAKE_GAME_HOLD (a file path: a chunk is not played while it exists, so a run stays live until
+the test removes it) and FAKE_GAME_DIE_ONCE (a file path: the first process to play a chunk not
+starting at game 0 creates it and kills itself with SIGKILL, as the OOM killer or a `kill -9`
+would).
 """
 
 from __future__ import annotations
 
+import copy
 import os
 import signal
 import time
@@ -59,6 +62,9 @@ class CoinGame:
     def play(self, rules, setup, seed, start, stop, id_offset):
         self.played.append((setup.seats, start, stop))
         time.sleep(float(os.environ.get("FAKE_GAME_PAUSE", 0)))
+        hold = os.environ.get("FAKE_GAME_HOLD")
+        while hold and Path(hold).exists():
+            time.sleep(0.02)
         marker = os.environ.get("FAKE_GAME_DIE_ONCE")
         if marker and start > 0 and not Path(marker).exists():
             Path(marker).touch()
@@ -92,3 +98,7 @@ class CoinGame:
 
 
 GAME = CoinGame()
+# The same game standing in for saboteur, under that name (a game is registered under its own
+# name; configs/saboteur.toml is fake.toml): it records its compiles and plays in GAME's lists.
+SABOTEUR = copy.copy(GAME)
+SABOTEUR.name = "saboteur"

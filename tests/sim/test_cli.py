@@ -54,7 +54,7 @@ def test_without_a_seed_a_fresh_one_is_printed_and_recorded(simulate, tmp_path):
 
 
 @pytest.mark.parametrize("args, message", [
-    (["--players", "7"], "error: fake takes 2–6 players, got 7"),
+    (["--players", "7"], "error: saboteur takes 2–6 players, got 7"),
     (["--players", "three"], "error: --players takes a number (7), a list (5,7) or a range (3-10), got 'three'"),
     (["--players", "3", "--games", "0"], "error: --games must be at least 1, got 0"),
     (["--players", "3", "--games", "-5"], "error: --games must be at least 1, got -5"),
@@ -139,7 +139,7 @@ def test_resume_refuses_a_hand_edited_manifest_and_changes_nothing(simulate, tmp
     simulate("saboteur", "--players", "3", "--games", "100", "--seed", "5", "--workers", "1",
              "--out", "run", "--quiet")
     manifest = tmp_path / "run" / "manifest.json"
-    manifest.write_text(manifest.read_text().replace('"game": "fake"', '"game": "deep-space"'))
+    manifest.write_text(manifest.read_text().replace('"game": "saboteur"', '"game": "deep-space"'))
     before = manifest.read_text()
     code, _, err = simulate("saboteur", "--players", "3", "--games", "100", "--seed", "5",
                             "--out", "run", "--resume")
