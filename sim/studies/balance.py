@@ -61,6 +61,8 @@ class Problem:
     templates: dict[str, str]  # dotted key -> the --vary template it comes from
     owners: dict[str, int | None]  # dotted key -> the player count it belongs to (None: all)
     defaults: dict[str, object] = field(default_factory=dict)  # dotted key -> its default value
+    # the settings the game cannot play (each value alone can, not together) -> why
+    skipped: dict[tuple, str] = field(default_factory=dict)
 
     def keys_at(self, candidate: tuple, players: int) -> tuple:
         """Gives the (key, value) pairs of a candidate that a player count plays."""
@@ -68,12 +70,14 @@ class Problem:
 
     @property
     def size(self) -> int:
-        return math.prod(len(v) for v in self.values.values())
+        """Gives how many settings the problem holds, less those skipped."""
+        return math.prod(len(v) for v in self.values.values()) - len(self.skipped)
 
     def candidates(self) -> list[tuple]:
+        """Gives every setting of the keys' values, but those skipped."""
         keys = sorted(self.values)
-        return [tuple(zip(keys, combo)) for combo in
-                itertools.product(*(self.values[k] for k in keys))]
+        return [c for combo in itertools.product(*(self.values[k] for k in keys))
+                if (c := tuple(zip(keys, combo))) not in self.skipped]
 
     def changes(self, candidate: tuple) -> int:
         """Gives how many of a candidate's keys differ from their default values."""
@@ -157,10 +161,13 @@ def check_options(target: float | None, precision: float, trials: int) -> None:
 
 
 def problems(game: Game, counts: list[int], varies: list[str], seat: str,
-             say: Callable[[str], None] = lambda line: None) -> list[Problem]:
+             say: Callable[[str], None] = lambda line: None,
+             scans: int = SCAN_MAX) -> list[Problem]:
     """Gives the search problems of the --vary flags over the player counts, every key and value
     checked: the key is a rule (not a table), each value loads as the rules take it; a value the
-    game cannot play at a count it belongs to is left out (and said). A `{n}` key gives one key
+    game cannot play at a count it belongs to is left out (and said); in a problem of at most
+    `scans` settings (one scanned in full), so is every setting the game cannot play, its
+    values together (an Optuna search checks each setting it draws). A `{n}` key gives one key
     per player count."""
     if not varies:
         raise UserError("--vary is needed: the rule to search, e.g. "
@@ -196,7 +203,7 @@ def problems(game: Game, counts: list[int], varies: list[str], seat: str,
         problem = Problem(group, {k: values[k] for k in sorted(keys)},
                           {k: templates[k] for k in keys}, {k: owner[k] for k in keys},
                           {k: rule_files.frozen(rule_files.value_at(defaults, k)) for k in keys})
-        found.append(_playable(game, problem, seat, say))
+        found.append(_combinations(game, _playable(game, problem, seat, say), seat, scans, say))
     return found
 
 
@@ -241,6 +248,42 @@ def _playable(game: Game, problem: Problem, seat: str,
             raise UserError(f"--vary {key}: the game can play none of its values")
         problem.values[key] = tuple(kept)
     return problem
+
+
+def _combinations(game: Game, problem: Problem, seat: str, scans: int,
+                  say: Callable[[str], None]) -> Problem:
+    """Gives the problem with the settings the game cannot play (its values together, at any of
+    the problem's counts) skipped and said, when it has no more than `scans`; raises UserError,
+    naming the first, when it can play none."""
+    from sim.rules import with_values
+
+    if problem.size > scans:
+        return problem
+    rules = game.load_rules(None, [])
+    for candidate in problem.candidates():
+        for n in problem.counts:
+            try:
+                game.check(with_values(rules, problem.keys_at(candidate, n)),
+                           Setup(n, (seat,) * n))
+            except UserError as e:
+                where = f" at {n}p" if len(problem.counts) > 1 else ""
+                played = _values_text(problem.keys_at(candidate, n))
+                problem.skipped[candidate] = f"{played}{where}: {e}"
+                break
+    if not problem.size:
+        raise UserError(f"--vary: the game can play none of the {len(problem.skipped)} settings "
+                        f"at {_counts_text(problem.counts)}; the first, "
+                        f"{next(iter(problem.skipped.values()))}")
+    if problem.skipped:
+        say(skipped_line(problem))
+    return problem
+
+
+def skipped_line(problem: Problem) -> str:
+    """Gives the line naming the settings of a problem the game cannot play, and why."""
+    total = problem.size + len(problem.skipped)
+    return (f"{_counts_text(problem.counts)}: {len(problem.skipped)} of {total} settings skipped, "
+            f"the game cannot play them: {'; '.join(problem.skipped.values())}")
 
 
 def check_keep_column(game: Game, keep: Keep | None, rules: dict, seat: str, players: int) -> None:
@@ -546,12 +589,12 @@ def balance(game: Game, counts: list[int], varies: list[str], *, target: float |
             say: Callable[[str], None] = lambda line: print(line, file=sys.stderr)) -> Result:
     """Gives the search's answer, every run it played written under `out` (search/, fresh/)."""
     rules = game.load_rules(None, [])
-    searched = problems(game, counts, varies, seat, say)
+    scans = max(SCAN_MAX, trials)  # a problem no larger is scanned in full
+    searched = problems(game, counts, varies, seat, say, scans)
     check_keep_column(game, keep, rules, seat, counts[0])
     # the game's declared target (a team's 50%, else a seat's fair share 1/players)
     targets = {n: float(target_of(game).at(n, target)) for n in counts}
     search = Search(game, rules, seat, out, workers, keep, say)
-    scans = max(SCAN_MAX, trials)  # a problem no larger is scanned in full
     small = [p for p in searched if p.size <= scans]
     evaluations = []
     methods = {}
@@ -654,7 +697,8 @@ def report(game: Game, result: Result, out: Path) -> str:
              (f"Search seeds {', '.join(map(str, result.search_seeds))}; the answer measured "
               f"again on seed {result.fresh_seed} (never used by the search)."), "",
              table(game, result, result.keep), ""]
-    notes = crossings(result) + unreached(result)
+    notes = ([skipped_line(p) for p, _, _ in result.evaluations if p.skipped]
+             + crossings(result) + unreached(result))
     lines += [*notes, ""] if notes else []
     lines += [f"wrote {path}" for path in files]
     return "\n".join(lines)

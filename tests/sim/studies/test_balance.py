@@ -182,3 +182,52 @@ def test_a_target_no_setting_reaches_is_said(simulate, tmp_path, args, note):
                               "--workers", "1", "--out", "b")
     assert code == 0, err
     assert note in out and "none comes nearer" in out
+
+
+def test_every_setting_of_two_keys_is_checked_together_before_playing():
+    # Issue 40: each value of saboteur_cards.7 and miner_cards.7 alone plays with the other's
+    # default, but 2 saboteur and 4 miner cards are 6 role cards for 7 players.
+    saboteur = games.get("saboteur")
+    said = []
+    (problem,) = balance.problems(saboteur, [7], ["saboteur_cards.7=2-4", "miner_cards.7=4-5"],
+                                  "default", said.append)
+    unplayable = (("miner_cards.7", 4), ("saboteur_cards.7", 2))
+    assert list(problem.skipped) == [unplayable]
+    assert unplayable not in problem.candidates() and problem.size == 5
+    assert said == ["7p: 1 of 6 settings skipped, the game cannot play them: miner_cards.7=4 "
+                    "saboteur_cards.7=2: 7 players need at least 7 role cards, the rules give 6"]
+
+
+@pytest.fixture
+def flips_and_bias_apart(fake_game, monkeypatch):
+    """Makes the coin game refuse 2 flips and a bias of 0.7 together (each alone plays)."""
+    check = type(fake_game).check
+
+    def refusing(self, rules, setup):
+        if rules["flips"] == 2 and rules["bias"] == 0.7:
+            raise balance.UserError("2 flips cannot take a bias of 0.7")
+        check(self, rules, setup)
+
+    monkeypatch.setattr(type(fake_game), "check", refusing)
+
+
+def test_a_setting_the_game_cannot_play_is_skipped_and_named(simulate, tmp_path,
+                                                             flips_and_bias_apart):
+    code, out, err = simulate("balance", "fake", "--players", "2", "--vary", "flips=1,2",
+                              "--vary", "bias=0.5,0.7", "--target", "0.7", "--precision", "0.2",
+                              "--games", "40", "--seed", "3", "--workers", "1", "--out", "b")
+    assert code == 0, err
+    line = ("2p: 1 of 4 settings skipped, the game cannot play them: bias=0.7 flips=2: 2 flips "
+            "cannot take a bias of 0.7")
+    assert line in out and line in err and "wave 1: 3 configuration(s)" in err
+    assert "bias=0.7 flips=2" not in (tmp_path / "b" / "evaluations.csv").read_text()
+
+
+def test_two_keys_no_setting_of_which_plays_are_refused_up_front(simulate, tmp_path,
+                                                                  flips_and_bias_apart):
+    code, _, err = simulate("balance", "fake", "--players", "2", "--vary", "flips=2",
+                            "--vary", "bias=0.7", "--games", "40", "--workers", "1", "--out", "b")
+    assert code == 2
+    assert err == ("error: --vary: the game can play none of the 1 settings at 2p; the first, "
+                   "bias=0.7 flips=2: 2 flips cannot take a bias of 0.7\n")
+    assert not (tmp_path / "b").exists()
