@@ -502,6 +502,7 @@ def balance_rules(
         help="Settings Optuna tries per problem, each a new one, where there are too many to "
              "scan (a problem of no more settings than this is scanned in full).")] = 30,
     strategy: Strategy = "default",
+    role_strategy: RoleStrategies = None,
     seed: Seed = None,
     workers: Workers = os.cpu_count() or 1,
     out: Annotated[Path | None, typer.Option(
@@ -511,10 +512,12 @@ def balance_rules(
     """Search the rule values that bring the game's headline rate to its target; print them with
     the rate measured on fresh seeds, write OUT/balanced.toml (a --config) and a response chart."""
     from sim import api
+    from sim.run.setups import parse_role_strategies
 
     print(api.balance(game_name, players=players, vary=vary, target=target, keep=keep,
                       precision=precision, games=games, trials=trials, strategy=strategy,
-                      seed=seed, workers=workers, out=out))
+                      role_strategies=parse_role_strategies(role_strategy or []), seed=seed,
+                      workers=workers, out=out))
 
 
 @app.command()

@@ -84,6 +84,24 @@ class Problem:
         return sum(value != self.defaults.get(key) for key, value in candidate)
 
 
+@dataclass(frozen=True)
+class Bots:
+    """Who plays the search's games: every seat's strategy, or strategies by role (Setup.roles,
+    a seat playing its role's)."""
+
+    seat: str
+    roles: tuple[tuple[str, str], ...] = ()
+
+    def setup(self, players: int, values: tuple = ()) -> Setup:
+        """Gives the configuration of `players` these bots play with the rule values."""
+        return Setup(players, (self.seat,) * players, (), values, roles=self.roles)
+
+    @property
+    def label(self) -> str:
+        """Gives the bots as tables show them: 'default', 'miner=search saboteur=default'."""
+        return self.setup(1).strategies()[0]
+
+
 @dataclass
 class Measure:
     """A configuration's headline counts summed over the games played, and the keep column's
@@ -160,7 +178,7 @@ def check_options(target: float | None, precision: float, trials: int) -> None:
         raise UserError(f"--trials must be at least 1, got {trials}")
 
 
-def problems(game: Game, counts: list[int], varies: list[str], seat: str,
+def problems(game: Game, counts: list[int], varies: list[str], bots: Bots,
              say: Callable[[str], None] = lambda line: None,
              scans: int = SCAN_MAX) -> list[Problem]:
     """Gives the search problems of the --vary flags over the player counts, every key and value
@@ -203,7 +221,7 @@ def problems(game: Game, counts: list[int], varies: list[str], seat: str,
         problem = Problem(group, {k: values[k] for k in sorted(keys)},
                           {k: templates[k] for k in keys}, {k: owner[k] for k in keys},
                           {k: rule_files.frozen(rule_files.value_at(defaults, k)) for k in keys})
-        found.append(_combinations(game, _playable(game, problem, seat, say), seat, scans, say))
+        found.append(_combinations(game, _playable(game, problem, bots, say), bots, scans, say))
     return found
 
 
@@ -226,7 +244,7 @@ def _values(game: Game, key: str, spec: str) -> tuple:
     return tuple(found)
 
 
-def _playable(game: Game, problem: Problem, seat: str,
+def _playable(game: Game, problem: Problem, bots: Bots,
               say: Callable[[str], None]) -> Problem:
     """Gives the problem without the values the game cannot play at a player count they belong
     to (e.g. fewer role cards than players), saying which were left out; raises UserError
@@ -240,7 +258,7 @@ def _playable(game: Game, problem: Problem, seat: str,
                 rules = game.load_rules(None, [f"{key}={_toml(value)}"])
                 for n in problem.counts:
                     if problem.owners[key] in (None, n):
-                        game.check(with_values(rules, ((key, value),)), Setup(n, (seat,) * n))
+                        game.check(with_values(rules, ((key, value),)), bots.setup(n))
                 kept.append(value)
             except UserError as e:
                 say(f"--vary {key}={_text(value)} left out: {e}")
@@ -250,7 +268,7 @@ def _playable(game: Game, problem: Problem, seat: str,
     return problem
 
 
-def _combinations(game: Game, problem: Problem, seat: str, scans: int,
+def _combinations(game: Game, problem: Problem, bots: Bots, scans: int,
                   say: Callable[[str], None]) -> Problem:
     """Gives the problem with the settings the game cannot play (its values together, at any of
     the problem's counts) skipped and said, when it has no more than `scans`; raises UserError,
@@ -263,8 +281,7 @@ def _combinations(game: Game, problem: Problem, seat: str, scans: int,
     for candidate in problem.candidates():
         for n in problem.counts:
             try:
-                game.check(with_values(rules, problem.keys_at(candidate, n)),
-                           Setup(n, (seat,) * n))
+                game.check(with_values(rules, problem.keys_at(candidate, n)), bots.setup(n))
             except UserError as e:
                 where = f" at {n}p" if len(problem.counts) > 1 else ""
                 played = _values_text(problem.keys_at(candidate, n))
@@ -286,14 +303,15 @@ def skipped_line(problem: Problem) -> str:
             f"the game cannot play them: {'; '.join(problem.skipped.values())}")
 
 
-def check_keep_column(game: Game, keep: Keep | None, rules: dict, seat: str, players: int) -> None:
+def check_keep_column(game: Game, keep: Keep | None, rules: dict, bots: Bots,
+                      players: int) -> None:
     """Raises UserError unless --keep names a numeric column of the games table (read from one
     game played here)."""
     if keep is None:
         return
     import polars as pl
 
-    games = game.play(rules, Setup(players, (seat,) * players), 0, 0, 1, 0)["games"]
+    games = game.play(rules, bots.setup(players), 0, 0, 1, 0)["games"]
     numeric = [c for c, t in games.schema.items() if t.is_numeric() or t == pl.Boolean]
     if keep.column not in numeric:
         raise UserError(f"--keep: the games table has no numeric column {keep.column!r} "
@@ -319,7 +337,7 @@ class Search:
 
     game: Game
     rules: dict
-    seat: str
+    bots: Bots
     out: Path
     workers: int
     keep: Keep | None
@@ -333,7 +351,7 @@ class Search:
         `games` games of each (or fewer, to --until-ci) on `seed`, as one run."""
         from sim.run import runner
 
-        setups = [Setup(n, (self.seat,) * n, (), values) for n, values in configurations]
+        setups = [self.bots.setup(n, values) for n, values in configurations]
         self.runs += 1
         if folder is None:
             folder = self.out / "search" / f"run-{self.runs:03d}"
@@ -524,7 +542,7 @@ def optimise(search: Search, problem: Problem, targets: dict[int, float], precis
         try:
             for n in problem.counts:
                 search.game.check(with_values(search.rules, problem.keys_at(candidate, n)),
-                                  Setup(n, (search.seat,) * n))
+                                  search.bots.setup(n))
         except UserError:
             told[index] = None
             study.tell(trial, state=optuna.trial.TrialState.PRUNED)
@@ -581,20 +599,21 @@ class Result:
     fresh_seed: int
     methods: dict[tuple[int, ...], str]
     keep: Keep | None
+    bots: Bots
 
 
 def balance(game: Game, counts: list[int], varies: list[str], *, target: float | None,
             keep: Keep | None, precision: float, most_games: int, trials: int, seed: int,
-            workers: int, out: Path, seat: str = "default",
+            workers: int, out: Path, bots: Bots = Bots("default"),
             say: Callable[[str], None] = lambda line: print(line, file=sys.stderr)) -> Result:
     """Gives the search's answer, every run it played written under `out` (search/, fresh/)."""
     rules = game.load_rules(None, [])
     scans = max(SCAN_MAX, trials)  # a problem no larger is scanned in full
-    searched = problems(game, counts, varies, seat, say, scans)
-    check_keep_column(game, keep, rules, seat, counts[0])
+    searched = problems(game, counts, varies, bots, say, scans)
+    check_keep_column(game, keep, rules, bots, counts[0])
     # the game's declared target (a team's 50%, else a seat's fair share 1/players)
     targets = {n: float(target_of(game).at(n, target)) for n in counts}
-    search = Search(game, rules, seat, out, workers, keep, say)
+    search = Search(game, rules, bots, out, workers, keep, say)
     small = [p for p in searched if p.size <= scans]
     evaluations = []
     methods = {}
@@ -616,7 +635,7 @@ def balance(game: Game, counts: list[int], varies: list[str], *, target: float |
     answers = [Answer(n, values, targets[n], measure,
                       keep.holds(measure.keep_mean) if keep else None)
                for (n, values), measure in zip(configurations, fresh)]
-    return Result(answers, evaluations, search.seeds, fresh_seed, methods, keep)
+    return Result(answers, evaluations, search.seeds, fresh_seed, methods, keep, bots)
 
 
 # --- Telling the answer ------------------------------------------------------------------------
@@ -693,7 +712,8 @@ def report(game: Game, result: Result, out: Path) -> str:
              write_evaluations(out / "evaluations.csv", result)]
     searched = "; ".join(f"{_counts_text(counts)} {method}"
                          for counts, method in result.methods.items())
-    lines = [f"{game.title}: {game.headline.title} brought to its target ({searched}).",
+    lines = [f"{game.title}: {game.headline.title} brought to its target ({searched}), "
+             f"played by {result.bots.label}.",
              (f"Search seeds {', '.join(map(str, result.search_seeds))}; the answer measured "
               f"again on seed {result.fresh_seed} (never used by the search)."), "",
              table(game, result, result.keep), ""]
@@ -739,7 +759,7 @@ def write_config(path: Path, game: Game, result: Result, command: str) -> Path:
     for a in result.answers:
         low, high = a.fresh.interval()
         lines.append(f"# {a.players}p: {a.fresh.rate:.1%} [{low:.1%}, {high:.1%}] on fresh seeds,"
-                     f" target {a.target:.1%}")
+                     f" target {a.target:.1%}, played by {result.bots.label}")
     for name in sorted(tables, key=lambda t: (t != "", t)):
         lines.append("")
         if name:

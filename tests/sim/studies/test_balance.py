@@ -20,12 +20,13 @@ def simulate(fake_game, simulate):
 
 def test_a_per_count_key_is_one_problem_per_player_count_and_a_shared_key_joins_them():
     saboteur = games.get("saboteur")
-    apart = balance.problems(saboteur, [3, 4, 5], ["saboteur_cards.{n}=1-2"], "default")
+    apart = balance.problems(saboteur, [3, 4, 5], ["saboteur_cards.{n}=1-2"],
+                             balance.Bots("default"))
     assert [(p.counts, p.values) for p in apart] == [
         ((3,), {"saboteur_cards.3": (1, 2)}), ((4,), {"saboteur_cards.4": (1, 2)}),
         ((5,), {"saboteur_cards.5": (1, 2)})]
     joined = balance.problems(saboteur, [3, 4], ["saboteur_cards.{n}=1,2", "rounds=1,3"],
-                              "default")
+                              balance.Bots("default"))
     assert [(p.counts, sorted(p.values)) for p in joined] == [
         ((3, 4), ["rounds", "saboteur_cards.3", "saboteur_cards.4"])]
     # each count plays its own key and the shared one, never another count's
@@ -190,7 +191,7 @@ def test_every_setting_of_two_keys_is_checked_together_before_playing():
     saboteur = games.get("saboteur")
     said = []
     (problem,) = balance.problems(saboteur, [7], ["saboteur_cards.7=2-4", "miner_cards.7=4-5"],
-                                  "default", said.append)
+                                  balance.Bots("default"), said.append)
     unplayable = (("miner_cards.7", 4), ("saboteur_cards.7", 2))
     assert list(problem.skipped) == [unplayable]
     assert unplayable not in problem.candidates() and problem.size == 5
