@@ -649,8 +649,10 @@ def ladder(
     players: Players,
     games: Games = 2_000,
     rungs: Annotated[str | None, typer.Option(
-        help="Rungs, in order: random,default,tuned,search (default: random, default, tuned "
-             "with --tuned or --tune-trials, search where the game has it).")] = None,
+        help="Rungs, in order: random, default, tuned, search, any other strategy or preset "
+             "(search-belief), or strategies by role (miner=search-belief,saboteur=default: "
+             "ROLE=NAME items, one rung until a role comes again) (default: random, default, "
+             "tuned with --tuned or --tune-trials, search where the game has it).")] = None,
     tuned: Annotated[Path | None, typer.Option(
         help="Presets file of the tuned rung (as 'simulate tune' writes it; loaded like "
              "--strategies-file): at N players its preset NAME-<N>p, else its first (default: "
