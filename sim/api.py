@@ -472,7 +472,7 @@ def ladder(game: str, *, players: int | str | Sequence[int], games: int = 2_000,
     search) into one run; gives it (`report` then shows balance across skill levels).
     rungs: those to play, in order (default: random, default, tuned where there are tuned
     presets, search where the game has it): a named rung, any strategy or preset, or
-    strategies by role ("miner=search-belief,saboteur=default"); tuned: the tuned rung's presets file (default:
+    strategies by role ("ROLE=NAME,ROLE=NAME", one rung); tuned: the tuned rung's presets file (default:
     the game's shipped tunings); tune_trials, tune_games: tune the tuned rung on the fly;
     by_role: the skill matrix, each rung of one role against each of the other."""
     import tempfile

@@ -650,7 +650,7 @@ def ladder(
     games: Games = 2_000,
     rungs: Annotated[str | None, typer.Option(
         help="Rungs, in order: random, default, tuned, search, any other strategy or preset "
-             "(search-belief), or strategies by role (miner=search-belief,saboteur=default: "
+             "(search-belief), or strategies by role (ROLE=NAME,ROLE=NAME: "
              "ROLE=NAME items, one rung until a role comes again) (default: random, default, "
              "tuned with --tuned or --tune-trials, search where the game has it).")] = None,
     tuned: Annotated[Path | None, typer.Option(

@@ -98,7 +98,7 @@ class Bots:
 
     @property
     def label(self) -> str:
-        """Gives the bots as tables show them: 'default', 'miner=search saboteur=default'."""
+        """Gives the bots as tables show them: 'default', or by role 'ROLE=NAME ROLE=NAME'."""
         return self.setup(1).strategies()[0]
 
 

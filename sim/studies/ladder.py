@@ -27,7 +27,7 @@ def parse_rungs(text: str | None) -> list[str] | None:
     """Gives the rungs a --rungs flag names, in its order (None: the default rungs): a named
     rung (random, default, tuned, search), any other strategy or preset every seat plays
     (`search-belief`), or strategies by role: consecutive ROLE=NAME items, one rung until a
-    role comes again (`miner=search-belief,saboteur=search-belief`), named by its items
+    role comes again (`A=search,B=search,A=default,B=search`: two rungs), named by its items
     joined with spaces.
 
     Raises UserError for a repeated rung, or none at all (a strategy the game lacks is
@@ -55,7 +55,7 @@ def parse_rungs(text: str | None) -> list[str] | None:
 
 
 def role_mix(rung: str) -> dict[str, str]:
-    """Gives {role: strategy} of a rung of strategies by role ('miner=search saboteur=default'),
+    """Gives {role: strategy} of a rung of strategies by role ('A=search B=default'),
     {} for any other rung."""
     return dict(tuple(part.split("=", 1)) for part in rung.split()) if "=" in rung else {}
 
