@@ -21,9 +21,10 @@ from reports.verdicts import (TOLERANCE, UNDECIDED, WITHIN, Driver, band, driver
                               games_to_settle)
 
 # the charts that can lead the report, the first found: a ladder's headline by rung and
-# variant against the target (does the answer hold with skill?), a What-if's forest with the
-# target marked, the headline by player count against the target
-HEROES = ("balance_by_rung", "whatif_forest", "headline_by_players")
+# variant against the target (does the answer hold with skill?), a sweep's response against
+# the target band, a What-if's forest with the target marked, the headline by player count
+# against the target
+HEROES = ("balance_by_rung", "whatif_response", "whatif_forest", "headline_by_players")
 SHARE = 0.05  # a level of the driver rarer than this is left out of its sentence
 SETTINGS = 2  # the What-if settings (player counts, options, bots) the Answer names
 

@@ -300,6 +300,61 @@ def _marked(label: str, baseline: bool) -> str:
     return label[:-1] + ", baseline)" if label.endswith(")") else label + " (baseline)"
 
 
+def sweep(frame: pl.DataFrame) -> tuple[str, pl.DataFrame] | None:
+    """Gives the one rule key a sweep varies and the rows of the settings it varies, a `value`
+    column added (the number each sets), when the variants of every setting with several
+    differ in one KEY=NUMBER of that one key (the rules they share and the default's mark
+    aside), taking two values or more; None otherwise (rule files, several keys, words)."""
+    import re
+
+    several = frame.group_by("setting").len().filter(pl.col("len") > 1)["setting"].to_list()
+    swept = frame.filter(pl.col("setting").is_in(several))
+    if swept.is_empty():
+        return None
+    changes = [set(v.replace(DEFAULT_MARK, "").split()) for v in swept["variant"].to_list()]
+    shared = set.intersection(*changes)
+    found = [re.fullmatch(r"([\w.]+)=(-?\d+(?:\.\d+)?)", next(iter(own - shared)))
+             if len(own - shared) == 1 else None for own in changes]
+    if not all(found) or len({m[1] for m in found}) != 1:
+        return None
+    values = [float(m[2]) for m in found]
+    if len(set(values)) < 2:
+        return None
+    return found[0][1], swept.with_columns(value=pl.Series(values))
+
+
+def response(ctx: ReportContext, frame: pl.DataFrame) -> Table | None:
+    """Gives the sweep's response, a table and its chart (the report's hero where there is no
+    ladder): each setting's headline against the swept value with 95% intervals, against the
+    target and its ±TOLERANCE band; None when the runs are no sweep of one numeric key."""
+    found = sweep(frame)
+    if found is None:
+        return None
+    key, rows = found
+    head = ctx.game.headline
+    values = sorted(set(rows["value"].to_list()))
+    categories = [f"{v:g}" for v in values]
+    series, targets = {}, {}
+    for (setting,), part in rows.sort("value").group_by("setting", maintain_order=True):
+        series[setting] = ([values.index(v) for v in part["value"]], part["rate"], part["low"],
+                           part["high"])
+        targets[setting] = float(part["target"][0])
+    games = rows.group_by("setting").agg(pl.col("games").min())["games"].min()
+    path = charts.category_lines(
+        ctx.chart("whatif_response"), categories, series, targets,
+        title=f"{ctx.game.title}: {head.title} against {key}", xlabel=key, ylabel=head.title,
+        caption=f"One line per setting (players and bots); at least {games:,} games per value; "
+                "whiskers: 95% Wilson intervals (games as clusters); dashed: the target, "
+                f"shaded its ±{100 * TOLERANCE:g} points.")
+    return Table(f"{head.title} against {key}",
+                 rows.sort("setting", "value").select("setting", "variant", "games", "rate",
+                                                      "low", "high", "target", "verdict"),
+                 ("rate", "low", "high", "target"), chart=path,
+                 chart_caption=f"n = {int(rows['games'].sum()):,} games",
+                 note=f"The sweep's response: each value of {key} the runs played, by setting "
+                      "(the What-if table below compares each with the baseline).")
+
+
 PERCENT = ("rate", "low", "high", "vs baseline", "vs baseline low", "vs baseline high",
            "target", "vs target", "vs target low", "vs target high")
 
@@ -354,6 +409,9 @@ def section(ctx: ReportContext) -> Section | None:
     table = frame.select(*columns, "variant", "games", "rate", "low", "high", "vs baseline",
                          "vs baseline low", "vs baseline high", "p", "pairing",
                          "width vs unpaired", "target", "vs target", "verdict")
+    # a sweep's response follows (the Answer leads with its chart; the terminal shows a
+    # section's first table, the comparisons)
+    swept = [t for t in [response(ctx, frame)] if t]
     return Section("What-if: rule variants against the baseline", [Table(
         f"{head.title} by variant, against {' / '.join(baselines) or 'the baseline'}", table,
         PERCENT, chart=path, chart_caption=f"n = {int(frame['games'].sum()):,} games",
@@ -366,7 +424,8 @@ def section(ctx: ReportContext) -> Section | None:
              "Holm-adjusted over the table's comparisons (the intervals are not); "
              "width vs unpaired: the paired interval's width over the unpaired one's on the "
              f"same games; verdict: the interval of the distance to the target (vs target) "
-             f"within ±{100 * TOLERANCE:g} points is balanced, one excluding 0 favours a side")],
+             f"within ±{100 * TOLERANCE:g} points is balanced, one excluding 0 favours a side"),
+        *swept],
         text=gain + "Each variant plays the same game indices with the same seeds as its "
                     "baseline (common random numbers), so luck of the deal cancels in the "
                     "difference.")

@@ -471,7 +471,8 @@ def ladder(game: str, *, players: int | str | Sequence[int], games: int = 2_000,
     """Plays the same deals with every seat at each rung of skill (random, default, tuned,
     search) into one run; gives it (`report` then shows balance across skill levels).
     rungs: those to play, in order (default: random, default, tuned where there are tuned
-    presets, search where the game has it); tuned: the tuned rung's presets file (default:
+    presets, search where the game has it): a named rung, any strategy or preset, or
+    strategies by role ("ROLE=NAME,ROLE=NAME", one rung); tuned: the tuned rung's presets file (default:
     the game's shipped tunings); tune_trials, tune_games: tune the tuned rung on the fly;
     by_role: the skill matrix, each rung of one role against each of the other."""
     import tempfile
@@ -532,13 +533,14 @@ def ladder(game: str, *, players: int | str | Sequence[int], games: int = 2_000,
 def balance(game: str, *, players: int | str | Sequence[int], vary: Sequence[str],
             target: float | None = None, keep: str | None = None, precision: float = 0.01,
             games: int = 20_000, trials: int = 30, strategy: str = "default",
-            seed: int | None = None, workers: int | None = None,
-            out: str | Path | None = None) -> str:
+            role_strategies: Mapping[str, str] | None = None, seed: int | None = None,
+            workers: int | None = None, out: str | Path | None = None) -> str:
     """Searches the rule values that bring the game's headline rate to its target (default:
     the one the game declares), measures them again on fresh seeds, and writes OUT/balanced.toml
     (a `config`) and a response chart; gives the answer `simulate balance` prints. vary:
     "KEY=LO-HI" or "KEY=V1,V2" ({n} in KEY stands for the player count); keep:
-    "COLUMN<=NUMBER" or "COLUMN>=NUMBER", a games-table mean kept in range."""
+    "COLUMN<=NUMBER" or "COLUMN>=NUMBER", a games-table mean kept in range; role_strategies:
+    {role: strategy}, the bots of the roles named (a role not named plays `strategy`)."""
     from sim.counts import parse_counts
     from sim.run.setups import build_setups, check_players
     from sim.studies import balance as search
@@ -549,14 +551,17 @@ def balance(game: str, *, players: int | str | Sequence[int], vary: Sequence[str
     limits.check_games(games)
     workers = _workers(workers)
     limits.check_workers(workers)
-    seat = build_setups(found, counts, {}, strategy, {})[0].seats[0]  # checks the strategy
+    # checks the strategies
+    setup = build_setups(found, counts, {}, strategy, {}, None, None,
+                         dict(role_strategies or {}))[0]
     out = Path(out) if out is not None else default_out(f"balance-{game}")
     check_new_out(out)
     try:
         result = search.balance(found, counts, list(vary), target=target,
                                 keep=search.parse_keep(keep), precision=precision,
                                 most_games=games, trials=trials, seed=seed_of(seed),
-                                workers=workers, out=out, seat=seat)
+                                workers=workers, out=out,
+                                bots=search.Bots(setup.seats[0], setup.roles))
     except KeyboardInterrupt:
         raise Interrupted(out, f"interrupted: the runs the search played are kept in {out}") \
             from None

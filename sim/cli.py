@@ -504,6 +504,7 @@ def balance_rules(
         help="Settings Optuna tries per problem, each a new one, where there are too many to "
              "scan (a problem of no more settings than this is scanned in full).")] = 30,
     strategy: Strategy = "default",
+    role_strategy: RoleStrategies = None,
     seed: Seed = None,
     workers: Workers = os.cpu_count() or 1,
     out: Annotated[Path | None, typer.Option(
@@ -513,10 +514,12 @@ def balance_rules(
     """Search the rule values that bring the game's headline rate to its target; print them with
     the rate measured on fresh seeds, write OUT/balanced.toml (a --config) and a response chart."""
     from sim import api
+    from sim.run.setups import parse_role_strategies
 
     print(api.balance(game_name, players=players, vary=vary, target=target, keep=keep,
                       precision=precision, games=games, trials=trials, strategy=strategy,
-                      seed=seed, workers=workers, out=out))
+                      role_strategies=parse_role_strategies(role_strategy or []), seed=seed,
+                      workers=workers, out=out))
 
 
 @app.command()
@@ -648,8 +651,10 @@ def ladder(
     players: Players,
     games: Games = 2_000,
     rungs: Annotated[str | None, typer.Option(
-        help="Rungs, in order: random,default,tuned,search (default: random, default, tuned "
-             "with --tuned or --tune-trials, search where the game has it).")] = None,
+        help="Rungs, in order: random, default, tuned, search, any other strategy or preset "
+             "(search-belief), or strategies by role (ROLE=NAME,ROLE=NAME: "
+             "ROLE=NAME items, one rung until a role comes again) (default: random, default, "
+             "tuned with --tuned or --tune-trials, search where the game has it).")] = None,
     tuned: Annotated[Path | None, typer.Option(
         help="Presets file of the tuned rung (as 'simulate tune' writes it; loaded like "
              "--strategies-file): at N players its preset NAME-<N>p, else its first (default: "

@@ -74,7 +74,10 @@ class Setup:
         from strategies.seats import compose, parse
 
         parts = [f"{self.players}p"]
-        parts += [f"{k}={v}" for k, v in self.options if v is not None]
+        # a ladder's rung of strategies by role is named by them: said once, by the roles
+        mix = " ".join(f"{role}={name}" for role, name in self.roles)
+        parts += [f"{k}={v}" for k, v in self.options
+                  if v is not None and not (k == RUNG and v == mix)]
         if rules:
             parts.append(rules)
         elif self.rules or self.rule_file:

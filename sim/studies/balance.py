@@ -61,6 +61,8 @@ class Problem:
     templates: dict[str, str]  # dotted key -> the --vary template it comes from
     owners: dict[str, int | None]  # dotted key -> the player count it belongs to (None: all)
     defaults: dict[str, object] = field(default_factory=dict)  # dotted key -> its default value
+    # the settings the game cannot play (each value alone can, not together) -> why
+    skipped: dict[tuple, str] = field(default_factory=dict)
 
     def keys_at(self, candidate: tuple, players: int) -> tuple:
         """Gives the (key, value) pairs of a candidate that a player count plays."""
@@ -68,16 +70,36 @@ class Problem:
 
     @property
     def size(self) -> int:
-        return math.prod(len(v) for v in self.values.values())
+        """Gives how many settings the problem holds, less those skipped."""
+        return math.prod(len(v) for v in self.values.values()) - len(self.skipped)
 
     def candidates(self) -> list[tuple]:
+        """Gives every setting of the keys' values, but those skipped."""
         keys = sorted(self.values)
-        return [tuple(zip(keys, combo)) for combo in
-                itertools.product(*(self.values[k] for k in keys))]
+        return [c for combo in itertools.product(*(self.values[k] for k in keys))
+                if (c := tuple(zip(keys, combo))) not in self.skipped]
 
     def changes(self, candidate: tuple) -> int:
         """Gives how many of a candidate's keys differ from their default values."""
         return sum(value != self.defaults.get(key) for key, value in candidate)
+
+
+@dataclass(frozen=True)
+class Bots:
+    """Who plays the search's games: every seat's strategy, or strategies by role (Setup.roles,
+    a seat playing its role's)."""
+
+    seat: str
+    roles: tuple[tuple[str, str], ...] = ()
+
+    def setup(self, players: int, values: tuple = ()) -> Setup:
+        """Gives the configuration of `players` these bots play with the rule values."""
+        return Setup(players, (self.seat,) * players, (), values, roles=self.roles)
+
+    @property
+    def label(self) -> str:
+        """Gives the bots as tables show them: 'default', or by role 'ROLE=NAME ROLE=NAME'."""
+        return self.setup(1).strategies()[0]
 
 
 @dataclass
@@ -156,11 +178,14 @@ def check_options(target: float | None, precision: float, trials: int) -> None:
         raise UserError(f"--trials must be at least 1, got {trials}")
 
 
-def problems(game: Game, counts: list[int], varies: list[str], seat: str,
-             say: Callable[[str], None] = lambda line: None) -> list[Problem]:
+def problems(game: Game, counts: list[int], varies: list[str], bots: Bots,
+             say: Callable[[str], None] = lambda line: None,
+             scans: int = SCAN_MAX) -> list[Problem]:
     """Gives the search problems of the --vary flags over the player counts, every key and value
     checked: the key is a rule (not a table), each value loads as the rules take it; a value the
-    game cannot play at a count it belongs to is left out (and said). A `{n}` key gives one key
+    game cannot play at a count it belongs to is left out (and said); in a problem of at most
+    `scans` settings (one scanned in full), so is every setting the game cannot play, its
+    values together (an Optuna search checks each setting it draws). A `{n}` key gives one key
     per player count."""
     if not varies:
         raise UserError("--vary is needed: the rule to search, e.g. "
@@ -196,7 +221,7 @@ def problems(game: Game, counts: list[int], varies: list[str], seat: str,
         problem = Problem(group, {k: values[k] for k in sorted(keys)},
                           {k: templates[k] for k in keys}, {k: owner[k] for k in keys},
                           {k: rule_files.frozen(rule_files.value_at(defaults, k)) for k in keys})
-        found.append(_playable(game, problem, seat, say))
+        found.append(_combinations(game, _playable(game, problem, bots, say), bots, scans, say))
     return found
 
 
@@ -219,7 +244,7 @@ def _values(game: Game, key: str, spec: str) -> tuple:
     return tuple(found)
 
 
-def _playable(game: Game, problem: Problem, seat: str,
+def _playable(game: Game, problem: Problem, bots: Bots,
               say: Callable[[str], None]) -> Problem:
     """Gives the problem without the values the game cannot play at a player count they belong
     to (e.g. fewer role cards than players), saying which were left out; raises UserError
@@ -233,7 +258,7 @@ def _playable(game: Game, problem: Problem, seat: str,
                 rules = game.load_rules(None, [f"{key}={_toml(value)}"])
                 for n in problem.counts:
                     if problem.owners[key] in (None, n):
-                        game.check(with_values(rules, ((key, value),)), Setup(n, (seat,) * n))
+                        game.check(with_values(rules, ((key, value),)), bots.setup(n))
                 kept.append(value)
             except UserError as e:
                 say(f"--vary {key}={_text(value)} left out: {e}")
@@ -243,14 +268,50 @@ def _playable(game: Game, problem: Problem, seat: str,
     return problem
 
 
-def check_keep_column(game: Game, keep: Keep | None, rules: dict, seat: str, players: int) -> None:
+def _combinations(game: Game, problem: Problem, bots: Bots, scans: int,
+                  say: Callable[[str], None]) -> Problem:
+    """Gives the problem with the settings the game cannot play (its values together, at any of
+    the problem's counts) skipped and said, when it has no more than `scans`; raises UserError,
+    naming the first, when it can play none."""
+    from sim.rules import with_values
+
+    if problem.size > scans:
+        return problem
+    rules = game.load_rules(None, [])
+    for candidate in problem.candidates():
+        for n in problem.counts:
+            try:
+                game.check(with_values(rules, problem.keys_at(candidate, n)), bots.setup(n))
+            except UserError as e:
+                where = f" at {n}p" if len(problem.counts) > 1 else ""
+                played = _values_text(problem.keys_at(candidate, n))
+                problem.skipped[candidate] = f"{played}{where}: {e}"
+                break
+    if not problem.size:
+        raise UserError(f"--vary: the game can play none of the {len(problem.skipped)} settings "
+                        f"at {_counts_text(problem.counts)}; the first, "
+                        f"{next(iter(problem.skipped.values()))}")
+    if problem.skipped:
+        say(skipped_line(problem))
+    return problem
+
+
+def skipped_line(problem: Problem) -> str:
+    """Gives the line naming the settings of a problem the game cannot play, and why."""
+    total = problem.size + len(problem.skipped)
+    return (f"{_counts_text(problem.counts)}: {len(problem.skipped)} of {total} settings skipped, "
+            f"the game cannot play them: {'; '.join(problem.skipped.values())}")
+
+
+def check_keep_column(game: Game, keep: Keep | None, rules: dict, bots: Bots,
+                      players: int) -> None:
     """Raises UserError unless --keep names a numeric column of the games table (read from one
     game played here)."""
     if keep is None:
         return
     import polars as pl
 
-    games = game.play(rules, Setup(players, (seat,) * players), 0, 0, 1, 0)["games"]
+    games = game.play(rules, bots.setup(players), 0, 0, 1, 0)["games"]
     numeric = [c for c, t in games.schema.items() if t.is_numeric() or t == pl.Boolean]
     if keep.column not in numeric:
         raise UserError(f"--keep: the games table has no numeric column {keep.column!r} "
@@ -276,7 +337,7 @@ class Search:
 
     game: Game
     rules: dict
-    seat: str
+    bots: Bots
     out: Path
     workers: int
     keep: Keep | None
@@ -290,7 +351,7 @@ class Search:
         `games` games of each (or fewer, to --until-ci) on `seed`, as one run."""
         from sim.run import runner
 
-        setups = [Setup(n, (self.seat,) * n, (), values) for n, values in configurations]
+        setups = [self.bots.setup(n, values) for n, values in configurations]
         self.runs += 1
         if folder is None:
             folder = self.out / "search" / f"run-{self.runs:03d}"
@@ -481,7 +542,7 @@ def optimise(search: Search, problem: Problem, targets: dict[int, float], precis
         try:
             for n in problem.counts:
                 search.game.check(with_values(search.rules, problem.keys_at(candidate, n)),
-                                  Setup(n, (search.seat,) * n))
+                                  search.bots.setup(n))
         except UserError:
             told[index] = None
             study.tell(trial, state=optuna.trial.TrialState.PRUNED)
@@ -538,20 +599,21 @@ class Result:
     fresh_seed: int
     methods: dict[tuple[int, ...], str]
     keep: Keep | None
+    bots: Bots
 
 
 def balance(game: Game, counts: list[int], varies: list[str], *, target: float | None,
             keep: Keep | None, precision: float, most_games: int, trials: int, seed: int,
-            workers: int, out: Path, seat: str = "default",
+            workers: int, out: Path, bots: Bots = Bots("default"),
             say: Callable[[str], None] = lambda line: print(line, file=sys.stderr)) -> Result:
     """Gives the search's answer, every run it played written under `out` (search/, fresh/)."""
     rules = game.load_rules(None, [])
-    searched = problems(game, counts, varies, seat, say)
-    check_keep_column(game, keep, rules, seat, counts[0])
+    scans = max(SCAN_MAX, trials)  # a problem no larger is scanned in full
+    searched = problems(game, counts, varies, bots, say, scans)
+    check_keep_column(game, keep, rules, bots, counts[0])
     # the game's declared target (a team's 50%, else a seat's fair share 1/players)
     targets = {n: float(target_of(game).at(n, target)) for n in counts}
-    search = Search(game, rules, seat, out, workers, keep, say)
-    scans = max(SCAN_MAX, trials)  # a problem no larger is scanned in full
+    search = Search(game, rules, bots, out, workers, keep, say)
     small = [p for p in searched if p.size <= scans]
     evaluations = []
     methods = {}
@@ -573,7 +635,7 @@ def balance(game: Game, counts: list[int], varies: list[str], *, target: float |
     answers = [Answer(n, values, targets[n], measure,
                       keep.holds(measure.keep_mean) if keep else None)
                for (n, values), measure in zip(configurations, fresh)]
-    return Result(answers, evaluations, search.seeds, fresh_seed, methods, keep)
+    return Result(answers, evaluations, search.seeds, fresh_seed, methods, keep, bots)
 
 
 # --- Telling the answer ------------------------------------------------------------------------
@@ -650,11 +712,13 @@ def report(game: Game, result: Result, out: Path) -> str:
              write_evaluations(out / "evaluations.csv", result)]
     searched = "; ".join(f"{_counts_text(counts)} {method}"
                          for counts, method in result.methods.items())
-    lines = [f"{game.title}: {game.headline.title} brought to its target ({searched}).",
+    lines = [f"{game.title}: {game.headline.title} brought to its target ({searched}), "
+             f"played by {result.bots.label}.",
              (f"Search seeds {', '.join(map(str, result.search_seeds))}; the answer measured "
               f"again on seed {result.fresh_seed} (never used by the search)."), "",
              table(game, result, result.keep), ""]
-    notes = crossings(result) + unreached(result)
+    notes = ([skipped_line(p) for p, _, _ in result.evaluations if p.skipped]
+             + crossings(result) + unreached(result))
     lines += [*notes, ""] if notes else []
     lines += [f"wrote {path}" for path in files]
     return "\n".join(lines)
@@ -695,7 +759,7 @@ def write_config(path: Path, game: Game, result: Result, command: str) -> Path:
     for a in result.answers:
         low, high = a.fresh.interval()
         lines.append(f"# {a.players}p: {a.fresh.rate:.1%} [{low:.1%}, {high:.1%}] on fresh seeds,"
-                     f" target {a.target:.1%}")
+                     f" target {a.target:.1%}, played by {result.bots.label}")
     for name in sorted(tables, key=lambda t: (t != "", t)):
         lines.append("")
         if name:

@@ -24,20 +24,40 @@ ON_THE_FLY, FROM_FILE = "tuned on the fly", "tuned from a presets file"
 
 
 def parse_rungs(text: str | None) -> list[str] | None:
-    """Gives the rungs a --rungs flag names, in its order (None: the default rungs).
+    """Gives the rungs a --rungs flag names, in its order (None: the default rungs): a named
+    rung (random, default, tuned, search), any other strategy or preset every seat plays
+    (`search-belief`), or strategies by role: consecutive ROLE=NAME items, one rung until a
+    role comes again (`A=search,B=search,A=default,B=search`: two rungs), named by its items
+    joined with spaces.
 
-    Raises UserError for an unknown or repeated rung, or none at all."""
+    Raises UserError for a repeated rung, or none at all (a strategy the game lacks is
+    refused as the configurations are built)."""
     if text is None:
         return None
-    names = [name.strip() for name in text.split(",") if name.strip()]
+    names: list[str] = []
+    roles: list[str] = []  # the roles of the role mix being read
+    for item in (part.strip() for part in text.split(",")):
+        if not item:
+            continue
+        role, is_mix, _ = item.partition("=")
+        if is_mix and roles and role.strip() not in roles:
+            names[-1] += f" {item}"
+            roles.append(role.strip())
+        else:
+            names.append(item)
+            roles = [role.strip()] if is_mix else []
     if not names:
-        raise UserError("--rungs names no rung (rungs: " + ", ".join(RUNGS) + ")")
-    for name in names:
-        if name not in RUNGS:
-            raise UserError(f"--rungs: unknown rung {name!r} (rungs: {', '.join(RUNGS)})")
+        raise UserError("--rungs names no rung (rungs: " + ", ".join(RUNGS) + ", a strategy, "
+                        "or ROLE=NAME,ROLE=NAME)")
     if len(set(names)) < len(names):
         raise UserError(f"--rungs names a rung twice: {text!r}")
     return names
+
+
+def role_mix(rung: str) -> dict[str, str]:
+    """Gives {role: strategy} of a rung of strategies by role ('A=search B=default'),
+    {} for any other rung."""
+    return dict(tuple(part.split("=", 1)) for part in rung.split()) if "=" in rung else {}
 
 
 def shipped_tuned(game: Game) -> Path | None:
@@ -195,13 +215,22 @@ def setups(game: Game, players: list[int], options: dict[str, list], rungs: list
                   if strategy in (ON_THE_FLY, FROM_FILE) else strategy) for rung, strategy in rungs]
         if by_role:
             first, second = matrix_roles(game)
+            for rung, strategy in named:
+                if role_mix(strategy):
+                    raise UserError(f"--by-role plays one strategy per role: rung {rung!r} is "
+                                    "strategies by role")
             found += [setup for _, a in named for _, b in named
                       for setup in build_setups(game, [count], options, a, {}, rules, variants,
                                                 role_strategies={first: a, second: b})]
             continue
         for rung, strategy in named:
-            found += build_setups(game, [count], {**options, RUNG: [rung]}, strategy, {}, rules,
-                                  variants, role_strategies=roles)
+            mix = role_mix(strategy)
+            if mix and roles:
+                raise UserError(f"--rungs {rung}: a rung of strategies by role takes no "
+                                "--role-strategy")
+            found += build_setups(game, [count], {**options, RUNG: [rung]},
+                                  "default" if mix else strategy, {}, rules, variants,
+                                  role_strategies=mix or roles)
     return found
 
 

@@ -284,4 +284,5 @@ def test_a_what_if_of_many_settings_keeps_to_six_sentences(tmp_path, runkit):
     # the stand-in game has no rule file, so no variant plays its defaults: the first leads
     assert said[0].startswith("Against a target of 50% for the miners' round-win rate, with "
                               "hand_size.7=4: ")
-    assert built[0].figure.name == "whatif_forest.png"
+    # a sweep of one key: its response against the target leads, not the forest
+    assert built[0].figure.name == "whatif_response.png"

@@ -72,7 +72,8 @@ def test_the_tuned_rung_tuned_on_the_fly_plays_each_counts_tuning_kept_in_the_ru
 
 
 @pytest.mark.parametrize("args, says", [
-    (("--rungs", "random,expert"), "unknown rung 'expert'"),
+    (("--rungs", "random,expert"), "unknown strategy 'expert'"),
+    (("--rungs", "random,random"), "names a rung twice"),
     (("--rungs", "tuned"), "the tuned rung needs --tuned"),
     (("--games", "0"), "--games"),
     (("--tuned", "missing.toml"), "missing.toml"),
@@ -243,3 +244,45 @@ def test_a_presets_file_whose_tuning_table_does_not_read_is_refused(simulate, tm
                               "--out", "lad")
     assert code == 2 and "[tuning.x] needs held_out" in err
     assert len(err.strip().splitlines()) == 1 and not (tmp_path / "lad").exists()
+
+
+@pytest.mark.parametrize("text, rungs", [
+    ("random,default", ["random", "default"]),
+    ("default,search-belief,miner=search-belief,saboteur=search-belief",
+     ["default", "search-belief", "miner=search-belief saboteur=search-belief"]),
+    # a role named again begins the next rung
+    ("miner=default,saboteur=search,miner=search,saboteur=search",
+     ["miner=default saboteur=search", "miner=search saboteur=search"]),
+    ("saboteur=search,default", ["saboteur=search", "default"]),
+])
+def test_rungs_are_named_strategies_presets_or_strategies_by_role(text, rungs):
+    from sim.studies.ladder import parse_rungs
+
+    assert parse_rungs(text) == rungs
+
+
+def test_any_preset_and_any_role_mix_is_a_rung_on_the_same_deals(simulate, tmp_path):
+    code, _, err = simulate("ladder", "saboteur", "--players", "4", "--games", "4",
+                            "--rungs", "default,deduce,miner=random,saboteur=default",
+                            "--seed", "5", "--workers", "1", "--out", "lad", "--quiet")
+    assert code == 0, err
+    run = Run.open(tmp_path / "lad")
+    assert [(s.option("rung"), s.seats[0], s.roles) for s in run.setups] == [
+        ("default", "default", ()), ("deduce", "deduce", ()),
+        ("miner=random saboteur=default", "default",
+         (("miner", "random"), ("saboteur", "default")))]
+    # the rung of strategies by role is named once in its label
+    assert run.setups[2].label() == "4p miner=random saboteur=default"
+
+
+@pytest.mark.parametrize("args, says", [
+    (("--role-strategy", "saboteur=default"), "a rung of strategies by role takes no "
+                                               "--role-strategy"),
+    (("--by-role",), "--by-role plays one strategy per role"),
+])
+def test_a_role_mix_rung_refuses_other_roles_flags(simulate, tmp_path, args, says):
+    code, _, err = simulate("ladder", "saboteur", "--players", "4", "--games", "4", "--rungs",
+                            "default,miner=random,saboteur=default", *args, "--workers", "1",
+                            "--out", "lad")
+    assert code == 2 and says in err and len(err.strip().splitlines()) == 1, err
+    assert not (tmp_path / "lad").exists()
