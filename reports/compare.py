@@ -174,8 +174,8 @@ class CountContext(ReportContext):
     def chart(self, name: str) -> Path:
         return self.charts_dir / f"{name}_{self.players}p.png"
 
-    def scan(self, table: str, columns: list[str] | None = None) -> pl.LazyFrame:
-        return super().scan(table, columns).filter(pl.col("setup").is_in(self.setups))
+    def scan(self, table: str, columns: list[str] | None = None, slab=None) -> pl.LazyFrame:
+        return super().scan(table, columns, slab).filter(pl.col("setup").is_in(self.setups))
 
 
 def comparison_sections(run, charts_dir: Path) -> list[Section]:
