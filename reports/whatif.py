@@ -14,7 +14,6 @@ from dataclasses import dataclass
 
 import numpy as np
 import polars as pl
-from scipy import stats
 
 from reports import charts
 from reports.runs import with_deal
@@ -105,6 +104,8 @@ def _one_sample(d: np.ndarray) -> tuple[float, float, float, float]:
     estimate = float(d.mean())
     if np.ptp(d) == 0:  # every game moved by the same amount: no spread to test against
         return estimate, estimate, estimate, 1.0 if estimate == 0 else 0.0
+    from scipy import stats
+
     test = stats.ttest_1samp(d, 0.0)
     return (estimate, *_interval(test), float(test.pvalue))
 
@@ -114,6 +115,8 @@ def _welch(a: np.ndarray, b: np.ndarray) -> tuple[float, float, float, float]:
     estimate = float(a.mean() - b.mean())
     if np.ptp(a) == 0 and np.ptp(b) == 0:
         return estimate, estimate, estimate, 1.0 if estimate == 0 else 0.0
+    from scipy import stats
+
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", RuntimeWarning)
         test = stats.ttest_ind(a, b, equal_var=False)

@@ -542,6 +542,11 @@ def report(
     dpi: Annotated[int, typer.Option(help="Resolution of the PNG charts.")] = 200,
 ) -> None:
     """Write a balance report (Markdown, HTML and charts) of one or more runs."""
+    # polars' allocator (jemalloc) keeps freed pages per arena, one per thread by default: the
+    # report's many aggregations then hold far more than any one needs. One arena reuses them
+    # (1M Saboteur games: 373 MiB peak against 331, and less CPU). Read when polars loads,
+    # which is below; a user's own setting wins.
+    os.environ.setdefault("_RJEM_MALLOC_CONF", "narenas:1")
     from reports.report import write_report
 
     try:

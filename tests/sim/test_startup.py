@@ -49,3 +49,44 @@ def test_help_imports_neither_the_report_stack_nor_the_engines(tmp_path):
     modules = imported(tmp_path, "--help")
     assert "typer" in modules  # it did load the command line
     assert loaded(modules, (*REPORT_STACK, "scipy", "polars", "numba")) == []
+
+
+def test_a_report_imports_no_statistics_it_does_not_use(tmp_path):
+    # scipy.stats holds about 45 MiB more than scipy.special, which the report's intervals use:
+    # a million-game report stays under its 400 MiB only without it (docs/development.md)
+    imported(tmp_path, "saboteur", "--players", "4", "--games", "5", "--workers", "1",
+             "--seed", "1", "--out", "run")
+    modules = imported(tmp_path, "report", "run", "--out", "report")
+    assert {"polars", "matplotlib", "reports.sections"} <= modules  # it did report
+    assert loaded(modules, ("scipy.stats", "scipy.optimize", "statsmodels")) == []
+
+
+WATCH_POLARS = """
+import os, sys
+class Watch:  # notes the allocator setting polars' jemalloc reads as it loads
+    seen = "polars not loaded"
+    def find_spec(self, name, path, target=None):
+        if name == "polars" and Watch.seen == "polars not loaded":
+            Watch.seen = os.environ.get("_RJEM_MALLOC_CONF")
+sys.meta_path.insert(0, Watch())
+from sim.cli import main
+sys.argv = ["simulate", "report", "no-such-run"]
+try:
+    main()
+finally:
+    print(Watch.seen, flush=True)
+"""
+
+
+def test_a_report_gives_polars_one_allocator_arena_unless_the_user_sets_one(tmp_path):
+    env = {k: v for k, v in os.environ.items() if k != "_RJEM_MALLOC_CONF"}
+
+    def seen(**more) -> str:
+        done = subprocess.run([sys.executable, "-c", WATCH_POLARS], cwd=tmp_path, timeout=600,
+                              capture_output=True, text=True,
+                              env={**env, "PYTHONPATH": str(ROOT), **more})
+        assert "no-such-run: no such run folder" in done.stderr
+        return done.stdout.strip()
+
+    assert seen() == "narenas:1"
+    assert seen(_RJEM_MALLOC_CONF="narenas:4") == "narenas:4"
