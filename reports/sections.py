@@ -21,9 +21,10 @@ import polars as pl
 
 from reports import runs as runs_mod
 from reports.variants import configuration_label, rule_changes, variant_label
-from reports.verdicts import TOLERANCE, Target, target_of, verdicts
+from reports.verdicts import TOLERANCE, Target, verdicts
 from reports.stats import (PERMUTATIONS, balance, design_effect, seat_test, significance_level,
                            simultaneous_p, two_sided_p, wilson_arrays)
+from sim.game import target_of as declared_target
 
 # games per slab of an aggregation by game (`ReportContext.summed`, which holds one slab's games
 # at a time): a chunk or a few (default chunks hold at most 20,000: sim.run.chunks.MAX_CHUNK);
@@ -161,9 +162,8 @@ class ReportContext:
 
     @property
     def balance(self) -> Target:
-        """Gives what balanced means for the game's headline (its package's `report` module declares it)."""
-        load_game_sections(self.game.name)
-        return target_of(self.game.name)
+        """Gives what balanced means for the game's headline, as the game declares it."""
+        return declared_target(self.game)
 
     def target_at(self, players) -> np.ndarray:
         """Gives the headline's target at each player count (--target, else the game's)."""

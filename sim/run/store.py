@@ -590,8 +590,10 @@ def check_apart(runs: list[Run]) -> None:
     two were played by different code, so their games are never pooled."""
     by_hash = {run.manifest.get("parameters_hash"): run for run in runs}
     for run in runs:
-        continued = by_hash.get(run.manifest.get("continues", {}).get("parameters_hash"))
-        if continued is not None:
+        if "continues" not in run.manifest:
+            continue
+        continued = by_hash.get(run.manifest["continues"].get("parameters_hash"))
+        if continued is not None and continued is not run:
             raise UserError(f"{run.path} holds the games {continued.path} was missing, played "
                             "by other code ('simulate resume --force'): their games are not "
                             "pooled; report them one at a time")

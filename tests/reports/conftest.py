@@ -16,7 +16,7 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from sim.errors import UserError  # noqa: E402
-from sim.game import Column, Headline, Setup  # noqa: E402
+from sim.game import Column, Headline, Setup, Target  # noqa: E402
 
 
 def _install_store_stand_in() -> None:
@@ -66,6 +66,7 @@ SABOTEUR_LIKE = types.SimpleNamespace(
     summary=(("avg rounds won by saboteurs", (pl.col("rounds") - pl.col("miner_rounds")).mean()),
              ("avg turns", pl.col("turns").mean())),
     strategy_names=lambda: ["default", "greedy", "careful"],
+    target=Target(0.5, above="miners", below="saboteurs", sides=("the miners", "the saboteurs")),
     # the columns the ladder's section looks for (roles per round)
     columns={"rounds": (Column("role", "miner or saboteur"),
                         Column("winner_team", "miners or saboteurs"))},

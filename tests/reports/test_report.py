@@ -1,5 +1,7 @@
 """`simulate report`: its tables equal direct polars queries on the shards; its files are whole."""
 
+import json
+
 import numpy as np
 import polars as pl
 import pytest
@@ -202,6 +204,9 @@ def test_a_folder_that_is_not_a_run(tmp_path):
 def test_an_empty_run(tmp_path, runkit):
     empty = {k: v.clear() for k, v in runkit.tables(runkit.SETUPS, 1).items()}
     run = runkit.write(tmp_path / "empty", runkit.SETUPS, empty)
+    manifest = json.loads((run / "manifest.json").read_text())  # a run of one game a setup,
+    manifest.update(games_per_setup=1, games_requested=len(runkit.SETUPS))  # none finished
+    (run / "manifest.json").write_text(json.dumps(manifest))
     with pytest.raises(UserError, match="no finished games") as e:
         write_report([run], None, Console(quiet=True))
     one_line(e.value)

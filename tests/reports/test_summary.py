@@ -50,6 +50,9 @@ def test_summary_prints_rates_and_run_folder(saboteur_run):
 def test_summary_of_a_run_without_games_is_one_user_error(tmp_path, runkit):
     empty = {k: v.clear() for k, v in runkit.tables(runkit.SETUPS, 1).items()}
     run = runkit.write(tmp_path / "empty", runkit.SETUPS, empty)
+    manifest = json.loads((run / "manifest.json").read_text())  # a run of one game a setup,
+    manifest.update(games_per_setup=1, games_requested=len(runkit.SETUPS))  # none finished
+    (run / "manifest.json").write_text(json.dumps(manifest))
     with pytest.raises(UserError, match="no finished games"):
         summary_frame(open_run(run))
 
