@@ -624,11 +624,11 @@ class _ProjectDispatcher(registry.CPUDispatcher):
 
     @property
     def _cache(self):
-        """numba's cache of the function (`_ProjectCache`), made when first used.
+        """Gives numba's cache of the function (`_ProjectCache`), made when first used.
 
         Making one finds the cache folder and reads the source file's stamp: for the hundred
         jitted functions an engine's import decorates, most of which are never loaded on
-        their own (a warm run loads its play loop, the rules linked into it), about 30 CPU-ms
+        their own (a warm run loads its play loop, the rules linked into it), about 20 CPU-ms
         of a warm start."""
         if self._made_cache is _UNMADE:
             self._made_cache = self._new_cache()
