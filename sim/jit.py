@@ -612,12 +612,34 @@ class _ProjectCache(caching.FunctionCache):
                        f"({(error.strerror or str(error)).lower()}): it compiles again next run")
 
 
+_UNMADE = object()  # a dispatcher's cache, until it is first used
+
+
 class _ProjectDispatcher(registry.CPUDispatcher):
     """numba's dispatcher of a jitted function, for the project's own: it compiles inside
     `project_compiles()` and caches in `cache_folder()`."""
 
     def enable_caching(self):
-        self._cache = _ProjectCache(self.py_func)
+        self._cache = _UNMADE
+
+    @property
+    def _cache(self):
+        """Gives numba's cache of the function (`_ProjectCache`), made when first used.
+
+        Making one finds the cache folder and reads the source file's stamp: for the hundred
+        jitted functions an engine's import decorates, most of which are never loaded on
+        their own (a warm run loads its play loop, the rules linked into it), about 20 CPU-ms
+        of a warm start."""
+        if self._made_cache is _UNMADE:
+            self._made_cache = self._new_cache()
+        return self._made_cache
+
+    @_cache.setter
+    def _cache(self, cache) -> None:
+        self._made_cache = cache
+
+    def _new_cache(self) -> _ProjectCache:
+        return _ProjectCache(self.py_func)
 
     def compile(self, sig):
         with project_compiles():
@@ -657,8 +679,8 @@ class Rule(_ProjectDispatcher):
         self._compiler = _RuleCompiler(made.py_func, made.targetdescr, made.targetoptions,
                                        made.locals, made.pipeline_class)
 
-    def enable_caching(self):
-        self._cache = _RuleCache(self.py_func, self._compiler)
+    def _new_cache(self) -> _ProjectCache:
+        return _RuleCache(self.py_func, self._compiler)
 
     def get_call_template(self, args, kws):
         if not fits("linking"):

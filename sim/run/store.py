@@ -163,6 +163,13 @@ def version() -> str | None:
 
 def _versions() -> dict[str, str]:
     """Gives the versions of Python and of the packages a run's results depend on."""
+    return dict(_versions_read())
+
+
+@functools.cache
+def _versions_read() -> dict[str, str]:
+    """Gives what `_versions` gives, read once a process: each version reads a package's
+    metadata file, and a run's start asks twice (its manifest, its code's fingerprint)."""
     versions = {"python": platform.python_version()}
     for package in ("tabletop-balance", "numpy", "numba", "polars"):
         try:

@@ -5,6 +5,8 @@ around the engines (the command line, the runner) compiles nothing anew."""
 import importlib.util
 import os
 import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 import sim.jit
@@ -83,3 +85,23 @@ def test_the_project_caches_its_functions_in_that_folder_and_leaves_numbas_setti
 def test_numba_cache_dir_says_where_the_folders_go(tmp_path, monkeypatch):
     monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path))
     assert Path(sim.jit.cache_folder()).parent == tmp_path
+
+
+def test_a_functions_cache_is_made_when_first_used_not_when_its_engine_is_imported(tmp_path):
+    # a warm run loads its play loop: making the caches of the hundred functions an engine
+    # decorates (each finding its folder and stamping its source) cost 20 CPU-ms of its start
+    made = subprocess.run([sys.executable, "-c", """
+import sim.jit
+made = []
+make = sim.jit._ProjectCache.__init__
+def counted(self, py_func):
+    made.append(py_func.__name__)
+    make(self, py_func)
+sim.jit._ProjectCache.__init__ = counted
+from sim.games.saboteur import play
+from sim import rng
+print(len(made), rng.shuffle._cache.cache_path != "", made)
+"""], capture_output=True, text=True, timeout=600, cwd=tmp_path,
+        env={**os.environ, "PYTHONPATH": str(ROOT), "NUMBA_CACHE_DIR": str(tmp_path)})
+    assert made.returncode == 0, made.stderr[-2000:]
+    assert made.stdout.split() == ["0", "True", "['shuffle']"]

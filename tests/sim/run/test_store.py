@@ -9,6 +9,7 @@ import pytest
 from sim.run.chunks import Chunk, Played
 from sim.errors import UserError
 from sim.game import Setup
+from sim.run import store
 from sim.run.store import Run, new_manifest, record_name, shard_name, write_chunk
 
 SETUPS = [Setup(3, ("default",) * 3, (("saboteurs", None),))]
@@ -198,3 +199,16 @@ def test_a_chunk_whose_other_tables_failed_to_write_is_not_done(tmp_path):
     with pytest.raises(OSError):
         write(run, 0)
     assert run.done_chunks() == set()
+
+
+def test_a_process_reads_the_package_versions_once_and_each_manifest_gets_its_own_copy(
+        monkeypatch):
+    store._versions_read.cache_clear()
+    read, version = [], store.metadata.version
+    monkeypatch.setattr(store.metadata, "version", lambda name: read.append(name) or version(name))
+    first = manifest()["versions"]
+    first["numba"] = "changed"
+    assert manifest()["versions"]["numba"] == version("numba")
+    assert store.version() == version("tabletop-balance")
+    assert sorted(read) == ["numba", "numpy", "polars", "tabletop-balance"]
+    store._versions_read.cache_clear()  # the versions the real function reads, for later tests
