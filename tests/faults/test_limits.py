@@ -19,8 +19,8 @@ CORES = os.cpu_count() or 1
      "error: 1 configuration(s) × 1,000,000,000 games in chunks of 200 make 5,000,000 chunks, "
      "more than a run can plan (250,000): play fewer games or configurations per run"),
     (["--chunk-size", "1000000000"], "error: --chunk-size is at most 100,000, got 1,000,000,000"),
-    (["--players", "3-3000000000"], "error: fake takes 2–6 players, got 7"),
-    (["--players", "2,3-3000000000"], "error: fake takes 2–6 players, got 7"),
+    (["--players", "3-3000000000"], "error: saboteur takes 2–6 players, got 7"),
+    (["--players", "2,3-3000000000"], "error: saboteur takes 2–6 players, got 7"),
     (["--saboteurs", "1-3000000000"],
      "error: --saboteurs: the range '1-3000000000' names more than 1,000 numbers"),
     (["--set", "flips=1000000000"],
@@ -30,7 +30,7 @@ CORES = os.cpu_count() or 1
      f"error: --workers is at most {4 * CORES} here (4 × the {CORES} cores), got 1,000"),
     (["--seed", str(2**63)], f"error: --seed must be between 0 and 2**63-1, got {2**63}"),
     (["--seed", str(10**30)], f"error: --seed must be between 0 and 2**63-1, got {10**30}"),
-    (["--bot-timeout", "-1"], "error: --bot-timeout takes seconds, 0 or more (0: no limit), got -1.0"),
+    (["--bot-timeout", "-1"], "error: --bot-timeout takes seconds, 0.01 or more (0: no limit), got -1"),
 ])
 def test_a_run_beyond_the_limits_is_one_line_and_leaves_nothing(simulate, tmp_path, args, message):
     code, _, err = simulate("saboteur", "--players", "3", "--out", "run", *args)
