@@ -68,14 +68,15 @@ def test_without_target_balance_aims_at_the_target_the_game_declares(simulate, f
     assert "50.0%" in out and "33.3%" not in out
 
 
-def test_the_ladder_reads_the_declared_target_and_its_words(fake_game, monkeypatch):
-    from reports.ladder import target
+def test_the_reports_read_the_declared_target_and_its_sides(fake_game, monkeypatch):
+    from types import SimpleNamespace
+
+    from reports.sections import ReportContext
     from sim.game import target_of
 
-    monkeypatch.setitem(games.GAMES, "fake", "fake_game")
-    assert target("fake", 3) == pytest.approx(1 / 3)
-    assert target_of(fake_game).leanings() == ("the first player is advantaged",
-                                               "the first player is disadvantaged")
+    balance = ReportContext.balance.fget  # what every table and the Answer compare with
+    assert balance(SimpleNamespace(game=fake_game)).at([3])[0] == pytest.approx(1 / 3)
+    assert target_of(fake_game).named() == ("the first player", "the other players")
     monkeypatch.setattr(type(fake_game), "target", Target(0.5, "heads", "tails"), raising=False)
-    assert target("fake", 3) == 0.5
-    assert target_of(fake_game).leanings() == ("heads favoured", "tails favoured")
+    assert balance(SimpleNamespace(game=fake_game)).at([3])[0] == 0.5
+    assert target_of(fake_game).named() == ("heads", "tails")

@@ -22,7 +22,7 @@ CHUNK = 100  # 12 chunks
 
 
 def command(out, *extra):
-    return [sys.executable, str(FAKE_CLI), "saboteur", "--players", "3", "--games", str(GAMES),
+    return [sys.executable, str(FAKE_CLI), "fake", "--players", "3", "--games", str(GAMES),
             "--chunk-size", str(CHUNK), "--workers", "2", "--seed", "11", "--out", str(out),
             "--quiet", *extra]
 
