@@ -51,24 +51,17 @@ class Driver:
         return [k[:-2] + f".{players}" if k.endswith(".N") else k for k in self.keys]
 
 
-_DRIVERS: dict[str, tuple[str, Driver]] = {}
+_DRIVERS: dict[str, Driver] = {}
 
 
-def declare_driver(game: str, driver: Driver, module: str) -> None:
-    """Records the factor of the deal that can decide `game`'s headline, as the game's
-    package's `module` declares it."""
-    _DRIVERS[game] = (module, driver)
+def declare_driver(game: str, driver: Driver) -> None:
+    """Records the factor of the deal that can decide `game`'s headline."""
+    _DRIVERS[game] = driver
 
 
 def driver_of(game: str) -> Driver | None:
-    """Gives the game's declared driver, or None (a game registered under the name of another,
-    a stand-in in the tests, gets none of that game's)."""
-    from sim import games
-
-    module, driver = _DRIVERS.get(game, ("", None))
-    if game in games.GAMES and not module.startswith(games.module_of(game) + "."):
-        return None
-    return driver
+    """Gives the game's declared driver, or None."""
+    return _DRIVERS.get(game)
 
 
 def check_target(value: float | None) -> None:

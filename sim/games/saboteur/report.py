@@ -79,7 +79,7 @@ def by_saboteurs_in_play(ctx: ReportContext) -> pl.DataFrame:
 declare_driver("saboteur", Driver(
     "saboteurs in play", by_saboteurs_in_play, keys=("saboteur_cards.N", "miner_cards.N"),
     why="the role cards beyond the player count stay hidden, so {keys} set the odds of "
-        "each deal", unit="rounds", level="{} in play"), __name__)
+        "each deal", unit="rounds", level="{} in play"))
 
 
 @game_section("saboteur")
