@@ -496,28 +496,16 @@ def load_game_sections(game: str) -> None:
             raise
 
 
-def _own(registered: dict[str, list[SectionFn]], game: str) -> list[SectionFn]:
-    """Gives the sections registered for `game` by its own package: a game registered under
-    the name of another (a stand-in, in the tests) gets none of that game's."""
-    from sim import games
-
-    found = registered.get(game, [])
-    if game not in games.GAMES:
-        return found  # a game object made by hand (tests), with no package around it
-    package = games.module_of(game)
-    return [fn for fn in found if fn.__module__.startswith(package + ".")]
-
-
 def sections_for(game: str) -> list[SectionFn]:
     """Gives the common sections, then the game's own (from its package's `report` module)."""
     load_game_sections(game)
-    return COMMON + _own(_BY_GAME, game)
+    return COMMON + _BY_GAME.get(game, [])
 
 
 def compare_sections_for(game: str) -> list[SectionFn]:
     """Gives the extra comparison sections a game declares (none for most games)."""
     load_game_sections(game)
-    return _own(_COMPARE_BY_GAME, game)
+    return list(_COMPARE_BY_GAME.get(game, []))
 
 
 def _n_caption(n_games: int, unit: str = "games") -> str:
