@@ -27,6 +27,14 @@ from reports.verdicts import (TOLERANCE, UNDECIDED, WITHIN, Driver, band, driver
 HEROES = ("balance_by_rung", "whatif_response", "whatif_forest", "headline_by_players")
 SHARE = 0.05  # a level of the driver rarer than this is left out of its sentence
 SETTINGS = 2  # the What-if settings (player counts, options, bots) the Answer names
+SENTENCES: list = []  # sentences other modules add at the end (`answer_sentence`)
+
+
+def answer_sentence(fn):
+    """Registers fn, (ReportContext) -> str ("" when it has nothing to say), as the Answer's
+    last sentence (reports.profile's)."""
+    SENTENCES.append(fn)
+    return fn
 
 
 def _pct(rate: float) -> str:
@@ -415,6 +423,7 @@ def sentences(ctx: ReportContext, sections: list[Section]) -> list[str]:
         if reference is not None and "variant" in rates.columns:
             rates = rates.filter(pl.col("variant").is_in(reference))
         said.append(driver_sentence(rates, driver, head, lead=lead))
+    said += [fn(ctx) for fn in SENTENCES]
     return [s for s in said if s]
 
 

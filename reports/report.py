@@ -10,7 +10,7 @@ from rich.console import Console
 from reports import charts, render
 from reports import ladder, skill_matrix  # noqa: F401  (register their common sections)
 from reports import runs as runs_mod
-from reports import answer, provenance, whatif
+from reports import answer, profile, provenance, whatif
 from reports.sections import ReportContext, Section, sections_for
 from reports.verdicts import check_target
 from sim.errors import UserError
@@ -19,18 +19,21 @@ PARTIAL = render.PARTIAL
 
 
 def build_sections(runs: list, charts_dir: Path, allow_partial: bool = False,
-                   target: float | None = None, baseline: str | None = None) -> list[Section]:
+                   target: float | None = None, baseline: str | None = None,
+                   designer: profile.Profile | None = None) -> list[Section]:
     """Gives the report's sections (the Answer, the What-if when it holds several variants,
     the common ones, the game's own, then the provenance) and draws their charts; a report of
     runs that are not whole (with `allow_partial`) opens with a warning saying why.
 
     `target`: what balanced means for the headline instead of the game's own (--target);
-    `baseline`: the variant label differences are taken from (--baseline)."""
+    `baseline`: the variant label differences are taken from (--baseline); `designer`: the
+    profile whose targets the report checks (--profile)."""
     game = runs_mod.game_named(runs[0].game)
     warnings = [w for run in runs for w in runs_mod.check_run(run, allow_partial)]
     ctx = report_context(runs, game, charts_dir, target, baseline)
+    ctx.profile = designer
     own = sections_for(runs[0].game)
-    sections = [s for fn in (whatif.section, *own) if (s := fn(ctx)) is not None]
+    sections = [s for fn in (whatif.section, profile.section, *own) if (s := fn(ctx)) is not None]
     sections = [answer.section(ctx, sections), *sections, provenance.section(ctx)]
     if warnings:
         sections.insert(0, Section(PARTIAL, text="This report covers only the games these runs "
@@ -107,7 +110,8 @@ def publish(out: Path, stem: str, title: str, sections: list[Section], console: 
 def write_report(runs: list[Path], out: Path | None = None,
                  console: Console | None = None, allow_partial: bool = False,
                  target: float | None = None, baseline: str | None = None,
-                 formats: str = "png,table", dpi: int = charts.DPI) -> Path:
+                 formats: str = "png,table", dpi: int = charts.DPI,
+                 designer: Path | None = None) -> Path:
     """Gives the report folder after writing report.md, report.html and charts/*.png into it.
 
     Default folder: RUN/report/ of the first run. Prints the key tables (the first of each
@@ -115,8 +119,10 @@ def write_report(runs: list[Path], out: Path | None = None,
     report opens with a warning, also printed first. `target` and `baseline`: see
     `build_sections`; bad ones are refused before anything is written. `formats`
     (comma-separated) adds charts in svg or pdf beside the PNGs and names how the tables print
-    (`split_formats`); `dpi` is the PNGs' resolution.
+    (`split_formats`); `dpi` is the PNGs' resolution; `designer`: a profile TOML whose targets
+    the report checks (reports.profile), a bad one refused first.
     """
+    targets = profile.load(designer) if designer is not None else None
     chart_formats, table_format = split_formats(formats)
     charts.check_dpi(dpi)
     console = console or Console()
@@ -127,7 +133,8 @@ def write_report(runs: list[Path], out: Path | None = None,
     report_context(opened, game, folder / "charts", target, baseline)  # refuses bad input first
     out = _writable(folder)
     with charts.output(chart_formats, dpi):
-        sections = build_sections(opened, out / "charts", allow_partial, target, baseline)
+        sections = build_sections(opened, out / "charts", allow_partial, target, baseline,
+                                  targets)
     if sections and sections[0].title == PARTIAL:
         (console if table_format == "table" else Console(stderr=True)).print(
             f"{PARTIAL}: {sections[0].text}", style="bold red", markup=False)

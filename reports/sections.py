@@ -102,6 +102,7 @@ class ReportContext:
         self.charts_dir = charts_dir
         self.target = target
         self.baseline = baseline
+        self.profile = None  # a designer's targets the report checks (reports.profile)
         several = len(runs) > 1
         rows = []
         for i, run in enumerate(runs):

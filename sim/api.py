@@ -320,9 +320,10 @@ def open_run(folder: str | Path) -> Run:
 
 
 def report(*runs: Run | str | Path, out: str | Path | None = None,
-           allow_partial: bool = False) -> Path:
+           allow_partial: bool = False, profile: str | Path | None = None) -> Path:
     """Writes the balance report of one or more runs (report.md, report.html, charts) and
-    gives its folder (default: RUN/report of the first run)."""
+    gives its folder (default: RUN/report of the first run). profile: a designer's targets
+    (TOML) the report checks."""
     import io
 
     from rich.console import Console
@@ -333,7 +334,8 @@ def report(*runs: Run | str | Path, out: str | Path | None = None,
         raise UserError("report() needs at least one run")
     paths = [r.path if isinstance(r, Run) else Path(r) for r in runs]
     return write_report(paths, Path(out) if out is not None else None,
-                        Console(file=io.StringIO()), allow_partial)
+                        Console(file=io.StringIO()), allow_partial,
+                        designer=Path(profile) if profile is not None else None)
 
 
 def compare(game: str, strategies: Sequence[str], *, players: int | str | Sequence[int],
@@ -534,13 +536,16 @@ def balance(game: str, *, players: int | str | Sequence[int], vary: Sequence[str
             target: float | None = None, keep: str | None = None, precision: float = 0.01,
             games: int = 20_000, trials: int = 30, strategy: str = "default",
             role_strategies: Mapping[str, str] | None = None, seed: int | None = None,
-            workers: int | None = None, out: str | Path | None = None) -> str:
+            workers: int | None = None, out: str | Path | None = None,
+            profile: str | Path | None = None) -> str:
     """Searches the rule values that bring the game's headline rate to its target (default:
     the one the game declares), measures them again on fresh seeds, and writes OUT/balanced.toml
     (a `config`) and a response chart; gives the answer `simulate balance` prints. vary:
     "KEY=LO-HI" or "KEY=V1,V2" ({n} in KEY stands for the player count); keep:
     "COLUMN<=NUMBER" or "COLUMN>=NUMBER", a games-table mean kept in range; role_strategies:
-    {role: strategy}, the bots of the roles named (a role not named plays `strategy`)."""
+    {role: strategy}, the bots of the roles named (a role not named plays `strategy`);
+    profile: a designer's targets (TOML) searched for all at once instead of target and keep
+    (sim.studies.balance_profile)."""
     from sim.counts import parse_counts
     from sim.run.setups import build_setups, check_players
     from sim.studies import balance as search
@@ -548,6 +553,7 @@ def balance(game: str, *, players: int | str | Sequence[int], vary: Sequence[str
     found = registry.get(game)
     counts = parse_counts("--players", _counts(players), functools.partial(check_players, found))
     search.check_options(target, precision, trials)
+    targets = _profile(profile, target, keep)
     limits.check_games(games)
     workers = _workers(workers)
     limits.check_workers(workers)
@@ -556,6 +562,10 @@ def balance(game: str, *, players: int | str | Sequence[int], vary: Sequence[str
                          dict(role_strategies or {}))[0]
     out = Path(out) if out is not None else default_out(f"balance-{game}")
     check_new_out(out)
+    if targets is not None:
+        return _balance_profile(found, counts, list(vary), targets, precision, games, trials,
+                                seed_of(seed), workers, out, search.Bots(setup.seats[0],
+                                                                         setup.roles))
     try:
         result = search.balance(found, counts, list(vary), target=target,
                                 keep=search.parse_keep(keep), precision=precision,
@@ -566,6 +576,34 @@ def balance(game: str, *, players: int | str | Sequence[int], vary: Sequence[str
         raise Interrupted(out, f"interrupted: the runs the search played are kept in {out}") \
             from None
     return search.report(found, result, out)
+
+
+def _profile(path: str | Path | None, target: float | None, keep: str | None):
+    """Gives balance's profile (reports.profile.Profile) or None; UserError for a bad one or
+    one given with --target or --keep, which it replaces."""
+    if path is None:
+        return None
+    from reports import profile
+
+    if target is not None or keep is not None:
+        raise UserError("--profile sets the targets: give it without --target and --keep "
+                        "(write them as targets of the profile, e.g. headline, turns)")
+    return profile.load(path)
+
+
+def _balance_profile(found, counts, vary, targets, precision, games, trials, seed, workers,
+                     out, bots) -> str:
+    """Gives what `simulate balance --profile` prints, the search played into `out`."""
+    from sim.studies import balance_profile
+
+    try:
+        result = balance_profile.balance(found, counts, vary, targets, precision=precision,
+                                         most_games=games, trials=trials, seed=seed,
+                                         workers=workers, out=out, bots=bots)
+    except KeyboardInterrupt:
+        raise Interrupted(out, f"interrupted: the runs the search played are kept in {out}") \
+            from None
+    return balance_profile.report(found, result, out)
 
 
 def bench(game: str, *, players: int | str | Sequence[int] | None = None,

@@ -510,6 +510,9 @@ def balance_rules(
     out: Annotated[Path | None, typer.Option(
         help="Folder for the search's runs and answer (default: runs/balance-<game>-<time>).",
         parser=_folder)] = None,
+    designer: Annotated[Path | None, typer.Option(
+        "--profile", help="A designer's profile (TOML, [targets] KEY = [LOW, HIGH]): search "
+                          "for every target at once instead of --target and --keep.")] = None,
 ) -> None:
     """Search the rule values that bring the game's headline rate to its target; print them with
     the rate measured on fresh seeds, write OUT/balanced.toml (a --config) and a response chart."""
@@ -519,7 +522,7 @@ def balance_rules(
     print(api.balance(game_name, players=players, vary=vary, target=target, keep=keep,
                       precision=precision, games=games, trials=trials, strategy=strategy,
                       role_strategies=parse_role_strategies(role_strategy or []), seed=seed,
-                      workers=workers, out=out))
+                      workers=workers, out=out, profile=designer))
 
 
 @app.command()
@@ -540,6 +543,9 @@ def report(
                          "(table, or csv, json, markdown for other tools), comma-separated: "
                          "e.g. png,svg,pdf or svg,csv.")] = "png,table",
     dpi: Annotated[int, typer.Option(help="Resolution of the PNG charts.")] = 200,
+    designer: Annotated[Path | None, typer.Option(
+        "--profile", help="A designer's profile (TOML, [targets] KEY = [LOW, HIGH]): check each "
+                          "target per configuration; the Answer says which fail.")] = None,
 ) -> None:
     """Write a balance report (Markdown, HTML and charts) of one or more runs."""
     # polars' allocator (jemalloc) keeps freed pages per arena, one per thread by default: the
@@ -551,7 +557,7 @@ def report(
 
     try:
         write_report(runs, out, allow_partial=allow_partial, target=target, baseline=baseline,
-                     formats=formats, dpi=dpi)
+                     formats=formats, dpi=dpi, designer=designer)
     except OSError as e:
         if not e.filename:  # a failed write() names no file
             e.filename = str(out or runs[0] / "report")

@@ -345,10 +345,10 @@ class Search:
     runs: int = 0
     seeds: list[int] = field(default_factory=list)  # the seeds the search played
 
-    def play(self, configurations: list[tuple[int, tuple]], games: int, seed: int,
-             until_ci: float | None, folder: Path | None = None) -> list[Measure]:
-        """Gives the Measure of each (players, rule values) configuration after playing
-        `games` games of each (or fewer, to --until-ci) on `seed`, as one run."""
+    def run(self, configurations: list[tuple[int, tuple]], games: int, seed: int,
+            until_ci: float | None, folder: Path | None = None):
+        """Gives the run (sim.run.store.Run) of `games` games of each (players, rule values)
+        configuration (or fewer, to --until-ci) on `seed`, its setups in their order."""
         from sim.run import runner
 
         setups = [self.bots.setup(n, values) for n, values in configurations]
@@ -357,9 +357,15 @@ class Search:
             folder = self.out / "search" / f"run-{self.runs:03d}"
             if seed not in self.seeds:
                 self.seeds.append(seed)
-        run = runner.run(self.game, self.rules, setups, games, seed, folder, self.workers,
-                         progress=False, until_ci=until_ci)
-        measures = [Measure() for _ in setups]
+        return runner.run(self.game, self.rules, setups, games, seed, folder, self.workers,
+                          progress=False, until_ci=until_ci)
+
+    def play(self, configurations: list[tuple[int, tuple]], games: int, seed: int,
+             until_ci: float | None, folder: Path | None = None) -> list[Measure]:
+        """Gives the Measure of each (players, rule values) configuration after playing
+        `games` games of each (or fewer, to --until-ci) on `seed`, as one run."""
+        run = self.run(configurations, games, seed, until_ci, folder)
+        measures = [Measure() for _ in configurations]
         done = run.done_chunks()
         for chunk, (successes, trials, *sums) in run.counts().items():
             if (chunk.setup, chunk.start) in done:
