@@ -638,3 +638,90 @@ def test_the_seat_share_by_player_count_covers_without_the_floor(name):
     floored = seat_share_rows(won, 400, INTERVALS, 18, floor=True)
     width = (unfloored["high"] - unfloored["low"]).mean()
     assert (floored["high"] - floored["low"]).mean() >= width
+
+
+# --- a designer's profile (reports.profile) ----------------------------------------------------
+# Each null puts a target's true value on its range's bound (the hardest case for a false
+# "missed": an interval wholly outside the range); the measures run on TESTS replicates at once,
+# one configuration each.
+
+class Replicates:
+    """Stands in for a ReportContext over in-memory tables whose configurations are the
+    replicates (the profile's measures read `scan`, `collect` and the game's headline)."""
+
+    def __init__(self, game=None, **tables: pl.DataFrame):
+        self.tables, self.game = tables, game
+
+    def scan(self, table: str, columns=None, slab=None) -> pl.LazyFrame:
+        return self.tables[table].lazy()
+
+    def collect(self, lf: pl.LazyFrame, table: str) -> pl.DataFrame:
+        return lf.collect()
+
+
+def winners(shares: tuple[float, ...], games: int, samples: int, seed: int) -> pl.DataFrame:
+    """Gives a seats table of `samples` configurations of `games` games, each game won by one
+    seat drawn with `shares`."""
+    rng = np.random.default_rng(seed)
+    k = len(shares)
+    won = rng.choice(k, size=(samples, games), p=shares)
+    return pl.DataFrame({
+        "configuration": np.repeat(np.arange(samples), games * k).astype(str),
+        "game_id": np.tile(np.repeat(np.arange(games), k), samples),
+        "seat": np.tile(np.arange(k), samples * games),
+        "won": (won.reshape(-1, 1) == np.arange(k)).reshape(-1)})
+
+
+def profile_misses(frame: pl.DataFrame, bounds: tuple[float, float]) -> float:
+    """Gives the share of replicates whose verdict against `bounds` is "missed"."""
+    from reports import profile
+
+    return float((profile.verdicts(frame, bounds) == profile.MISSED).mean())
+
+
+def profile_nulls() -> dict[str, float]:
+    """Gives each profile key's false "missed" rate, its true value on its range's bound."""
+    from reports import profile
+    from sim.game import Headline
+
+    rng = np.random.default_rng(21)
+    wins = clustered_games(0.40, 0.3, 3, 400, TESTS, seed=20)  # Saboteur-like rounds
+    games = pl.DataFrame({"configuration": np.repeat(np.arange(TESTS), 400).astype(str),
+                          "won": wins.reshape(-1), "rounds": 3})
+    rounds = SimpleNamespace(headline=Headline("miners' round-win rate", pl.col("won"),
+                                               pl.col("rounds")))
+    # game lengths are skewed: a negative binomial of mean 60 turns (sd about 24)
+    turns = rng.negative_binomial(6.25, 6.25 / 66.25, size=(TESTS, 400))
+    stalls = rng.random((TESTS, 1000)) < 0.01
+    lengths = pl.DataFrame({"configuration": np.repeat(np.arange(TESTS), 400).astype(str),
+                            "turns": turns.reshape(-1)})
+    stalled = pl.DataFrame({"configuration": np.repeat(np.arange(TESTS), 1000).astype(str),
+                            "stalled": stalls.reshape(-1)})
+    return {
+        "headline 40% on [40, 60]": profile_misses(
+            profile.headline(Replicates(rounds, games=games)), (0.40, 0.60)),
+        "first_seat 60% on [40, 60]": profile_misses(profile.first_seat(Replicates(
+            object(), seats=winners((0.6, 0.2, 0.2), 400, TESTS, 22))), (0.40, 0.60)),
+        "seat_gap 10 points on [0, 10]": profile_misses(profile.seat_gap(Replicates(
+            seats=winners((0.4, 0.3, 0.3), 400, TESTS, 23))), (0.0, 0.10)),
+        "turns 60 on [60, 120]": profile_misses(profile.turns(Replicates(games=lengths)),
+                                               (60.0, 120.0)),
+        "stalled 1% on [0, 1]": profile_misses(profile.stalled(Replicates(games=stalled)),
+                                              (0.0, 0.01)),
+    }
+
+
+def test_a_target_met_on_its_bound_is_rarely_said_to_be_missed():
+    # 2,000 replicates per key; one-sided, so about 2.5% for an exact interval (the seat gap's
+    # Bonferroni interval is conservative: far fewer)
+    misses = profile_nulls()
+    assert all(rate <= NOMINAL for rate in misses.values()), misses
+
+
+def test_a_target_missed_by_six_points_is_said_to_be_missed_mostly():
+    # the other side of the null above: the verdict is not "cannot tell" for everything
+    from reports import profile
+
+    frame = profile.first_seat(Replicates(object(), seats=winners((0.66, 0.17, 0.17), 400,
+                                                                   TESTS, 24)))
+    assert profile_misses(frame, (0.40, 0.60)) >= 0.5
