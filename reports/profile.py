@@ -73,8 +73,11 @@ class Profile:
 def load(path: str | Path) -> Profile:
     """Gives the profile in `path`; UserError, one line naming the file and the key, for a file
     that cannot be read, is not TOML, has no [targets], names an unknown key (with the nearest
-    known one) or a range that is not two numbers LOW <= HIGH (within [0, 1] for a share)."""
-    path = Path(path)
+    known one) or a range that is not two numbers LOW <= HIGH (within [0, 1] for a share).
+    configs/NAME is the package's example when the working folder has no such file."""
+    from sim.packaged import user_file
+
+    path = user_file(path)
     try:
         text = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as e:
@@ -310,7 +313,8 @@ def section(ctx: ReportContext) -> Section | None:
         pl.when(pl.col("target").is_in(shares)).then(pl.col(c) * 100).otherwise(pl.col(c))
         .round(2).alias(c) for c in ("estimate", "low", "high", "target low", "target high")])
     text = "; ".join(f"{k} is not measured: {why}" for k, why in found.unmeasured.items())
-    what = "; ".join(f"{k}: {KEYS[k].what}" for k in found.profile.targets)
+    what = "; ".join(f"{k}: {KEYS[k].what}" + (f" ({ctx.game.headline.title})" if k ==
+                                               "headline" else "") for k in found.profile.targets)
     return Section("Designer's profile", [Table(
         f"Targets of {found.profile.name} by configuration", shown,
         note=f"{what} (shares in %); {NOTE}")], text=f"{text}." if text else "")
