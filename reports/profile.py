@@ -276,7 +276,9 @@ def sentence(found: Checked) -> str:
     rows = found.rows
     by = {v: rows.filter(pl.col("verdict") == v) for v in (MET, MISSED, UNTOLD)}
     parts = []
-    if by[MISSED].height:
+    if not rows.height:
+        parts.append("none of its targets is measured on these runs")
+    elif by[MISSED].height:
         parts.append("it fails " + "; ".join(_said(r) for r in by[MISSED].iter_rows(named=True)))
     else:
         parts.append("no target is missed")
@@ -315,9 +317,9 @@ def section(ctx: ReportContext) -> Section | None:
     text = "; ".join(f"{k} is not measured: {why}" for k, why in found.unmeasured.items())
     what = "; ".join(f"{k}: {KEYS[k].what}" + (f" ({ctx.game.headline.title})" if k ==
                                                "headline" else "") for k in found.profile.targets)
-    return Section("Designer's profile", [Table(
-        f"Targets of {found.profile.name} by configuration", shown,
-        note=f"{what} (shares in %); {NOTE}")], text=f"{text}." if text else "")
+    tables = [Table(f"Targets of {found.profile.name} by configuration", shown,
+                    note=f"{what} (shares in %); {NOTE}")] if shown.height else []
+    return Section("Designer's profile", tables, text=f"{text}." if text else "")
 
 
 @answer.answer_sentence

@@ -171,3 +171,10 @@ def test_the_answer_says_when_no_target_is_missed():
     said = profile.sentence(checked([("turns", "2p", 50.0, 48.0, 52.0, 10.0, 200.0)]))
     assert said == ("Against the profile p.toml: no target is missed; met in every "
                     "configuration: turns.")
+
+
+def test_the_answer_says_when_no_target_is_measured():
+    found = checked([], {"skill_expression": "it needs a ladder"})
+    assert profile.sentence(found) == (
+        "Against the profile p.toml: none of its targets is measured on these runs; not "
+        "measured: skill_expression (it needs a ladder).")
