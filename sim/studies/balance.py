@@ -500,20 +500,45 @@ def _objective(search: Search, problem: Problem, targets: dict[int, float],
 
 def optimise(search: Search, problem: Problem, targets: dict[int, float], precision: float,
              most_games: int, seed: int, trials: int) -> dict[tuple, dict[int, Measure]]:
-    """Gives the Measure per player count of the `trials` settings Optuna's TPE sampler tried,
-    each an adaptive run (to ± precision) on the one search seed, the defaults first (when the
-    ranges hold them). No setting is played twice: when the sampler proposes one it has tried,
-    it is told that setting's value again and its next trial is an untried setting near it
-    (`_untried_near`). A key of ordered numbers is an integer to the sampler (the index of
-    its value), any other a category."""
+    """Gives the Measure per player count of the `trials` settings Optuna's TPE sampler tried
+    (`tried_by_optuna`), each an adaptive run (to ± precision) on the one search seed."""
     import optuna
-
-    from sim.rules import with_values
 
     # a failed trial (a bot's error, an interruption) is the command's one line, not Optuna's
     # warning with its traceback first (as in tune)
     optuna.logging.set_verbosity(optuna.logging.ERROR)
     study = optuna.create_study(sampler=optuna.samplers.TPESampler(seed=seed % 2**32))
+    search_seed = derived_seed(seed, SEARCH, 0)
+    search.say(f"Optuna TPE {_counts_text(problem.counts)}: {trials} of {problem.size:,} "
+               f"settings, seed {search_seed}")
+    found: dict[tuple, dict[int, Measure]] = {}
+
+    def evaluate(candidate: tuple) -> tuple[dict[int, Measure], float]:
+        measures = search.play([(n, problem.keys_at(candidate, n)) for n in problem.counts],
+                               most_games, search_seed, precision)
+        found[candidate] = dict(zip(problem.counts, measures))
+        best = choose(problem, found, targets, search.keep)
+        search.say(f"trial {len(found)}/{trials} {_counts_text(problem.counts)}: "
+                   f"{_values_text(candidate)} {_rates_text(found[candidate], problem.counts)}"
+                   f"; best {_values_text(best)}")
+        return found[candidate], _objective(search, problem, targets, found[candidate])
+
+    return tried_by_optuna(study, search, problem, trials, evaluate)
+
+
+def tried_by_optuna(study, search: Search, problem: Problem, trials: int,
+                    evaluate: Callable[[tuple], tuple[object, object]]) -> dict[tuple, object]:
+    """Gives, for each setting an Optuna `study` tried (at most `trials`, the defaults first
+    when the ranges hold them), what `evaluate(setting) -> (result, value)` gave, the trial
+    told its value (a number, or a list for a multi-objective study). A setting the game
+    cannot play is pruned. No setting is played twice: when the sampler proposes one it has
+    tried, it is told that setting's value again and its next trial is an untried setting near
+    it (`_untried_near`). A key of ordered numbers is an integer to the sampler (the index of
+    its value), any other a category."""
+    import optuna
+
+    from sim.rules import with_values
+
     keys = sorted(problem.values)
     ordered = {k: _ordered(problem.values[k]) for k in keys}
     labels = {k: [_text(v) for v in problem.values[k]] for k in keys}
@@ -529,11 +554,8 @@ def optimise(search: Search, problem: Problem, targets: dict[int, float], precis
     sizes = [len(labels[k]) for k in keys]
     if all(problem.defaults.get(k) in problem.values[k] for k in keys):
         enqueue(tuple(problem.values[k].index(problem.defaults[k]) for k in keys))
-    found: dict[tuple, dict[int, Measure]] = {}
-    told: dict[tuple, float | None] = {}  # a tried setting's index -> its value (None: unplayable)
-    search_seed = derived_seed(seed, SEARCH, 0)
-    search.say(f"Optuna TPE {_counts_text(problem.counts)}: {trials} of {problem.size:,} "
-               f"settings, seed {search_seed}")
+    found: dict[tuple, object] = {}
+    told: dict[tuple, object] = {}  # a tried setting's index -> its value (None: unplayable)
     while len(found) < trials and len(told) < problem.size:
         trial = study.ask()
         index = tuple(suggest(trial, k) for k in keys)
@@ -553,15 +575,8 @@ def optimise(search: Search, problem: Problem, targets: dict[int, float], precis
             told[index] = None
             study.tell(trial, state=optuna.trial.TrialState.PRUNED)
             continue
-        measures = search.play([(n, problem.keys_at(candidate, n)) for n in problem.counts],
-                               most_games, search_seed, precision)
-        found[candidate] = dict(zip(problem.counts, measures))
-        told[index] = _objective(search, problem, targets, found[candidate])
+        found[candidate], told[index] = evaluate(candidate)
         study.tell(trial, told[index])
-        best = choose(problem, found, targets, search.keep)
-        search.say(f"trial {len(found)}/{trials} {_counts_text(problem.counts)}: "
-                   f"{_values_text(candidate)} {_rates_text(found[candidate], problem.counts)}"
-                   f"; best {_values_text(best)}")
     if not found:
         raise UserError("no setting the search tried can be played")
     return found

@@ -29,9 +29,8 @@ from reports import profile as profiles
 from reports.sections import ReportContext
 from sim.errors import UserError
 from sim.game import Game
-from sim.studies.balance import (FRESH, SEARCH, Bots, Problem, Search, _counts_text, _ordered,
-                                 _text, _toml, _untried_near, _values_text, derived_seed,
-                                 problems)
+from sim.studies.balance import (FRESH, SEARCH, Bots, Problem, Search, _counts_text, _toml,
+                                 _values_text, derived_seed, problems, tried_by_optuna)
 
 SHOWN = 5  # settings the answer lists at most (re-measured on fresh seeds)
 
@@ -115,65 +114,29 @@ def recommended(problem: Problem, scored: list[Scored]) -> tuple[list[Scored], b
 
 def optimise(search: Search, profile: profiles.Profile, problem: Problem, games: int,
              seed: int, precision: float, trials: int) -> list[Scored]:
-    """Gives the `trials` settings Optuna's multi-objective TPE sampler tried (the defaults
-    first, when the ranges hold them), each scored on its own run on the one search seed; a
-    setting proposed again is told its distances again and an untried one near it is queued
-    (as balance's optimise does)."""
+    """Gives the `trials` settings Optuna's multi-objective TPE sampler tried over the
+    targets' distances (balance's `tried_by_optuna`), each scored on its own run on the one
+    search seed."""
     import optuna
 
-    optuna.logging.set_verbosity(optuna.logging.ERROR)
+    optuna.logging.set_verbosity(optuna.logging.ERROR)  # a failed trial is the command's line
     study = optuna.create_study(directions=["minimize"] * len(profile.targets),
                                 sampler=optuna.samplers.TPESampler(seed=seed % 2**32))
-    keys = sorted(problem.values)
-    ordered = {k: _ordered(problem.values[k]) for k in keys}
-    labels = {k: [_text(v) for v in problem.values[k]] for k in keys}
-    sizes = [len(labels[k]) for k in keys]
-
-    def enqueue(index: tuple) -> None:
-        study.enqueue_trial({k: i if ordered[k] else labels[k][i] for k, i in zip(keys, index)})
-
-    def suggest(trial, key: str) -> int:
-        if ordered[key]:
-            return trial.suggest_int(key, 0, sizes[keys.index(key)] - 1)
-        return labels[key].index(trial.suggest_categorical(key, labels[key]))
-
-    if all(problem.defaults.get(k) in problem.values[k] for k in keys):
-        enqueue(tuple(problem.values[k].index(problem.defaults[k]) for k in keys))
-    told: dict[tuple, tuple | None] = {}
-    found: list[Scored] = []
     search_seed = derived_seed(seed, SEARCH, 0)
     search.say(f"Optuna multi-objective TPE {_counts_text(problem.counts)}: {trials} of "
                f"{problem.size:,} settings, seed {search_seed}")
-    while len(found) < trials and len(told) < problem.size:
-        trial = study.ask()
-        index = tuple(suggest(trial, k) for k in keys)
-        if index in told:
-            if told[index] is None:
-                study.tell(trial, state=optuna.trial.TrialState.PRUNED)
-            else:
-                study.tell(trial, told[index])
-            enqueue(_untried_near(index, sizes, told))
-            continue
-        candidate = tuple((k, problem.values[k][i]) for k, i in zip(keys, index))
-        try:
-            from sim.rules import with_values
+    tried = 0
 
-            for n in problem.counts:
-                search.game.check(with_values(search.rules, problem.keys_at(candidate, n)),
-                                  search.bots.setup(n))
-        except UserError:
-            told[index] = None
-            study.tell(trial, state=optuna.trial.TrialState.PRUNED)
-            continue
+    def evaluate(candidate: tuple) -> tuple[Scored, list[float]]:
+        nonlocal tried
         (scored,) = score(search, profile, [(problem, candidate)], games, search_seed, precision)
-        found.append(scored)
-        told[index] = scored.distances
-        study.tell(trial, [min(d, 1e9) for d in scored.distances])
-        search.say(f"trial {len(found)}/{trials} {_counts_text(problem.counts)}: "
+        tried += 1
+        search.say(f"trial {tried}/{trials} {_counts_text(problem.counts)}: "
                    f"{_values_text(candidate)} {_distances_text(profile, scored)}")
-    if not found:
-        raise UserError("no setting the search tried can be played")
-    return found
+        # an unmeasurable figure (no estimate) is infinitely far; Optuna takes finite values
+        return scored, [min(d, 1e9) for d in scored.distances]
+
+    return list(tried_by_optuna(study, search, problem, trials, evaluate).values())
 
 
 def _distances_text(profile: profiles.Profile, scored: Scored) -> str:
