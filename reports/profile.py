@@ -32,11 +32,13 @@ MET, MISSED, UNTOLD = "met", "missed", "cannot tell at this sample size"
 @dataclass(frozen=True)
 class Key:
     """A figure a profile can target: what it is in words, the function that measures it per
-    configuration ("module:function"), and whether it is a share (its range within [0, 1])."""
+    configuration ("module:function"), whether it is a share (its range within [0, 1]), and
+    why balance --profile cannot search for it ("" when it can)."""
 
     what: str
     measure: str
     share: bool = True
+    unsearchable: str = ""
 
 
 KEYS = {
@@ -49,7 +51,10 @@ KEYS = {
     "leader_at_half_wins": Key("the share of games the leader at half-time wins",
                                "reports.plays:leader_at_half_wins"),
     "skill_expression": Key("how often the top rung beats the bottom one",
-                            "reports.skill:skill_expression"),
+                            "reports.skill:skill_expression",
+                            unsearchable="it compares a ladder's rungs, and a search plays one "
+                                         "skill (--strategy, --role-strategy); check it with "
+                                         "report --profile on a ladder's runs"),
 }
 
 

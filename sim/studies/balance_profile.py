@@ -150,6 +150,10 @@ def balance(game: Game, counts: list[int], varies: list[str], profile: profiles.
             say: Callable[[str], None] = lambda line: print(line, file=sys.stderr)) -> Result:
     """Gives the profile search's answer, every run it played written under `out` (search/,
     fresh/)."""
+    for key in profile.targets:
+        if profiles.KEYS[key].unsearchable:
+            raise UserError(f"--profile {profile.name}: {key} cannot be searched: "
+                            f"{profiles.KEYS[key].unsearchable}")
     rules = game.load_rules(None, [])
     scans = max(trials, 1)  # a problem of no more settings is played in full
     searched = problems(game, counts, varies, bots, say, scans)

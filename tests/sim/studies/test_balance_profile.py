@@ -97,10 +97,22 @@ def test_a_bad_profile_is_refused_before_playing(simulate, tmp_path):
     assert len(err.strip().splitlines()) == 1 and not (tmp_path / "b").exists()
 
 
-def test_a_target_the_search_cannot_measure_is_one_line(simulate, tmp_path):
+def test_a_target_a_search_at_one_skill_cannot_give_is_refused_before_playing(simulate,
+                                                                              tmp_path):
     name = profile(tmp_path, "skill_expression = [0.6, 1.0]\n")
     code, out, err = search(simulate, "--profile", name)
-    assert code == 2 and "skill_expression cannot be searched" in err
+    assert code == 2 and "skill_expression cannot be searched: it compares a ladder's" in err
+    assert len(err.strip().splitlines()) == 1 and not (tmp_path / "b").exists()
+
+
+def test_a_target_the_search_runs_cannot_measure_is_one_line(simulate, tmp_path, monkeypatch):
+    from reports import profile as profiles
+
+    monkeypatch.setitem(profiles.KEYS, "leader_at_half_wins",
+                        profiles.Key("x", "reports.no_such_module:leader_at_half_wins"))
+    name = profile(tmp_path, "leader_at_half_wins = [0.0, 0.85]\n")
+    code, out, err = search(simulate, "--profile", name)
+    assert code == 2 and "leader_at_half_wins cannot be searched: it needs" in err
     assert len(err.strip().splitlines()) == 2  # the scan's progress line, then the refusal
 
 
