@@ -287,9 +287,12 @@ def sentence(found: Checked) -> str:
         parts.append("it fails " + "; ".join(_said(r) for r in by[MISSED].iter_rows(named=True)))
     else:
         parts.append("no target is missed")
-    if by[UNTOLD].height:
+    if by[UNTOLD].height:  # by target, its configurations only: the table has the figures
+        untold = {}
+        for r in by[UNTOLD].iter_rows(named=True):
+            untold.setdefault(r["target"], []).append(r["configuration"])
         parts.append("these games cannot tell for " + "; ".join(
-            _said(r) for r in by[UNTOLD].iter_rows(named=True)))
+            f"{k} at {', '.join(where)}" for k, where in untold.items()))
     everywhere = [k for k in found.profile.targets if k not in found.unmeasured
                   and not rows.filter((pl.col("target") == k) & (pl.col("verdict") != MET)).height]
     if everywhere:

@@ -158,13 +158,13 @@ def test_the_answer_names_the_targets_missed_untold_met_and_unmeasured():
     said = profile.sentence(checked([
         ("first_seat", "4p default", 0.66, 0.62, 0.70, 0.4, 0.6),
         ("turns", "4p default", 50.0, 48.0, 52.0, 10.0, 200.0),
-        ("stalled", "4p default", 0.01, 0.0, 0.03, 0.0, 0.02)],
+        ("stalled", "4p default", 0.01, 0.0, 0.03, 0.0, 0.02),
+        ("stalled", "5p default", 0.01, 0.0, 0.03, 0.0, 0.02)],
         {"skill_expression": "it needs a ladder"}))
     assert said == (
         "Against the profile p.toml: it fails first_seat at 4p default: 66.0% [62.0, 70.0], "
-        "target 40–60%; these games cannot tell for stalled at 4p default: 1.0% [0.0, 3.0], "
-        "target 0–2%; met in every configuration: turns; not measured: skill_expression "
-        "(it needs a ladder).")
+        "target 40–60%; these games cannot tell for stalled at 4p default, 5p default; met in "
+        "every configuration: turns; not measured: skill_expression (it needs a ladder).")
 
 
 def test_the_answer_says_when_no_target_is_missed():
