@@ -51,6 +51,12 @@ WORDS: dict[str, str] = {
     "rung": "a level of play on the skill ladder (random, default, tuned, search)",
     "stalled": "games the rules could not finish (no winner)",
     "sd": "standard deviation: the spread of single values around the mean",
+    "profile key": "the figure a designer's profile targets (docs: A designer's profile)",
+    "estimate": "the figure as these games measure it",
+    "range low": "the lowest value the profile accepts",
+    "range high": "the highest value the profile accepts",
+    "against its range": "met when the 95% interval lies inside the range, missed when wholly "
+                         "outside it, else cannot tell at this sample size",
 }
 TERMS = {**WORDS, **{f"p{q}": f"{q}% of games end within this many turns"
                      for q in (10, 25, 50, 75, 90)}}

@@ -303,9 +303,12 @@ def sentence(found: Checked) -> str:
     return f"Against the profile {found.profile.name}: " + "; ".join(parts) + "."
 
 
+# the table's headers: the report's "target" and "verdict" are the headline's (reports.glossary)
+SHOWN = {"target": "profile key", "target low": "range low", "target high": "range high",
+         "verdict": "against its range"}
 NOTE = ("estimate with low/high its 95% interval (shares: Wilson, games as clusters; turns: a t "
         "interval of the mean; seat_gap: from the seats' Bonferroni-adjusted intervals); "
-        f"verdict: {MET} when the interval lies inside the target's range, {MISSED} when it "
+        f"against its range: {MET} when the interval lies inside the target's range, {MISSED} when it "
         f"lies wholly outside, else {UNTOLD}")
 
 
@@ -321,7 +324,8 @@ def section(ctx: ReportContext) -> Section | None:
         ctx.config_rank(), maintain_order=True)
     shown = frame.with_columns(*[
         pl.when(pl.col("target").is_in(shares)).then(pl.col(c) * 100).otherwise(pl.col(c))
-        .round(2).alias(c) for c in ("estimate", "low", "high", "target low", "target high")])
+        .round(2).alias(c) for c in ("estimate", "low", "high", "target low", "target high")]
+    ).rename(SHOWN)
     text = "; ".join(f"{k} is not measured: {why}" for k, why in found.unmeasured.items())
     what = "; ".join(f"{k}: {KEYS[k].what}" + (f" ({ctx.game.headline.title})" if k ==
                                                "headline" else "") for k in found.profile.targets)
