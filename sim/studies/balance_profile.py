@@ -5,9 +5,10 @@ seeds.
 The problems are balance's (sim.studies.balance: the --vary keys, player counts searched
 together when a key is shared). A setting is scored by one distance per target: how far its
 estimate lies outside the target's range, in range widths (0 inside), the farthest of the
-problem's player counts. A problem of no more settings than the trials is played in full (one
-run, every setting on the same games, each to the headline's --precision); a larger one is
-searched by Optuna's multi-objective TPE sampler over the distances, the defaults first. The
+problem's player counts. A problem of at most SCAN_MAX settings, or of no more than the
+trials, is played in full (one run, every setting on the same games, each to the headline's
+--precision); a larger one is searched by Optuna's multi-objective TPE sampler over the
+distances, the defaults first. The
 settings whose estimates meet every target are the answer, fewest rules changed first; when
 none does, the targets conflict over the values tried and the answer is the Pareto set (the
 settings no other comes nearer on every target). Each is played again on a seed the search
@@ -29,7 +30,7 @@ from reports import profile as profiles
 from reports.sections import ReportContext
 from sim.errors import UserError
 from sim.game import Game
-from sim.studies.balance import (FRESH, SEARCH, Bots, Problem, Search, _counts_text, _toml,
+from sim.studies.balance import (FRESH, SCAN_MAX, SEARCH, Bots, Problem, Search, _counts_text, _toml,
                                  _values_text, derived_seed, problems, tried_by_optuna)
 
 SHOWN = 5  # settings the answer lists at most (re-measured on fresh seeds)
@@ -155,7 +156,7 @@ def balance(game: Game, counts: list[int], varies: list[str], profile: profiles.
             raise UserError(f"--profile {profile.name}: {key} cannot be searched: "
                             f"{profiles.KEYS[key].unsearchable}")
     rules = game.load_rules(None, [])
-    scans = max(trials, 1)  # a problem of no more settings is played in full
+    scans = max(SCAN_MAX, trials)  # a problem no larger is played in full (as balance's)
     searched = problems(game, counts, varies, bots, say, scans)
     search = Search(game, rules, bots, out, workers, None, say)
     scored: dict[tuple[int, ...], list[Scored]] = {}

@@ -71,11 +71,11 @@ def test_a_dominated_setting_is_left_out_of_the_pareto_set():
 
 def test_many_settings_are_searched_by_optuna_for_every_target(simulate, tmp_path):
     name = profile(tmp_path, "first_seat = [0.66, 0.72]\nturns = [3, 5]\n")
-    code, out, err = simulate("balance", "fake", "--players", "2", "--vary", "flips=1-6",
+    code, out, err = simulate("balance", "fake", "--players", "2", "--vary", "flips=1-20",
                               "--precision", "0.05", "--games", "800", "--trials", "4",
                               "--seed", "3", "--workers", "1", "--out", "b", "--profile", name)
     assert code == 0, err
-    assert "Optuna multi-objective TPE, 4 trials of 6 settings" in out
+    assert "Optuna multi-objective TPE, 4 trials of 20 settings" in out
     assert err.count("trial ") == 4
 
 
