@@ -142,3 +142,16 @@ def test_report_refuses_a_bad_profile_in_one_line(simulate, tmp_path):
     code, _, err = simulate("report", "run", "--profile", name)
     assert code == 2 and "first_seat is a share" in err and len(err.strip().splitlines()) == 1
     assert not (tmp_path / "run" / "report").exists()
+
+
+def test_the_python_api_takes_a_profile_for_report_and_balance(simulate, tmp_path):
+    from sim import api
+
+    name = profile(tmp_path, "first_seat = [0.66, 0.72]\nturns = [3, 5]\n")
+    played = api.run("fake", players=2, games=300, seed=1, workers=1, out=tmp_path / "run",
+                     quiet=True)
+    folder = api.report(played, profile=tmp_path / name)
+    assert "## Designer's profile" in (folder / "report.md").read_text()
+    said = api.balance("fake", players=2, vary=["flips=1,2,4"], profile=tmp_path / name,
+                       precision=0.05, games=600, seed=3, workers=1, out=tmp_path / "b")
+    assert "2p: 1 setting(s) met every target on the search seeds" in said
