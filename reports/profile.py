@@ -308,8 +308,8 @@ SHOWN = {"target": "profile key", "target low": "range low", "target high": "ran
          "verdict": "against its range"}
 NOTE = ("estimate with low/high its 95% interval (shares: Wilson, games as clusters; turns: a t "
         "interval of the mean; seat_gap: from the seats' Bonferroni-adjusted intervals); "
-        f"against its range: {MET} when the interval lies inside the target's range, {MISSED} when it "
-        f"lies wholly outside, else {UNTOLD}")
+        f"against its range: {MET} when the interval lies inside the target's range, {MISSED} "
+        f"when it lies wholly outside, else {UNTOLD}")
 
 
 def section(ctx: ReportContext) -> Section | None:

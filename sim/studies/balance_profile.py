@@ -30,8 +30,8 @@ from reports import profile as profiles
 from reports.sections import ReportContext
 from sim.errors import UserError
 from sim.game import Game
-from sim.studies.balance import (FRESH, SCAN_MAX, SEARCH, Bots, Problem, Search, _counts_text, _toml,
-                                 _values_text, derived_seed, problems, tried_by_optuna)
+from sim.studies.balance import (FRESH, SCAN_MAX, SEARCH, Bots, Problem, Search, _counts_text,
+                                 _toml, _values_text, derived_seed, problems, tried_by_optuna)
 
 SHOWN = 5  # settings the answer lists at most (re-measured on fresh seeds)
 
@@ -227,15 +227,27 @@ def report(game: Game, result: Result, out: Path) -> str:
         n = len(result.answers[problem.counts])
         if result.conflict[problem.counts]:
             lines.append(f"{_counts_text(problem.counts)}: no setting tried met every target on "
-                         f"the search seeds: they conflict over these values; below, the "
-                         f"Pareto set ({n} setting(s) no other comes nearer on every target), "
-                         "fewest rules changed first.")
+                         f"the search seeds: {_why_not(result, problem)}; below, the Pareto set "
+                         f"({n} setting(s) no other comes nearer on every target), fewest rules "
+                         "changed first.")
         else:
             lines.append(f"{_counts_text(problem.counts)}: {n} setting(s) met every target on "
                          "the search seeds, fewest rules changed first.")
     lines += ["", table(result), ""]
     lines += [f"wrote {path}" for path in files]
     return "\n".join(lines)
+
+
+def _why_not(result: Result, problem: Problem) -> str:
+    """Gives why no setting of a problem met every target: the targets none met, or that each
+    was met by some setting but never all at once."""
+    keys = list(result.profile.targets)
+    never = [k for i, k in enumerate(keys)
+             if all(s.distances[i] > 0 for s in result.scored[problem.counts])]
+    if never:
+        return f"none met {', '.join(never)}"
+    return ("each target was met by some setting, never all at once: they conflict over these "
+            "values")
 
 
 def write_config(path: Path, game: Game, result: Result, command: str) -> Path:

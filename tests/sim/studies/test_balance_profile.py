@@ -57,8 +57,18 @@ def test_conflicting_targets_give_the_pareto_set(simulate, tmp_path):
     name = profile(tmp_path, "first_seat = [0.72, 0.80]\nturns = [6, 20]\n")
     code, out, err = search(simulate, "--profile", name)
     assert code == 0, err
-    assert "2p: no setting tried met every target" in out and "Pareto set (3 setting(s)" in out
+    assert ("2p: no setting tried met every target on the search seeds: each target was met "
+            "by some setting, never all at once: they conflict") in out
+    assert "Pareto set (3 setting(s)" in out
     assert {r.split()[0] for r in rows(out)} == {"flips=1", "flips=2", "flips=4"}
+
+
+def test_a_target_no_setting_meets_is_named(simulate, tmp_path):
+    # 80% or more needs fewer than 1 flip: no value tried gives it
+    name = profile(tmp_path, "first_seat = [0.80, 1.0]\nturns = [3, 5]\n")
+    code, out, err = search(simulate, "--profile", name)
+    assert code == 0, err
+    assert "2p: no setting tried met every target on the search seeds: none met first_seat;" in out
 
 
 def test_a_dominated_setting_is_left_out_of_the_pareto_set():
