@@ -511,8 +511,9 @@ def balance_rules(
         help="Folder for the search's runs and answer (default: runs/balance-<game>-<time>).",
         parser=_folder)] = None,
     designer: Annotated[Path | None, typer.Option(
-        "--profile", help="A designer's profile (TOML, [targets] KEY = [LOW, HIGH]): search "
-                          "for every target at once instead of --target and --keep.")] = None,
+        "--profile", help="A designer's profile: a TOML file of targets, KEY = [LOW, HIGH] (e.g. "
+                          "turns = [20, 45]); search for every target at once instead of --target "
+                          "and --keep.")] = None,
 ) -> None:
     """Search the rule values that bring the game's headline rate to its target; print them with
     the rate measured on fresh seeds, write OUT/balanced.toml (a --config) and a response chart."""
@@ -544,8 +545,9 @@ def report(
                          "e.g. png,svg,pdf or svg,csv.")] = "png,table",
     dpi: Annotated[int, typer.Option(help="Resolution of the PNG charts.")] = 200,
     designer: Annotated[Path | None, typer.Option(
-        "--profile", help="A designer's profile (TOML, [targets] KEY = [LOW, HIGH]): check each "
-                          "target per configuration; the Answer says which fail.")] = None,
+        "--profile", help="A designer's profile: a TOML file of targets, KEY = [LOW, HIGH] (e.g. "
+                          "turns = [20, 45]); check each per configuration; the Answer says which "
+                          "fail.")] = None,
 ) -> None:
     """Write a balance report (Markdown, HTML and charts) of one or more runs."""
     # polars' allocator (jemalloc) keeps freed pages per arena, one per thread by default: the
