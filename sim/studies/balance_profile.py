@@ -69,25 +69,24 @@ class Result:
 def score(search: Search, profile: profiles.Profile, problem_of: list[tuple[Problem, tuple]],
           games: int, seed: int, precision: float, folder: Path | None = None) -> list[Scored]:
     """Gives each (problem, setting) scored on one run of all their configurations on `seed`;
-    UserError when a target cannot be measured on it (nothing to search for)."""
-    configurations, owners = [], []
-    for k, (problem, candidate) in enumerate(problem_of):
-        for n in problem.counts:
-            configurations.append((n, problem.keys_at(candidate, n)))
-            owners.append((k, n))
-    run = search.run(configurations, games, seed, precision, folder)
+    UserError when a target cannot be measured on it (nothing to search for). A configuration
+    two settings share (at a player count that plays a key neither changes there) plays once:
+    two setups of one label would be one configuration, its games counted twice."""
+    index: dict[tuple, int] = {}  # (players, rule values) -> its setup in the run
+    owners = [(k, n, index.setdefault((n, problem.keys_at(candidate, n)), len(index)))
+              for k, (problem, candidate) in enumerate(problem_of) for n in problem.counts]
+    run = search.run(list(index), games, seed, precision, folder)
     ctx = ReportContext([run], search.game, search.out / "charts")
     found = profiles.check(ctx, profile)
     if found.unmeasured:
         key, why = next(iter(found.unmeasured.items()))
         raise UserError(f"--profile {profile.name}: {key} cannot be searched: {why}")
     labels = ctx.configs.sort("setup")["configuration"].to_list()
-    at = pl.DataFrame({"configuration": labels, "__k": [k for k, _ in owners],
-                       "players": [n for _, n in owners]})
-    rows = found.rows.join(at, on="configuration", how="left")
     scored = []
     for k, (problem, candidate) in enumerate(problem_of):
-        mine = rows.filter(pl.col("__k") == k).drop("__k")
+        mine = pl.concat([found.rows.filter(pl.col("configuration") == labels[setup])
+                          .with_columns(pl.lit(n).alias("players"))
+                          for owner, n, setup in owners if owner == k])
         scored.append(Scored(candidate, mine, tuple(
             max((profiles.distance(key, bounds, e) for e in
                  mine.filter(pl.col("target") == key)["estimate"].to_list()), default=math.inf)

@@ -165,3 +165,20 @@ def test_the_python_api_takes_a_profile_for_report_and_balance(simulate, tmp_pat
     said = api.balance("fake", players=2, vary=["flips=1,2,4"], profile=tmp_path / name,
                        precision=0.05, games=600, seed=3, workers=1, out=tmp_path / "b")
     assert "2p: 1 setting(s) met every target on the search seeds" in said
+
+
+def test_a_configuration_two_settings_share_plays_once(simulate, tmp_path):
+    # flips is played at 2 and 3 players, hand_size.3 only at 3: at 2 players the two
+    # settings of each flips value are one configuration, played once, its games not doubled
+    name = profile(tmp_path, "turns = [3, 7]\n")
+    code, out, err = simulate("balance", "fake", "--players", "2,3", "--vary", "flips=1,2",
+                              "--vary", "hand_size.3=5,6", "--precision", "0.05", "--games",
+                              "300", "--seed", "3", "--workers", "1", "--out", "b",
+                              "--profile", name)
+    assert code == 0, err
+    from sim.run.store import Run
+
+    setups = Run.open(tmp_path / "b" / "search" / "run-001").setups
+    assert len(setups) == 6  # 2 at 2 players + 4 at 3 players, not 8
+    # turns are flips × players: flips=1 gives 2 and 3, flips=2 gives 4 and 6
+    assert "met every target" in out and "flips=2 hand_size.3=" in out
