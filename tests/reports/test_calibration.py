@@ -680,7 +680,8 @@ def profile_misses(frame: pl.DataFrame, bounds: tuple[float, float]) -> float:
 
 
 def profile_nulls() -> dict[str, float]:
-    """Gives each profile key's false "missed" rate, its true value on its range's bound."""
+    """Gives each profile key's false "missed" rate, its true value on its range's bound (and
+one inside it)."""
     from reports import profile
     from sim.game import Headline
 
@@ -702,6 +703,8 @@ def profile_nulls() -> dict[str, float]:
             profile.headline(Replicates(rounds, games=games)), (0.40, 0.60)),
         "first_seat 60% on [40, 60]": profile_misses(profile.first_seat(Replicates(
             object(), seats=winners((0.6, 0.2, 0.2), 400, TESTS, 22))), (0.40, 0.60)),
+        "first_seat 50% inside [40, 60]": profile_misses(profile.first_seat(Replicates(
+            object(), seats=winners((0.5, 0.25, 0.25), 400, TESTS, 25))), (0.40, 0.60)),
         "seat_gap 10 points on [0, 10]": profile_misses(profile.seat_gap(Replicates(
             seats=winners((0.4, 0.3, 0.3), 400, TESTS, 23))), (0.0, 0.10)),
         "turns 60 on [60, 120]": profile_misses(profile.turns(Replicates(games=lengths)),
