@@ -32,18 +32,25 @@ MET, MISSED, UNTOLD = "met", "missed", "cannot tell at this sample size"
 @dataclass(frozen=True)
 class Key:
     """A figure a profile can target: what it is in words, the function that measures it per
-    configuration ("module:function"), whether it is a share (its range within [0, 1]), and
-    why balance --profile cannot search for it ("" when it can)."""
+    configuration ("module:function"), whether it is a share or a difference of shares (shown
+    in %, its range within [lowest, 1]: lowest 0 for a share, -1 for a difference), and why
+    balance --profile cannot search for it ("" when it can)."""
 
     what: str
     measure: str
     share: bool = True
     unsearchable: str = ""
+    lowest: float = 0.0
 
 
 KEYS = {
     "headline": Key("the headline rate", "reports.profile:headline"),
+    "headline_vs_target": Key("the headline rate minus its target at the player count (the "
+                              "game's own, e.g. a fair share, 1 / players)",
+                              "reports.profile:headline_vs_target", lowest=-1.0),
     "first_seat": Key("the first seat's game-win rate", "reports.profile:first_seat"),
+    "first_seat_vs_fair": Key("the first seat's game-win rate minus a fair share, 1 / players",
+                              "reports.profile:first_seat_vs_fair", lowest=-1.0),
     "seat_gap": Key("the largest gap between two seats' game-win rates",
                     "reports.profile:seat_gap"),
     "turns": Key("the mean game length in turns", "reports.profile:turns", share=False),
@@ -116,9 +123,11 @@ def _range(path: Path, key: str, value) -> tuple[float, float]:
     if not numbers or value[0] > value[1]:
         raise UserError(f"--profile {path}: {key} takes [LOW, HIGH], two numbers with LOW <= "
                         f"HIGH, got {value!r}")
-    if KEYS[key].share and not 0 <= value[0] <= value[1] <= 1:
-        raise UserError(f"--profile {path}: {key} is a share: its range lies within [0, 1], "
-                        f"got {value!r}")
+    lowest = KEYS[key].lowest
+    if KEYS[key].share and not lowest <= value[0] <= value[1] <= 1:
+        what = "a share" if lowest == 0 else "a difference of shares"
+        raise UserError(f"--profile {path}: {key} is {what}: its range lies within "
+                        f"[{lowest:g}, 1], got {value!r}")
     return float(value[0]), float(value[1])
 
 
@@ -144,6 +153,26 @@ def first_seat(ctx: ReportContext) -> pl.DataFrame:
     if getattr(ctx.game, "rolled_starter", False):
         raise Unmeasured("the game rolls who starts, so seat 0 is not the first player")
     return _frame(with_wilson(_seat_totals(ctx).filter(pl.col("seat") == 0)))
+
+
+def _less(ctx: ReportContext, frame: pl.DataFrame, goal) -> pl.DataFrame:
+    """Gives the frame's estimates and intervals less `goal(players)`, each configuration's."""
+    counts = ctx.configs.unique("configuration").select("configuration", "cfg_players")
+    at = frame.join(counts, on="configuration", how="left", maintain_order="left")
+    less = pl.Series(goal(at["cfg_players"].to_numpy()), dtype=pl.Float64)
+    return at.select("configuration", *(pl.col(c) - less for c in ("estimate", "low", "high")))
+
+
+def headline_vs_target(ctx: ReportContext) -> pl.DataFrame:
+    """Gives the headline rate less its target at each configuration's player count (--target,
+    else the game's), with its 95% interval: a range that holds at every player count."""
+    return _less(ctx, headline(ctx), ctx.target_at)
+
+
+def first_seat_vs_fair(ctx: ReportContext) -> pl.DataFrame:
+    """Gives the first seat's game-win rate less a fair share (1 / players) per configuration,
+    with its 95% interval: a range that holds at every player count."""
+    return _less(ctx, first_seat(ctx), lambda players: 1 / players)
 
 
 def seat_gap(ctx: ReportContext) -> pl.DataFrame:
@@ -254,12 +283,17 @@ def checked(ctx: ReportContext) -> Checked | None:
 
 
 def figure(key: str, x: float) -> str:
-    """Gives a figure as the key shows it: a share in %, else a number."""
+    """Gives a figure as the key shows it: a share in %, a difference in points, else a
+    number."""
+    if KEYS[key].share and KEYS[key].lowest < 0:
+        return f"{100 * x:+.1f} points"
     return f"{100 * x:.1f}%" if KEYS[key].share else f"{x:,.1f}"
 
 
 def bounds_text(key: str, lo: float, hi: float) -> str:
-    """Gives a target's range as the key shows it: "40–60%", "10–200"."""
+    """Gives a target's range as the key shows it: "40–60%", "-5 to 5 points", "10–200"."""
+    if KEYS[key].share and KEYS[key].lowest < 0:
+        return f"{100 * lo:g} to {100 * hi:g} points"
     if KEYS[key].share:
         return f"{100 * lo:g}–{100 * hi:g}%"
     return f"{lo:g}–{hi:g}"
@@ -330,7 +364,7 @@ def section(ctx: ReportContext) -> Section | None:
     what = "; ".join(f"{k}: {KEYS[k].what}" + (f" ({ctx.game.headline.title})" if k ==
                                                "headline" else "") for k in found.profile.targets)
     tables = [Table(f"Targets of {found.profile.name} by configuration", shown,
-                    note=f"{what} (shares in %); {NOTE}")] if shown.height else []
+                    note=f"{what} (shares and their differences in %); {NOTE}")] if shown.height else []
     return Section("Designer's profile", tables, text=f"{text}." if text else "")
 
 

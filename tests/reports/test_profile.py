@@ -178,3 +178,42 @@ def test_the_answer_says_when_no_target_is_measured():
     assert profile.sentence(found) == (
         "Against the profile p.toml: none of its targets is measured on these runs; not "
         "measured: skill_expression (it needs a ladder).")
+
+
+class Counted(Seats):
+    """The stand-in with configurations of 2 and 4 players and a headline whose target is a
+    fair share."""
+
+    configs = pl.DataFrame({"configuration": ["2p", "4p"], "cfg_players": [2, 4]})
+
+    def target_at(self, players):
+        return 1 / np.asarray(players, float)
+
+
+def test_the_first_seat_against_a_fair_share_takes_each_player_counts_share():
+    seats = pl.concat([seats_of([70, 30], 100),
+                       seats_of([40, 20, 20, 20], 100).with_columns(configuration=pl.lit("4p"))])
+    frame = profile.first_seat_vs_fair(Counted(seats, game=object())).sort("configuration")
+    plain = profile.first_seat(Seats(seats, game=object())).sort("configuration")
+    assert frame["estimate"].to_list() == pytest.approx([0.7 - 0.5, 0.4 - 0.25])
+    share = np.array([0.5, 0.25])
+    assert frame["low"].to_numpy() == pytest.approx(plain["low"].to_numpy() - share)
+    assert frame["high"].to_numpy() == pytest.approx(plain["high"].to_numpy() - share)
+
+
+def test_the_headline_against_its_target_takes_each_player_counts_target(monkeypatch):
+    monkeypatch.setattr(profile, "headline", lambda ctx: pl.DataFrame({
+        "configuration": ["4p", "2p"], "estimate": [0.3, 0.55], "low": [0.28, 0.5],
+        "high": [0.32, 0.6]}))
+    frame = profile.headline_vs_target(Counted())
+    assert frame.rows() == [("4p", pytest.approx(0.05), pytest.approx(0.03), pytest.approx(0.07)),
+                            ("2p", pytest.approx(0.05), pytest.approx(0.0), pytest.approx(0.1))]
+
+
+def test_a_difference_of_shares_takes_a_range_within_minus_one_and_one(tmp_path):
+    found = profile.load(write(tmp_path, "[targets]\nfirst_seat_vs_fair = [-0.05, 0.05]\n"))
+    assert found.targets == {"first_seat_vs_fair": (-0.05, 0.05)}
+    with pytest.raises(UserError, match=r"a difference of shares: its range lies within \[-1, 1\]"):
+        profile.load(write(tmp_path, "[targets]\nheadline_vs_target = [-2, 0.05]\n"))
+    assert profile.bounds_text("first_seat_vs_fair", -0.05, 0.05) == "-5 to 5 points"
+    assert profile.figure("first_seat_vs_fair", 0.012) == "+1.2 points"
