@@ -11,8 +11,8 @@ from sim import games
 
 
 # The suite tests the games the project ships: a game installed from elsewhere (such as
-# examples/games/no_thanks) runs its own tests with sim/testing.py, and the conformance
-# adapters (tests/conformance/game_adapters/) know only the built-in games.
+# examples/games/no_thanks) runs its own tests with sim/testing.py, which
+# tests/conformance/test_public_suite.py runs on every installed game too.
 for _name in [name for name, target in games.GAMES.items() if not target.startswith("sim.games.")]:
     del games.GAMES[_name]
 
