@@ -5,28 +5,11 @@ each check with its defaults, nothing known of the game but what it declares. (T
 a simple-level game's rules module pass at once for a fast-level game: test_hidden_information.py
 runs the suite's re-deal check on the built-ins' samplers.)"""
 
-import importlib
-import sys
 from importlib.metadata import entry_points
 
 import pytest
 
 from sim import games, testing
-from sim.new_game import write
-
-
-@pytest.fixture(scope="module")
-def skeleton(tmp_path_factory):
-    """Gives the game of the package `simulate new-game` writes, importable."""
-    folder = tmp_path_factory.mktemp("new-game") / "skeleton-game"
-    write("skeleton-game", folder)
-    sys.path.insert(0, str(folder))
-    try:
-        yield importlib.import_module("skeleton_game").GAME
-    finally:
-        sys.path.remove(str(folder))
-        for name in [n for n in sys.modules if n.startswith("skeleton_game")]:
-            del sys.modules[name]
 
 
 # Every installed game, read from its entry point: the other tests see the built-ins alone
@@ -42,5 +25,5 @@ def test_every_installed_game_passes_the_public_suite(name, check, monkeypatch):
 
 
 @pytest.mark.parametrize("check", testing.CHECKS, ids=lambda check: check.__name__)
-def test_a_new_game_skeleton_passes_the_public_suite(skeleton, check):
-    check(skeleton)
+def test_a_new_game_skeleton_passes_the_public_suite(written, check):
+    check(written[1].GAME)  # the package `simulate new-game` writes (tests/conftest.py)

@@ -2,7 +2,6 @@
 passes the public conformance checks (sim/testing.py) unchanged, installed games are found
 through the entry points and get the commands, and a broken one is one line."""
 
-import importlib
 import os
 import random
 import subprocess
@@ -12,23 +11,8 @@ from pathlib import Path
 import pytest
 
 from sim import testing
-from sim.new_game import write
 
 ROOT = Path(__file__).resolve().parents[2]
-
-
-@pytest.fixture(scope="module")
-def written(tmp_path_factory):
-    """Gives (folder, game module) of a game written by `simulate new-game` and importable."""
-    folder = tmp_path_factory.mktemp("own") / "card-race"
-    write("card-race", folder)
-    sys.path.insert(0, str(folder))
-    try:
-        yield folder, importlib.import_module("card_race")
-    finally:
-        sys.path.remove(str(folder))
-        for name in [n for n in sys.modules if n.startswith("card_race")]:
-            del sys.modules[name]
 
 
 def installed(tmp_path: Path, entries: dict[str, str], package: str = "card-race") -> dict:
