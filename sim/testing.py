@@ -346,10 +346,11 @@ def built_ins_through_python(game, players=None, games: int = 2, setups=None) ->
     its built-in strategies, played by a Python strategy that makes the move `view.suggest`
     says that strategy makes (docs/bots.md), is offered one legal move or more (none twice),
     makes a legal move at every decision, and plays the games (and the traces) the built-in
-    plays. Seats alternate between the Python strategy and the built-in (which keeps
-    whatever the engine records for it). The search is played by the first search preset the
-    game lists (its cheapest: the others play the same code for longer). Passes at once for a
-    game without compiled bots (a simple-level game has the Python driver alone)."""
+    plays (at the fewest players and the middle count). Seats alternate between the Python
+    strategy and the built-in (which keeps whatever the engine records for it). The search is
+    played by the first search preset the game lists (its cheapest: the others play the same
+    code for longer). Passes at once for a game without compiled bots (a simple-level game has
+    the Python driver alone)."""
     if not hasattr(game, "bots") or _module(game) is not None:
         return
     rules = game.load_rules(None, [])
@@ -362,8 +363,8 @@ def built_ins_through_python(game, players=None, games: int = 2, setups=None) ->
         cls = python_bots.load_class(follower)
         for strategy in [n for n in names if n not in searches] + searches[:1]:
             cls.strategy = strategy
-            counts = _counts(game, players, setups)
-            for n in sorted({counts[0], counts[-1]}):
+            counts = _counts(game, players, setups)  # the fewest and the middle count: the
+            for n in sorted({counts[0], counts[len(counts) // 2]}):  # driver is slow at a crowd
                 for first in (0, 1):
                     built_in = Setup(n, (strategy,) * n)
                     python = Setup(n, tuple(seats.canonical(game, follower)
