@@ -392,7 +392,7 @@ def sentences(ctx: ReportContext, sections: list[Section]) -> list[str]:
         frame = frame.filter(pl.col("variant").is_in(reference))
     said.append(verdict_sentence(frame, head, lead))
     titles = {s.title for s in sections}
-    driver = driver_of(ctx.game.name)
+    driver = driver_of(ctx.game)
     whatif = next((s for s in sections if s.title.startswith("What-if")), None)
     if whatif is None:
         said.append(closest_count_sentence(frame))

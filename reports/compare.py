@@ -249,7 +249,7 @@ def _count_sections(run, ctx: ReportContext, players: int, tag: str) -> list[Sec
                              "of the seat)"))
     heading = f"Strategy comparison, {players} players" if tag else "Strategy comparison"
     sections = [Section(heading, tables, text=pairing_note(ctx))]
-    for fn in compare_sections_for(run.game):
+    for fn in compare_sections_for(ctx.game):
         section = fn(ctx)
         if section is not None:
             if tag:

@@ -32,7 +32,7 @@ def build_sections(runs: list, charts_dir: Path, allow_partial: bool = False,
     warnings = [w for run in runs for w in runs_mod.check_run(run, allow_partial)]
     ctx = report_context(runs, game, charts_dir, target, baseline)
     ctx.profile = designer
-    own = sections_for(runs[0].game)
+    own = sections_for(game)
     sections = [s for fn in (whatif.section, profile.section, *own) if (s := fn(ctx)) is not None]
     sections = [answer.section(ctx, sections), *sections, provenance.section(ctx)]
     if warnings:

@@ -1,8 +1,8 @@
 """Report sections: the ones every game gets, and the registry through which a game adds its own.
 
 A section is a function `(ReportContext) -> Section`. Every game gets `COMMON`; a game adds
-sections in its package's `report` module (e.g. `sim/games/saboteur/report.py`) by decorating
-them with `@game_section("<game>")`. The machinery
+its own by declaring them on its game object (`report_sections`, and `compare_sections` for
+`simulate compare`; see sim.game.Game), e.g. those of `sim/games/saboteur/report.py`. The machinery
 (scanning runs, rates with intervals, charts, rendering) is shared, never copied per game.
 
 A run's summary prints through `Table` and reports/render.py: the sections that draw charts
@@ -11,7 +11,6 @@ import reports.charts (matplotlib) and scipy themselves, so that a run never loa
 
 from __future__ import annotations
 
-import importlib
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
@@ -455,7 +454,6 @@ SEAT_TEST_NOTE = ("even = a seat's rate if all seats were equally strong (winnin
 
 SectionFn = Callable[[ReportContext], "Section | None"]
 COMMON: list[SectionFn] = []
-_BY_GAME: dict[str, list[SectionFn]] = {}
 
 
 def common_section(fn: SectionFn) -> SectionFn:
@@ -463,50 +461,15 @@ def common_section(fn: SectionFn) -> SectionFn:
     return fn
 
 
-def game_section(game: str):
-    """Registers a section that only reports of `game` have."""
-    def register(fn: SectionFn) -> SectionFn:
-        _BY_GAME.setdefault(game, []).append(fn)
-        return fn
-    return register
+def sections_for(game) -> list[SectionFn]:
+    """Gives the common sections, then the game's own (its declared `report_sections`)."""
+    return COMMON + list(getattr(game, "report_sections", ()))
 
 
-_COMPARE_BY_GAME: dict[str, list[SectionFn]] = {}
-
-
-def compare_section(game: str):
-    """Registers a section that `simulate compare` adds for `game` (e.g. results by role)."""
-    def register(fn: SectionFn) -> SectionFn:
-        _COMPARE_BY_GAME.setdefault(game, []).append(fn)
-        return fn
-    return register
-
-
-def load_game_sections(game: str) -> None:
-    """Imports the `report` module of game `game`'s package, if it has one: its sections
-    register themselves (e.g. sim.games.saboteur.report)."""
-    from sim import games
-
-    if game not in games.GAMES:
-        return  # a game object made by hand (tests), with no package around it
-    module = games.module_of(game) + ".report"
-    try:
-        importlib.import_module(module)
-    except ModuleNotFoundError as e:
-        if e.name != module:
-            raise
-
-
-def sections_for(game: str) -> list[SectionFn]:
-    """Gives the common sections, then the game's own (from its package's `report` module)."""
-    load_game_sections(game)
-    return COMMON + _BY_GAME.get(game, [])
-
-
-def compare_sections_for(game: str) -> list[SectionFn]:
-    """Gives the extra comparison sections a game declares (none for most games)."""
-    load_game_sections(game)
-    return list(_COMPARE_BY_GAME.get(game, []))
+def compare_sections_for(game) -> list[SectionFn]:
+    """Gives the extra sections `simulate compare` adds for the game (its declared
+    `compare_sections`, e.g. Saboteur's results by role; none for most games)."""
+    return list(getattr(game, "compare_sections", ()))
 
 
 def _n_caption(n_games: int, unit: str = "games") -> str:

@@ -30,8 +30,8 @@ def target_of(game: str) -> Target:
 
 @dataclass(frozen=True)
 class Driver:
-    """A factor of the deal that can decide most of a game's headline, as its `report` module
-    declares it (Saboteur: the number of saboteurs in play), for the report's Answer.
+    """A factor of the deal that can decide most of a game's headline, as the game declares
+    it (its `driver`; Saboteur: the number of saboteurs in play), for the report's Answer.
 
     `rates(ctx)` gives the headline per level of the factor: a frame with the report's
     grouping keys (`ctx.apart("players")`), `level`, and n, rate, low, high (with_wilson);
@@ -51,17 +51,9 @@ class Driver:
         return [k[:-2] + f".{players}" if k.endswith(".N") else k for k in self.keys]
 
 
-_DRIVERS: dict[str, Driver] = {}
-
-
-def declare_driver(game: str, driver: Driver) -> None:
-    """Records the factor of the deal that can decide `game`'s headline."""
-    _DRIVERS[game] = driver
-
-
-def driver_of(game: str) -> Driver | None:
-    """Gives the game's declared driver, or None."""
-    return _DRIVERS.get(game)
+def driver_of(game) -> Driver | None:
+    """Gives the driver the game declares (its `driver`), or None."""
+    return getattr(game, "driver", None)
 
 
 def check_target(value: float | None) -> None:

@@ -7,6 +7,7 @@ workers, shards, manifests, progress, reports) is shared and lives once in `sim/
 
 from __future__ import annotations
 
+import importlib
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -255,6 +256,18 @@ class RuleFile:
     help: str
 
 
+class DeclaredIn:
+    """A game's declaration kept in another module, read from there when first asked for: a
+    game's report sections (`report_sections = DeclaredIn(f"{__name__}.report", "SECTIONS")`)
+    import the reports, which playing the game never needs."""
+
+    def __init__(self, module: str, name: str):
+        self.module, self.name = module, name
+
+    def __get__(self, game, owner=None):
+        return getattr(importlib.import_module(self.module), self.name)
+
+
 # ---- what a game declares, and what a game that declares nothing gets -----------------------
 
 DEFAULT_TARGET = Target()
@@ -366,7 +379,10 @@ class Game(Protocol):
     # `setup_options(given, players, rules, sweep)` where they need reading against the rules),
     # `files` (RuleFile, ...: data files the rules name), `blurb` (what the game is, in the run
     # command's help), `traces` (how its trace goes: "move by move"), `bench_players` and
-    # `bench_scaling` (what `simulate bench` times by default).
+    # `bench_scaling` (what `simulate bench` times by default), `report_sections` (the report's
+    # sections of its own, after the common ones: functions ReportContext -> Section or None),
+    # `compare_sections` (those `simulate compare` adds) and `driver` (reports.verdicts.Driver:
+    # the factor of the deal the report's Answer explains the headline by).
 
     def strategy_names(self) -> list[str]:
         """Gives the names `--strategy` accepts (families and presets)."""

@@ -10,21 +10,27 @@ study can trust it. A game package's test file needs only
         check(GAME)
 
 Each check raises AssertionError saying what broke. `determinism`, `trace_is_play`,
-`bad_input`, `python_strategies` and `every_game_ends` hold for any game (sim.game.Game), and
-the built-in games' tests run them as here (tests/conformance/test_public_suite.py, with
-`setups=`: the configurations a check plays); the others (SIMPLE_LEVEL) read a simple-level
-game's rules module (sim/simple.py) and pass at once for other games. `redeal_is_independent`
-is the re-deal check of one position, for a game of either level.
+`bad_input`, `command_line`, `python_strategies`, `legal_moves_only` and `every_game_ends`
+hold for a game of either level (sim.game.Game: a simple-level game's bots are checked in its
+rules module, a fast-level game's through its Python driver), and the built-in games' tests run
+them as here (tests/conformance/test_public_suite.py); the others (SIMPLE_LEVEL) read a
+simple-level game's rules module (sim/simple.py) and pass at once for other games.
+`redeal_is_independent` is the re-deal check of one position, for a game of either level.
 """
 
 from __future__ import annotations
 
+import contextlib
 import io
 import itertools
+import os
 import random
+import re
 import signal
+import sys
 import tempfile
 from collections import Counter
+from importlib.metadata import entry_points
 from pathlib import Path
 
 import numpy as np
@@ -32,11 +38,13 @@ import polars as pl
 from polars.testing import assert_frame_equal
 
 from sim.errors import UserError
-from sim.game import Setup
+from sim.game import Setup, forbids
 from strategies import python_bots, seats
 
 SEED = 20260101
 GAMES = 12  # per player count and strategy: enough to reach the rare branches of small games
+MAX_SEED = 2**63 - 1  # the largest seed --seed takes (sim.run.limits)
+GAMES_GROUP = "tabletop_balance.games"  # the entry points games are installed as (sim.games)
 
 
 def _counts(game, players, setups=None) -> list[int]:
@@ -62,7 +70,8 @@ def _setups(game, players, setups=None) -> list[Setup]:
 def determinism(game, players=None, games: int = GAMES, setups=None) -> None:
     """Game i depends on (seed, rules, setup, i) alone: however the games are cut into chunks
     (as workers take them), the tables are the same; another seed plays other games; the id
-    offset only renumbers the games (`game_id` is id_offset + i)."""
+    offset only renumbers the games (`game_id` is id_offset + i); the largest seeds play too
+    (`largest_seeds`)."""
     rules = game.load_rules(None, [])
     for setup in _setups(game, players, setups):
         whole = game.play(rules, setup, SEED, 0, games, 0)
@@ -82,6 +91,20 @@ def determinism(game, players=None, games: int = GAMES, setups=None) -> None:
         other = game.play(rules, setup, SEED + 1, 0, games, 0)
         assert not other["seats"].equals(whole["seats"]), \
             f"{setup.label()}: another seed must play other games"
+    largest_seeds(game, rules, _setups(game, players, setups)[0])
+
+
+def largest_seeds(game, rules: dict, setup: Setup) -> None:
+    """The two largest seeds `--seed` takes play games of their own, and `trace` plays them
+    as `play` does (after a small seed, as every run's compile plays one)."""
+    game.play(rules, setup, 5, 0, 1, 0)
+    for seed in (MAX_SEED - 1, MAX_SEED):
+        traced = game.trace(rules, setup, seed, 1, io.StringIO())
+        played = game.play(rules, setup, seed, 1, 2, 0)
+        for table in game.tables:
+            assert_frame_equal(traced[table], played[table])  # the trace's game is play's
+    assert not game.play(rules, setup, MAX_SEED - 1, 0, 4, 0)["seats"].equals(
+        game.play(rules, setup, MAX_SEED, 0, 4, 0)["seats"]), "the largest seeds play alike"
 
 
 def trace_is_play(game, players=None, games: int = 3, setups=None) -> None:
@@ -199,11 +222,96 @@ def bad_input(game, players=None, games: int = 0, setups=None) -> None:
                        f"--set {key}=\"text\" (it takes {type(value).__name__})")
 
 
+def command_line(game, players=None, games: int = 0, setups=None) -> None:
+    """Bad input a user gives the game's commands (`simulate GAME`, `trace`, `bench`) ends in
+    one line on stderr saying what is wrong, and exit code 2, and writes nothing. Runs the
+    installed `simulate` command in-process (its console script); passes at once for a game
+    not installed under its name, which no command reaches."""
+    if game.name not in {e.name for e in entry_points(group=GAMES_GROUP)}:
+        return
+    simulate = next(iter(entry_points(group="console_scripts", name="simulate"))).load()
+    for args, says in _bad_inputs(game):
+        with tempfile.TemporaryDirectory() as folder:
+            code, err = _run(simulate, folder, args)
+            assert code == 2 and err.startswith("error: ") and err.count("\n") == 1 \
+                and says in err, f"simulate {' '.join(args)}: exit code {code}, stderr " \
+                                 f"{err!r}; want exit code 2 and one line saying {says!r}"
+            assert list(Path(folder).iterdir()) == [], f"simulate {' '.join(args)} wrote files"
+
+
+def _run(simulate, folder: str, args: list[str]) -> tuple[int, str]:
+    """Gives the exit code and stderr of `simulate ARGS`, run in-process in `folder`."""
+    argv, cwd, err = sys.argv, os.getcwd(), io.StringIO()
+    try:
+        sys.argv = ["simulate", *args]
+        os.chdir(folder)
+        with contextlib.redirect_stderr(err), contextlib.redirect_stdout(io.StringIO()):
+            try:
+                simulate()
+                code = 0
+            except SystemExit as e:
+                code = e.code or 0
+    finally:
+        sys.argv = argv
+        os.chdir(cwd)
+    return code, err.getvalue()
+
+
+def _bad_inputs(game) -> list[tuple[list[str], str]]:
+    """Gives (arguments, what the one line says) for bad input every game refuses alike."""
+    name = game.name
+    unknown = (f"error: unknown strategy 'clever'; known strategies: "
+               f"{', '.join(game.strategy_names())} (or a Python bot: path/to/file.py:ClassName)")
+    players = ["--players", str(game.min_players)]
+    two_player = game.min_players == game.max_players  # `bench` takes no --players then
+
+    def refused(n):
+        if two_player:
+            return f"error: {name} is a game for two players: --players takes only 2, got {n}"
+        return f"error: {name} takes {game.min_players}–{game.max_players} players, got {n}"
+
+    above, below = game.max_players + 1, game.min_players - 1
+    span = f"{game.min_players}-{above + 2}"  # refused at its first count out of range
+    cases = [
+        ([name, "--players", str(above)], refused(above)),
+        ([name, "--players", str(below)], refused(below)),
+        ([name, "--players", span], refused(span if two_player else above)),
+        ([name, "--players", "four"], "error: --players takes a number (7), a list (5,7) or a "
+                                      "range (3-10), got 'four'"),
+        ([name, *players, "--strategy", "clever"], unknown),
+        ([name, *players, "--seat-strategy", "0=clever"], unknown),
+        ([name, *players, "--seat-strategy", f"{game.min_players}=random"],
+         f"error: --seat-strategy: there is no seat {game.min_players} with {game.min_players} "
+         f"players (seats are 0–{game.min_players - 1})"),
+        ([name, *players, "--set", "no_such.rule=1"], "error: unknown rule 'no_such"),
+        ([name, *players, "--set", "no_equals_sign"], "error: --set"),
+        ([name, *players, "--seed", "-1"], "error: --seed must be between 0 and 2**63-1, got -1"),
+        ([name, *players, "--seed", str(2**63)], "error: --seed must be between 0 and 2**63-1"),
+        ([name, *players, "--games", "0"], "error: --games must be at least 1, got 0"),
+        ([name, *players, "--config", "missing.toml"], "missing.toml"),
+        (["trace", name, "--players", str(above)], refused(above)),
+        (["trace", name, "--players", str(below)], refused(below)),
+        (["trace", name, *players, "--strategy", "clever"], unknown),
+        (["trace", name, *players, "--seed", "-1"], "error: --seed must be between 0 and 2**63-1"),
+        (["bench", name, *([] if two_player else players), "--strategies", "clever"], unknown),
+    ] + ([] if two_player else [(["bench", name, "--players", str(n)], refused(n))
+                                for n in (above, below)])
+    if forbids(game):
+        forbiddable = ", ".join(game.bots.forbiddable(game.load_rules(None, [])))
+        cases += [([name, *players, "--forbid", "teleport"],
+                   f"error: {name} cannot forbid 'teleport'; it can forbid: {forbiddable}"),
+                  (["trace", name, *players, "--forbid", "teleport"],
+                   f"error: {name} cannot forbid 'teleport'")]
+    return cases
+
+
 def legal_moves_only(game, players=None, games: int = GAMES, setups=None) -> None:
-    """Every bot of the game plays only legal moves, and the legal moves are never empty."""
+    """Every built-in strategy of the game plays only legal moves, and the legal moves are
+    never empty. At the fast level (a game whose bots are compiled), each plays through the
+    Python driver too (`built_ins_through_python`), where every move it makes is checked."""
     m = _module(game)
     if m is None:
-        return
+        return built_ins_through_python(game, players, min(games, 2), setups)
     rules = game.load_rules(None, [])
     for n in _counts(game, players, setups):
         for family, cls in game.bots.classes.items():
@@ -222,17 +330,106 @@ def legal_moves_only(game, players=None, games: int = GAMES, setups=None) -> Non
                     state = m.apply(state, move)
 
 
+FOLLOWER = """\
+class Follower:
+    strategy = None  # the built-in strategy it plays
+
+    def choose(self, view, legal_moves, rng):
+        assert len(legal_moves) > 0 and len(set(legal_moves)) == len(legal_moves), \\
+            f"legal moves none, or one twice: {list(legal_moves)!r}"
+        return view.suggest(self.strategy)
+"""
+
+
+def built_ins_through_python(game, players=None, games: int = 2, setups=None) -> None:
+    """A fast-level game's Python driver plays its jitted loop's games move for move: each of
+    its built-in strategies, played by a Python strategy that makes the move `view.suggest`
+    says that strategy makes (docs/bots.md), is offered one legal move or more (none twice),
+    makes a legal move at every decision, and plays the games (and the traces) the built-in
+    plays (at the fewest players and the middle count). Seats alternate between the Python
+    strategy and the built-in (which keeps whatever the engine records for it). The search is
+    played by the first search preset the game lists (its cheapest: the others play the same
+    code for longer). Passes at once for a game without compiled bots (a simple-level game has
+    the Python driver alone)."""
+    if not hasattr(game, "bots") or _module(game) is not None:
+        return
+    rules = game.load_rules(None, [])
+    names = game.strategy_names()
+    searches = [name for name in names if _family(game, name) == "search"]
+    with tempfile.TemporaryDirectory() as folder:
+        file = Path(folder) / "conformance_follower.py"
+        file.write_text(FOLLOWER)
+        follower = f"{file}:Follower"
+        cls = python_bots.load_class(follower)
+        for strategy in [n for n in names if n not in searches] + searches[:1]:
+            cls.strategy = strategy
+            counts = _counts(game, players, setups)  # the fewest and the middle count: the
+            for n in sorted({counts[0], counts[len(counts) // 2]}):  # driver is slow at a crowd
+                for first in (0, 1):
+                    built_in = Setup(n, (strategy,) * n)
+                    python = Setup(n, tuple(seats.canonical(game, follower)
+                                            if seat % 2 == first else strategy
+                                            for seat in range(n)))
+                    where = f"{strategy} at {n} players, the Python strategy at seat {first}"
+                    try:
+                        driven = game.play(rules, python, SEED, 0, games, 0)
+                        traced = _moves(game, rules, python, games - 1)
+                    except UserError as e:  # the follower's complaint, or an illegal move
+                        raise AssertionError(f"{where}: {e}") from None
+                    jitted = game.play(rules, built_in, SEED, 0, games, 0)
+                    for table in game.tables:
+                        assert _unlabelled(driven[table]).equals(_unlabelled(jitted[table])), \
+                            f"{where}: the {table} tables differ from the compiled loop's"
+                    assert traced == _moves(game, rules, built_in, games - 1), \
+                        f"{where}: the trace differs from the compiled loop's"
+
+
+def _family(game, name: str) -> str:
+    """Gives the bot family a strategy name of the game plays (a preset's, or the name's)."""
+    return game.bots.presets.get(name, (name, {}))[0]
+
+
+def _unlabelled(table: pl.DataFrame) -> pl.DataFrame:
+    return table.drop([c for c in ("strategy",) if c in table.columns])
+
+
+def _moves(game, rules, setup: Setup, index: int) -> list[str]:
+    """Gives the lines of game `index`'s trace after its header (which names the seats), a
+    seat's label, where a line names it last in brackets, written `bot)`."""
+    out = io.StringIO()
+    game.trace(rules, setup, SEED, index, out)
+    text = out.getvalue().split("\n", 1)[1]
+    for label in set(setup.strategies()):
+        text = re.sub(rf"(?<=[( ]){re.escape(label)}\)", "bot)", text)
+    return text.splitlines()
+
+
 def every_game_ends(game, players=None, games: int = GAMES, setups=None) -> None:
-    """Every game of the random and default bots ends (none stalls at the move cap), and the
-    winners are seats of the game with a score each."""
+    """Every game of the default bots ends with a winner (none stalls at the move cap); and
+    whatever the seed, the game and the bots at the table (random play, any mix of the game's
+    bots), a game ends with a winner or is recorded as stalled without one (random play may
+    reach a game's turn cap)."""
     rules = game.load_rules(None, [])
     for setup in _setups(game, players, setups):
         tables = game.play(rules, setup, SEED, 0, games, 0)
-        stalled = tables["games"]["stalled"].sum()
-        assert stalled == 0, f"{setup.label()}: {stalled} of {games} games stalled"
-        if _module(game) is not None:
-            won = tables["seats"].group_by("game_id").agg(pl.col("won").sum())
-            assert won["won"].min() >= 1, f"{setup.label()}: a game ended with no winner"
+        won = tables["seats"].group_by("game_id").agg(pl.col("won").sum()).sort("game_id")
+        stalled = tables["games"].sort("game_id")["stalled"]
+        assert ((won["won"] >= 1) != stalled).all(), \
+            f"{setup.label()}: a game ends with a winner, or stalled without one"
+        if "random" not in setup.strategies():  # random play may reach a turn cap
+            assert stalled.sum() == 0, f"{setup.label()}: {stalled.sum()} of {games} games " \
+                                       "stalled"
+    drawn = random.Random(SEED)
+    names = [name for name in game.strategy_names() if _family(game, name) != "search"]
+    for n in _counts(game, players, setups):
+        for _ in range(games // 3):
+            # any seed, any game, any mix of the game's bots (the search but for its cost)
+            setup = Setup(n, tuple(drawn.choice(names) for _ in range(n)))
+            seed, index = drawn.randrange(2**63), drawn.randrange(10**6)
+            tables = game.play(rules, setup, seed, index, index + 1, 0)
+            stalled, won = tables["games"]["stalled"][0], tables["seats"]["won"].any()
+            assert stalled != won, f"{setup.label()}, seed {seed}, game {index}: a game ends " \
+                                   "with a winner, or stalled without one"
 
 
 def conservation(game, players=None, games: int = GAMES, setups=None) -> None:
@@ -321,12 +518,15 @@ def redeal_is_independent(redeal, sees, state, seat: int, stream, where: str = "
     return difference(other, state) is not None
 
 
-CHECKS = (determinism, trace_is_play, bad_input, python_strategies, legal_moves_only,
-          every_game_ends, conservation, hidden_information, redeal_independence)
+CHECKS = (determinism, trace_is_play, bad_input, command_line, python_strategies,
+          legal_moves_only, every_game_ends, conservation, hidden_information,
+          redeal_independence)
 # The checks that read a simple-level game's rules module (sim/simple.py), and pass at once for
-# a game of the fast level, whose own tests check its rules and sampler (the built-in games':
-# tests/conformance/, where test_hidden_information.py runs `redeal_is_independent` on them).
-SIMPLE_LEVEL = (legal_moves_only, conservation, hidden_information, redeal_independence)
+# a game of the fast level, whose own tests check what it conserves and its sampler (the
+# built-in games': tests/conformance/, where test_hidden_information.py runs
+# `redeal_is_independent` on them). `legal_moves_only` plays a fast-level game's built-in bots
+# through its Python driver instead (`built_ins_through_python`).
+SIMPLE_LEVEL = (conservation, hidden_information, redeal_independence)
 
 
 def check_all(game, players=None, setups=None) -> None:

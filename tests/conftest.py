@@ -1,5 +1,6 @@
 """Fixtures every test folder may use."""
 
+import importlib
 import subprocess
 import sys
 import time
@@ -11,8 +12,8 @@ from sim import games
 
 
 # The suite tests the games the project ships: a game installed from elsewhere (such as
-# examples/games/no_thanks) runs its own tests with sim/testing.py, and the conformance
-# adapters (tests/conformance/game_adapters/) know only the built-in games.
+# examples/games/no_thanks) runs its own tests with sim/testing.py, which
+# tests/conformance/test_public_suite.py runs on every installed game too.
 for _name in [name for name, target in games.GAMES.items() if not target.startswith("sim.games.")]:
     del games.GAMES[_name]
 
@@ -62,6 +63,23 @@ def simulate(monkeypatch, capsys, tmp_path):
         return exit.value.code or 0, out, err
 
     return run
+
+
+@pytest.fixture(scope="module")
+def written(tmp_path_factory):
+    """Gives (folder, game package) of the game `simulate new-game card-race` writes,
+    importable while the module's tests run."""
+    from sim.new_game import write
+
+    folder = tmp_path_factory.mktemp("own") / "card-race"
+    write("card-race", folder)
+    sys.path.insert(0, str(folder))
+    try:
+        yield folder, importlib.import_module("card_race")
+    finally:
+        sys.path.remove(str(folder))
+        for name in [n for n in sys.modules if n.startswith("card_race")]:
+            del sys.modules[name]
 
 
 def pytest_sessionstart(session):

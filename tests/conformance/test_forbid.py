@@ -32,7 +32,7 @@ def kinds_made(name, setup, seed, games_, check=None) -> dict[int, set[str]]:
     return made
 
 
-@pytest.mark.parametrize("name", games.names())
+@pytest.mark.parametrize("name", game_adapters.fast_level())
 @settings(max_examples=6, deadline=None)
 @given(data=st.data())
 def test_no_seat_is_ever_offered_a_move_it_is_forbidden(name, data):
@@ -53,14 +53,14 @@ def test_no_seat_is_ever_offered_a_move_it_is_forbidden(name, data):
     kinds_made(name, Setup(players, tuple(strategies)), seed, 1, check)
 
 
-@pytest.mark.parametrize("name", games.names())
+@pytest.mark.parametrize("name", game_adapters.fast_level())
 def test_free_seats_make_the_moves_a_restriction_takes_away(name):
     setup = game_adapters.of(name).setups[0]
     made = kinds_made(name, Setup(setup.players, ("default",) * setup.players), 5, 3)
     assert set().union(*made.values()) >= game_adapters.of(name).common
 
 
-@pytest.mark.parametrize("name", games.names())
+@pytest.mark.parametrize("name", game_adapters.fast_level())
 def test_a_restricted_run_records_the_restriction_and_plays_other_games(name):
     game, adapter = games.get(name), game_adapters.of(name)
     rules = game.load_rules(None, [])

@@ -6,6 +6,7 @@ import importlib
 import io
 import pkgutil
 
+import game_adapters
 import numpy as np
 import pytest
 from numba import njit
@@ -76,7 +77,7 @@ def engine_dispatchers(name: str) -> list[CPUDispatcher]:
                  if isinstance(f, CPUDispatcher)}.values())
 
 
-@pytest.mark.parametrize("name", games.names())
+@pytest.mark.parametrize("name", game_adapters.fast_level())
 def test_no_compiled_engine_function_calls_reference_counting(name):
     game = games.get(name)
     rules = game.load_rules(None, [])

@@ -12,7 +12,7 @@ from sim import games
 from sim.game import Setup
 
 
-@pytest.mark.parametrize("name", games.names())
+@pytest.mark.parametrize("name", game_adapters.fast_level())
 @settings(max_examples=8, deadline=None)
 @given(data=st.data())
 def test_only_legal_moves_happen_what_is_conserved_stays_and_every_game_ends(name, data):

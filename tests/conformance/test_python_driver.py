@@ -1,58 +1,25 @@
-"""The Python driver plays the jitted loop's games move for move: every built-in bot of every
-game, played as a Python strategy through the readable view and legal moves, makes the games
-(and the traces) its jitted self makes; every kind of decision reaches Python strategies; an
-illegal move of any kind is one line naming it. (What a user's Python strategy is promised in
-any game: the public suite's `python_strategies`, test_public_suite.py.)"""
+"""The built-in games' Python drivers: every kind of decision reaches Python strategies; an
+example bot's games do not depend on chunking; an illegal move of any kind is one line naming
+it. (That the Python driver plays the jitted loop's games move for move, every built-in bot
+played through `view.suggest`, is the public suite's `legal_moves_only`; what a user's Python
+strategy is promised in any game, its `python_strategies`: test_public_suite.py.)"""
 
 import io
-import re
 import signal
 from pathlib import Path
 
 import game_adapters
 import polars as pl
 import pytest
-from builtin_seats import assert_same_tables, builtins_as_python, played
+from builtin_seats import builtins_as_python
 
 from sim import games
 from sim.errors import UserError
 from sim.game import Setup
 from strategies import seats
 
-GAMES = 3
-CASES = [(name, strategy) for name in games.names()
-         for strategy in played(games.get(name))]
 
-
-def moves_traced(game, rules, setup, seed, index) -> list[str]:
-    """Gives the lines of game `index`'s trace after its header (which names the seats), with
-    a seat's strategy, where a line names it last in brackets, written `bot)`."""
-    out = io.StringIO()
-    game.trace(rules, setup, seed, index, out)
-    text = out.getvalue().split("\n", 1)[1]
-    for label in set(setup.strategies()):
-        text = re.sub(rf"(?<=[( ]){re.escape(label)}\)", "bot)", text)
-    return text.splitlines()
-
-
-@pytest.mark.parametrize("name, strategy", CASES)
-def test_every_built_in_bot_plays_the_same_games_through_the_python_driver(name, strategy):
-    game, adapter = games.get(name), game_adapters.of(name)
-    pattern = (strategy, "default", strategy, "random")
-    configs = [(adapter.players[0], 0, 11, adapter.variants[0]),
-               (adapter.players[-1], 3, 2**40 + 3, adapter.variants[-1])]
-    for players, turn, seed, sets in configs:
-        rules = game.load_rules(None, list(sets))
-        setup = Setup(players, tuple(pattern[(i + turn) % 4] for i in range(players)))
-        jitted = game.play(rules, setup, seed, 0, GAMES, 0)
-        native = [moves_traced(game, rules, setup, seed, index) for index in range(GAMES)]
-        with builtins_as_python(game, adapter, rules, setup) as python:
-            assert_same_tables(game.play(rules, python, seed, 0, GAMES, 0), jitted)
-            for index in range(GAMES):  # move for move
-                assert moves_traced(game, rules, python, seed, index) == native[index], index
-
-
-@pytest.mark.parametrize("name", games.names())
+@pytest.mark.parametrize("name", game_adapters.fast_level())
 def test_every_kind_of_decision_reaches_python_strategies(name):
     game, adapter = games.get(name), game_adapters.of(name)
     rules = game.load_rules(None, [])
@@ -70,7 +37,7 @@ def test_every_kind_of_decision_reaches_python_strategies(name):
 EXAMPLES = Path(__file__).parents[2] / "strategies" / "examples"
 
 
-@pytest.mark.parametrize("name", games.names())
+@pytest.mark.parametrize("name", game_adapters.fast_level())
 def test_an_example_bots_games_do_not_depend_on_chunking_and_trace_equals_play(name):
     game, adapter = games.get(name), game_adapters.of(name)
     bot, makes = adapter.example
@@ -107,7 +74,7 @@ def python_seat(game, tmp_path, source: str) -> str:
     ("0", "0 is not one of its "),
     ("(1, 2)", "(1, 2) is not one of its "),
 ])
-@pytest.mark.parametrize("name", games.names())
+@pytest.mark.parametrize("name", game_adapters.fast_level())
 def test_an_illegal_move_names_the_bot_the_seat_the_move_and_the_game(name, tmp_path, returned,
                                                                      shown):
     game, base = games.get(name), game_adapters.of(name).setups[0]

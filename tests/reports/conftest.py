@@ -17,6 +17,7 @@ if str(ROOT) not in sys.path:
 
 from sim.errors import UserError  # noqa: E402
 from sim.game import Column, Headline, Setup, Target  # noqa: E402
+from sim.games.saboteur import report as saboteur_report  # noqa: E402
 
 
 def _install_store_stand_in() -> None:
@@ -70,6 +71,9 @@ SABOTEUR_LIKE = types.SimpleNamespace(
     # the columns the ladder's section looks for (roles per round)
     columns={"rounds": (Column("role", "miner or saboteur"),
                         Column("winner_team", "miners or saboteurs"))},
+    # Saboteur's own report sections and Answer driver, as the real game declares them
+    report_sections=saboteur_report.SECTIONS, compare_sections=saboteur_report.COMPARE_SECTIONS,
+    driver=saboteur_report.DRIVER,
 )
 
 
@@ -82,10 +86,11 @@ DUEL = types.SimpleNamespace(
 FAKES = {"saboteur": SABOTEUR_LIKE, "duel": DUEL}
 
 
-@pytest.fixture(autouse=True, scope="session")
+@pytest.fixture(autouse=True, scope="module")
 def saboteur_like():
     """Makes the reports see a Saboteur-shaped game (and a two-player Duel) whatever the
-    engines' state."""
+    engines' state, in these tests only (a module at a time: the tests run after them in the
+    same process read the real games)."""
     from reports import runs
 
     real = runs.game_named

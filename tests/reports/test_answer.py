@@ -227,7 +227,7 @@ def test_saboteur_declares_the_saboteurs_in_play_as_its_driver(shared_saboteur_r
 
     ctx = report_context([open_run(shared_saboteur_run)], runs.game_named("saboteur"), tmp_path)
     assert ctx.balance.rate == 0.5  # read from the game's report module, which it loads
-    driver = driver_of("saboteur")
+    driver = driver_of(ctx.game)
     assert driver.keys_at(7) == ["saboteur_cards.7", "miner_cards.7"]
     frame = driver.rates(ctx)
     rounds = pl.read_parquet(shared_saboteur_run / "rounds" / "*.parquet").filter(

@@ -18,14 +18,6 @@ def fake_game(monkeypatch):
 
     monkeypatch.setattr(games, "GAMES", {"fake": "fake_game", "saboteur": "fake_game:SABOTEUR"})
     monkeypatch.setattr(rules, "CONFIGS", HERE / "configs")
-    # standing in under Saboteur's name: none of the real game's report sections, Answer driver
-    # or the report tests' Saboteur-shaped stand-in (tests/reports/conftest.py) reach it
-    from reports import runs, sections, verdicts
-
-    monkeypatch.setattr(sections, "_BY_GAME", {})
-    monkeypatch.setattr(sections, "_COMPARE_BY_GAME", {})
-    monkeypatch.setattr(verdicts, "_DRIVERS", {})
-    monkeypatch.setattr(runs, "game_named", games.get)
     fake_game.GAME.compiled.clear()
     fake_game.GAME.played.clear()
     return fake_game.GAME

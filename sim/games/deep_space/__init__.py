@@ -15,7 +15,7 @@ from sim.games.deep_space.tables import COLUMNS
 from sim.games.deep_space.tables import build as build_tables
 from sim.games.deep_space.trace import Tracer
 from sim.games.deep_space.view import PythonSeatPlayer
-from sim.game import Headline, RuleFile, Setup, Target
+from sim.game import DeclaredIn, Headline, RuleFile, Setup, Target
 from strategies import python_bots
 from strategies import seats as seat_strings
 from strategies.presets import user_presets
@@ -55,6 +55,8 @@ class DeepSpace:
                               "configs/deep_space/deck.toml)."))
     blurb = "a race to build bases on a map of planets"
     traces = "turn by turn"
+    # its report's own sections (report.py)
+    report_sections = DeclaredIn(f"{__name__}.report", "SECTIONS")
     bench_scaling = 1_000_000
     # the information-set sampler (for search bots): sampler.resample(s, rs, seat, r)
     sampler = sampler

@@ -22,7 +22,6 @@ from reports.sections import (
     _apart_note,
     _n_caption,
     clustered_totals,
-    game_section,
     gap_tests,
     rate_covariance,
     seat_fairness,
@@ -34,7 +33,6 @@ from reports.stats import significance_level
 # the starter is rolled for: a fair share for the player moving first is 1/players
 
 
-@game_section("deep-space")
 def seat_advantage(ctx: ReportContext) -> Section:
     """Gives the game-win rate by turn order (0 = the player who rolled highest and started),
     per player count, with permutation tests against equal positions."""
@@ -82,7 +80,6 @@ def _style(strategy: str) -> str:
     return style + "".join(f", no {name}" for name in seat.forbidden)
 
 
-@game_section("deep-space")
 def win_rate_by_style(ctx: ReportContext) -> Section:
     """Gives the game-win rate of each strategy (its style named) per player count."""
     keys = ctx.apart("players", "strategy")
@@ -122,7 +119,6 @@ def win_rate_by_style(ctx: ReportContext) -> Section:
              f"z-test with games as clusters, {ADJUSTED}; {INTERVAL_NOTE}" + _apart_note(ctx))])
 
 
-@game_section("deep-space")
 def bases_by_planet(ctx: ReportContext) -> Section:
     """Gives, per board and player count, how often each planet gets a base, and draws each
     board coloured by bases per game."""
@@ -239,7 +235,6 @@ def _covered(board: dict, players: int) -> list[str]:
     return list(covers.get(str(players), covers.get(players, [])))
 
 
-@game_section("deep-space")
 def length_by_players(ctx: ReportContext) -> Section:
     """Gives rounds per game by player count, with the stalled rate."""
     keys = ctx.apart("players")
@@ -257,3 +252,7 @@ def length_by_players(ctx: ReportContext) -> Section:
                      pl.col("wins").alias("stalled"), pl.col("rate").alias("stalled rate")),
         ("stalled rate",), note="n = games; a round is one turn of every player"
         + _apart_note(ctx))])
+
+
+# the report's own sections, in order (the game declares them: DeepSpace.report_sections)
+SECTIONS = (seat_advantage, win_rate_by_style, bases_by_planet, length_by_players)

@@ -7,7 +7,7 @@ import polars as pl
 
 from sim import search as search_family
 from sim.errors import UserError
-from sim.game import COUNTS, Flag, Headline, Outcomes, Role, Setup, Target
+from sim.game import COUNTS, DeclaredIn, Flag, Headline, Outcomes, Role, Setup, Target
 from sim.games.saboteur import bots, cards, forbid, play, sampler, search
 from sim.games.saboteur.state import new_state
 from sim.games.saboteur.tables import COLUMNS
@@ -53,6 +53,10 @@ class Saboteur:
                                "from role cards).", "Saboteurs in play (default: dealt).", COUNTS),)
     blurb = "hidden saboteurs among the miners digging for gold"
     bench_scaling = 1_000_000
+    # its report's own sections, `simulate compare`'s, and the Answer's driver (report.py)
+    report_sections = DeclaredIn(f"{__name__}.report", "SECTIONS")
+    compare_sections = DeclaredIn(f"{__name__}.report", "COMPARE_SECTIONS")
+    driver = DeclaredIn(f"{__name__}.report", "DRIVER")
     # the information-set sampler (for search bots): sampler.resample(s, rs, seat, r)
     sampler = sampler
     # the search family's pieces (registered with sim/search.py when imported)

@@ -9,16 +9,14 @@ import polars as pl
 from reports import charts
 from reports.sections import (ADJUSTED, CLUSTER, INTERVAL_NOTE, TARGET_PERCENT, VERDICT_NOTE,
                               ReportContext, Rows, Section, Slab, Table, _apart_note, _n_caption,
-                              cluster_sums, clustered_totals, compare_section, game_section,
-                              gap_tests, rate_covariance, with_mean_interval, with_verdicts,
-                              with_wilson)
+                              cluster_sums, clustered_totals, gap_tests, rate_covariance,
+                              with_mean_interval, with_verdicts, with_wilson)
 from reports.stats import mean_design_effect
-from reports.verdicts import Driver, declare_driver
+from reports.verdicts import Driver
 
 # the miners' round-win rate is balanced at 50% (simulate report --target changes it)
 
 
-@game_section("saboteur")
 def miners_by_player_count(ctx: ReportContext) -> Section | None:
     """Gives the miners' round-win rate by player count, per way of choosing saboteurs (and
     per variant), with its verdict against the target; nothing when the runs choose saboteurs
@@ -76,13 +74,12 @@ def by_saboteurs_in_play(ctx: ReportContext) -> pl.DataFrame:
 
 
 # what decides most rounds: the saboteurs dealt, which the hidden role cards set
-declare_driver("saboteur", Driver(
+DRIVER = Driver(
     "saboteurs in play", by_saboteurs_in_play, keys=("saboteur_cards.N", "miner_cards.N"),
     why="the role cards beyond the player count stay hidden, so {keys} set the odds of "
-        "each deal", unit="rounds", level="{} in play"))
+        "each deal", unit="rounds", level="{} in play")
 
 
-@game_section("saboteur")
 def miners_by_saboteurs(ctx: ReportContext) -> Section:
     """Gives the miners' round-win rate by players × saboteurs in play (a heatmap)."""
     keys = ctx.apart("players", "saboteurs")
@@ -122,7 +119,6 @@ def with_clustered_mean(frame: pl.DataFrame, mean: str) -> pl.DataFrame:
     return with_mean_interval(frame, mean, "sd", n="eff_n")
 
 
-@game_section("saboteur")
 def gold_by_role(ctx: ReportContext) -> Section:
     """Gives the mean gold gained per round by role and player count, with 95% intervals."""
     keys = ctx.apart("players", "role")
@@ -156,7 +152,6 @@ def gold_by_role(ctx: ReportContext) -> Section:
              "games, at least 1)" + _apart_note(ctx))])
 
 
-@game_section("saboteur")
 def win_by_role_mix(ctx: ReportContext) -> Section:
     """Gives the final game-win rate by how many of its game's rounds a seat was a saboteur."""
     # player counts apart: a seat's fair share (1 / players) differs between them
@@ -211,7 +206,6 @@ def win_by_role_mix(ctx: ReportContext) -> Section:
              f"seats fall in several rows), {ADJUSTED}; {INTERVAL_NOTE}" + _apart_note(ctx))])
 
 
-@compare_section("saboteur")
 def compare_by_role(ctx: ReportContext) -> Section:
     """Gives each strategy's round-win rate and gold per round as a miner and as a saboteur."""
     keys = ["role", "strategy"]
@@ -253,3 +247,9 @@ def compare_by_role(ctx: ReportContext) -> Section:
              "z-test with games as clusters (a game's rounds and seats are dependent), "
              f"{ADJUSTED} (every pair of strategies in the role: the data picked the best); "
              f"{INTERVAL_NOTE}")])
+
+
+# the report's own sections, in order, and `simulate compare`'s (the game declares them:
+# Saboteur.report_sections, compare_sections and driver)
+SECTIONS = (miners_by_player_count, miners_by_saboteurs, gold_by_role, win_by_role_mix)
+COMPARE_SECTIONS = (compare_by_role,)

@@ -7,7 +7,7 @@ import numpy as np
 import polars as pl
 
 from sim import search as search_family
-from sim.game import Headline, Setup, Target
+from sim.game import DeclaredIn, Headline, Setup, Target
 from sim.games.sequence_stacks import bots, cards, forbid, play, sampler, search
 from sim.games.sequence_stacks.state import new_state, views
 from sim.games.sequence_stacks.tables import COLUMNS
@@ -50,6 +50,8 @@ class SequenceStacks:
     target = Target(None, above="the first player", below="the other players")
     blurb = "a race for red and blue chips"
     bench_players = (2, 4, 6)
+    # its report's own sections (report.py)
+    report_sections = DeclaredIn(f"{__name__}.report", "SECTIONS")
     bench_scaling = 1_000_000
     # the information-set sampler (for search bots): sampler.resample(s, rs, seat, r)
     sampler = sampler

@@ -17,7 +17,6 @@ from reports.sections import (
     _apart_note,
     _n_caption,
     clustered_totals,
-    game_section,
     pairwise_p,
     rate_covariance,
     seat_fairness,
@@ -28,12 +27,10 @@ from reports.sections import (
 from reports.stats import holm, significance_level
 from sim.games.sequence_stacks.tables import PLURALS
 
-GAME = "sequence-stacks"
 
 # a symmetric race: the first player's fair share is 1/players
 
 
-@game_section(GAME)
 def seat_advantage(ctx: ReportContext) -> Section:
     """Gives each seat's win rate by player count against an even share (permutation tests)."""
     keys = ctx.apart("players")
@@ -57,7 +54,6 @@ def seat_advantage(ctx: ReportContext) -> Section:
              "decided games' share; " + SEAT_TEST_NOTE + _apart_note(ctx))])
 
 
-@game_section(GAME)
 def action_cards(ctx: ReportContext) -> Section:
     """Gives how often each action card is played, and the win rate of the seats that played it
     against the seats that did not."""
@@ -128,7 +124,6 @@ def action_cards(ctx: ReportContext) -> Section:
     ])
 
 
-@game_section(GAME)
 def length_and_stalls(ctx: ReportContext) -> Section:
     """Gives game length, reshuffles, blocked sequences and the stalled rate by player count
     (per variant when the report holds several)."""
@@ -157,3 +152,7 @@ def length_and_stalls(ctx: ReportContext) -> Section:
         ("rate", "low", "high"), chart=path, chart_caption=_n_caption(n),
         note="n = games; a game stalls at the turn cap (rules: turn_cap) or the move cap"
              + _apart_note(ctx))])
+
+
+# the report's own sections, in order (the game declares them: SequenceStacks.report_sections)
+SECTIONS = (seat_advantage, action_cards, length_and_stalls)

@@ -11,7 +11,7 @@ import polars as pl
 from sim import search as search_family
 from sim import usage
 from sim.errors import UserError
-from sim.game import TEXT, TEXTS, Flag, Headline, Setup
+from sim.game import TEXT, TEXTS, DeclaredIn, Flag, Headline, Setup
 from sim.games.spit import race, reaction
 from sim.games.spit.tables import build as build_tables
 from strategies import python_bots
@@ -59,6 +59,8 @@ class RealTimeGame:
     )
     traces = "event by event, with simulated timestamps"
     bench_scaling = 200_000
+    # the report's own sections, Spit's and Speed's (sim/games/spit/report.py)
+    report_sections = DeclaredIn("sim.games.spit.report", "SECTIONS")
 
     def strategy_names(self) -> list[str]:
         return self.bots.strategies.strategy_names()

@@ -1,4 +1,4 @@
-"""Spit's own report sections (Speed's too, see sim/games/speed/report.py): seat 0's win rate against the
+"""Spit's own report sections (Speed's too, in hands instead of deals): seat 0's win rate against the
 reaction-time ratio, the effect of each rule variant, game length in deals (hands) and in
 simulated minutes, and how often the table stalls."""
 
@@ -13,7 +13,6 @@ from reports.sections import (
     Table,
     _apart_note,
     _n_caption,
-    game_section,
     gap_tests,
     with_mean_interval,
     with_wilson,
@@ -165,6 +164,5 @@ def stall_frequency(ctx: ReportContext) -> Section:
 
 # two players: balanced is 50% for seat 0
 
+# the report's own sections, in order (Spit and Speed declare them: RealTimeGame)
 SECTIONS = (win_rate_by_reaction_ratio, variant_effects, game_length, stall_frequency)
-for _section in SECTIONS:
-    game_section("spit")(_section)

@@ -1,7 +1,7 @@
 """What the conformance suite needs to know of each registered game, one module per game.
 
-Every registered game (the `tabletop_balance.games` entry points) must have an adapter here, named after its package; the
-suite fails when one is missing. An adapter is a module-level `ADAPTER` object with:
+Every installed game of the fast level (`fast_level()`) must have an adapter here, named after
+its package; the suite fails when one is missing. An adapter is a module-level `ADAPTER` object with:
 
     strategies   the game's bots module (sim/games/<game>/bots.py): choose, resolve, strategy_names
     setups       two or three small configurations mixing its bots (and options)
@@ -24,6 +24,13 @@ suite fails when one is missing. An adapter is a module-level `ADAPTER` object w
 import importlib
 
 from sim import games
+
+
+def fast_level() -> list[str]:
+    """Gives the names of the installed games of the fast level (compiled rules and bots: the
+    built-ins), each of which has an adapter here; a simple-level game (sim/simple.py) is held
+    to the public suite alone (test_public_suite.py)."""
+    return [name for name in games.names() if not hasattr(games.get(name), "rules_module")]
 
 
 def of(name: str):
