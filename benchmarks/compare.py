@@ -149,8 +149,14 @@ def time_row(row: Row, here: Player, there: Player, rounds: int, seconds: float,
     for side in (here, there):
         side.play(row.game, row.seats, 1)  # compiles or loads the engine
     probe = PROBE_GAMES["search" if "search" in row.seats else "other"]
-    cpu, _ = here.play(row.game, row.seats, probe)
-    row.games = max(probe, round(probe * seconds / max(cpu, 1e-6)))
+    games = probe
+    cpu, _ = here.play(row.game, row.seats, games)
+    # a few fast games take too little time to size a round from: a call's own cost (making
+    # the tables) swamps theirs, and the rounds came out 0.02 CPU-s for Speed
+    while cpu < seconds / 4:
+        games *= 4
+        cpu, _ = here.play(row.game, row.seats, games)
+    row.games = max(probe, round(games * seconds / cpu))
     hashes = set()
     r = 0
     while r < rounds or (r < max_rounds and row.verdict(threshold) == "undecided"):
