@@ -8,8 +8,9 @@ comparing process runs from. It uses only what every revision compared has kept 
 
 The protocol is one JSON object a line. It first writes {"sim": sim's folder, "games": the
 game names, "strategies": {game: strategy names}}; then, for each request line {"game",
-"seats", "games", "seed"}, plays games [0, games) of that configuration and writes {"cpu":
-CPU seconds, "hash": the tables' SHA-256}. An empty line ends it.
+"seats", "games", "seed", "dose"}, plays games [0, games) of that configuration and writes
+{"cpu": CPU seconds, "hash": the tables' SHA-256}. An empty line ends it. A "dose" above 0
+burns that fraction of the games' CPU seconds more within the timing (see `burn`).
 """
 
 import hashlib
@@ -17,6 +18,16 @@ import json
 import sys
 import time
 from pathlib import Path
+
+
+def burn(seconds: float) -> None:
+    """Spends `seconds` of this process's CPU on busy work: a slowdown of known size, outside
+    the engines (which it must not change), that `compare --dose` checks the gate catches."""
+    end = time.process_time() + seconds
+    state = 1
+    while time.process_time() < end:
+        for _ in range(200):
+            state = (state * 6364136223846793005 + 1442695040888963407) % 2**64
 
 
 def main() -> None:
@@ -41,6 +52,7 @@ def main() -> None:
         game.check(rules, setup)
         start = time.process_time()
         tables = game.play(rules, setup, asked["seed"], 0, asked["games"], 0)
+        burn((time.process_time() - start) * asked.get("dose", 0))
         cpu = time.process_time() - start
         digest = hashlib.sha256()
         for name in sorted(tables):

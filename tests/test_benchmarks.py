@@ -40,20 +40,51 @@ def test_every_game_is_timed_with_configurations_it_accepts():
             assert bench().count(*args) >= 1  # how many games its timing plays
 
 
-def test_the_gate_fails_a_row_more_than_the_threshold_slower_by_the_median_round():
+def test_the_gate_fails_a_row_only_when_the_interval_of_its_median_ratio_is_too_slow():
     from benchmarks.compare import Row, slower_rows
 
-    # CPU seconds of 100 games per round: here 10% slower in most rounds, one round noise
-    slow = Row("saboteur", ("default",) * 7, 100, here=[1.1, 1.1, 0.9, 1.1, 1.1],
-               there=[1.0, 1.0, 1.0, 1.0, 1.0])
-    noisy = Row("speed", ("random",) * 2, 100, here=[1.1, 1.0, 0.98, 1.02, 0.97],
-                there=[1.0, 1.0, 1.0, 1.0, 1.0])
+    # CPU seconds of 100 games per round, there 1.0 each round: here 10% slower in all rounds
+    # but one (noise)
+    there = [1.0] * 9
+    slow = Row("saboteur", ("default",) * 7, 100, here=[1.1] * 4 + [0.9] + [1.1] * 4,
+               there=there)
+    # 10% slower in most rounds, but two rounds as fast: the interval reaches 1
+    unsure = Row("spit", ("random",) * 2, 100, here=[1.1] * 4 + [1.0, 1.0] + [1.1] * 3,
+                 there=there)
+    # as fast, within 3%
+    same = Row("speed", ("random",) * 2, 100,
+               here=[1.02, 1.0, 0.98, 1.01, 0.99, 1.0, 1.03, 0.97, 1.0], there=there)
     assert slow.ratio() == pytest.approx(1 / 1.1) and slow.rate(slow.there) == 100
-    assert noisy.ratio() == pytest.approx(1.0)
-    assert slower_rows([slow, noisy], 0.05) == [slow]
-    assert slower_rows([slow, noisy], 0.10) == []
+    # the sign test's 95% interval of 9 rounds runs from the 2nd to the 8th smallest ratio
+    assert slow.interval() == pytest.approx((1 / 1.1, 1 / 1.1))
+    assert unsure.interval() == pytest.approx((1 / 1.1, 1.0)) and unsure.ratio() < 0.95
+    assert [row.verdict(0.05) for row in (slow, unsure, same)] == [
+        "slower", "undecided", "not slower"]
+    assert slower_rows([slow, unsure, same], 0.05) == [slow]
+    assert slower_rows([slow, unsure, same], 0.10) == []
+    assert Row("speed", ("random",) * 2, 100, here=[2.0] * 5, there=[1.0] * 5).verdict(
+        0.05) == "undecided"  # 5 rounds give no 95% interval
     assert slow.name == "saboteur 7p default"
     assert Row("spit", ("search", "default")).name == "spit 2p one search seat, default"
+
+
+def test_the_gate_catches_a_dosed_slowdown_and_passes_the_same_code():
+    from benchmarks.compare import Player, Row, time_row
+
+    # both sides this tree: the same code, the working tree's side burning extra CPU
+    here, there = Player("dosed", ROOT, {}, dose=0.3), Player("this tree", ROOT, {})
+    try:
+        dosed = Row("speed", ("random", "random"))
+        time_row(dosed, here, there, rounds=9, seconds=0.05, threshold=0.05, max_rounds=15)
+        here.dose = 0.0
+        same = Row("speed", ("random", "random"))
+        time_row(same, here, there, rounds=9, seconds=0.05, threshold=0.05, max_rounds=15)
+    finally:
+        here.close()
+        there.close()
+    assert dosed.verdict(0.05) == "slower" and 0.65 < dosed.ratio() < 0.85
+    assert same.verdict(0.05) != "slower" and dosed.same_tables and same.same_tables
+    assert len(dosed.ratios()) == 9  # decided in the first rounds
 
 
 def test_the_gate_refuses_a_revision_that_does_not_exist(capsys):
@@ -69,6 +100,9 @@ def test_the_gate_refuses_bad_options(capsys):
     from benchmarks import compare
 
     assert compare.main(["HEAD", "--rounds", "0"]) == 2
+    assert compare.main(["HEAD", "--rounds", "5"]) == 2  # too few for a 95% interval
+    assert compare.main(["HEAD", "--rounds", "9", "--max-rounds", "7"]) == 2
+    assert compare.main(["HEAD", "--dose", "-0.1"]) == 2
     assert compare.main(["HEAD", "--bots", "clever"]) == 2
     assert compare.main(["HEAD", "--game", "chess"]) == 2
     assert "unknown game 'chess'" in capsys.readouterr().err
