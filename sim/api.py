@@ -463,6 +463,7 @@ def ladder(game: str, *, players: int | str | Sequence[int], games: int = 2_000,
            rungs: str | Sequence[str] | None = None, tuned: str | Path | None = None,
            tune_trials: int | None = None, tune_games: int | None = None,
            by_role: bool = False, role_strategies: Mapping[str, str] | None = None,
+           head_to_head: bool = False,
            config: str | Path | Sequence[str | Path] | None = None,
            rules: Mapping[str, Values] | None = None, sets: Sequence[str] = (),
            seed: int | None = None, workers: int | None = None,
@@ -474,7 +475,9 @@ def ladder(game: str, *, players: int | str | Sequence[int], games: int = 2_000,
     presets, search where the game has it): a named rung, any strategy or preset, or
     strategies by role ("ROLE=NAME,ROLE=NAME", one rung); tuned: the tuned rung's presets file (default:
     the game's shipped tunings); tune_trials, tune_games: tune the tuned rung on the fly;
-    by_role: the skill matrix, each rung of one role against each of the other."""
+    by_role: the skill matrix, each rung of one role against each of the other; head_to_head:
+    every pair of rungs at one table too, on the same deals (the report then orders the rungs
+    by measured strength and shows the skill matrix, skill expression and the upset rate)."""
     import tempfile
 
     from sim.counts import parse_counts
@@ -506,7 +509,10 @@ def ladder(game: str, *, players: int | str | Sequence[int], games: int = 2_000,
     roles = dict(role_strategies or {})
     if by_role and roles:
         raise UserError("--by-role plays every role at every rung: drop --role-strategy")
-    setups = ladders.setups(found, counts, {}, strategies, ruled, named, by_role, roles, variants)
+    if by_role and head_to_head:
+        raise UserError("--by-role plays each role's rung against the other's: drop --head-to-head")
+    setups = ladders.setups(found, counts, {}, strategies, ruled, named, by_role, roles, variants,
+                            head_to_head)
     for setup in setups:
         found.check(with_values(ruled, setup.rule_values()), setup)
     out = Path(out) if out is not None else default_out(f"{game}-ladder")
@@ -522,7 +528,7 @@ def ladder(game: str, *, players: int | str | Sequence[int], games: int = 2_000,
             names, ruled = ladders.tune(found, ruled, counts, tune_trials, tune_games, seed,
                                         tunings, workers, quiet)
             setups = ladders.setups(found, counts, {}, strategies, ruled, names, by_role, roles,
-                                    variants)
+                                    variants, head_to_head)
         played = play(found, ruled, setups, games=games, seed=seed, workers=workers, out=out,
                       quiet=quiet, backend=backend, scheduler=scheduler)
         if tunings.exists():

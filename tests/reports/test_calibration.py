@@ -224,11 +224,11 @@ DEALS = 400  # deals per head-to-head replicate: the 80,000 recorded deals make 
 
 
 def recorded_deal_scores() -> pl.DataFrame:
-    """Gives the deal scores (reports.compare.deal_scores) of the recorded comparison of two
+    """Gives the deal scores (reports.head_to_head.deal_scores) of the recorded comparison of two
     equal strategies (data/head_to_head_null.npz), each block of DEALS deals a run of its own:
     its games as a comparison's seats table holds them, game g of assignment a being
     game_id a·DEALS + g."""
-    from reports.compare import deal_scores
+    from reports.head_to_head import deal_scores
 
     won, names = H2H["won"], H2H["seats"]
     assignments, deals, seats = won.shape
@@ -246,7 +246,7 @@ def recorded_deal_scores() -> pl.DataFrame:
 
 def head_to_head_p(deals: pl.DataFrame) -> float:
     """Gives the head-to-head table's p of its one pair of strategies."""
-    from reports.compare import head_to_head_of
+    from reports.head_to_head import head_to_head_of
 
     p = head_to_head_of(deals)["p"]
     assert p.len() == 2 and p[0] == p[1]
