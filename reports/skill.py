@@ -236,3 +236,28 @@ def skill_and_luck(ctx: ReportContext) -> Section | None:
                  f"{100 * equilibrium.SUPPORT:g}%"))
         said.append(_text(g, several))
     return Section("Skill and luck", tables, text=" ".join(said))
+
+
+def frames(ctx: ReportContext) -> dict[str, pl.DataFrame]:
+    """Gives the section's figures as frames, a `players` (and `variant`) column on each:
+    matrix (head to head), order (each rung against the one below, weakest first), figures
+    (skill expression, upset rate, the deal's share), equilibrium, answer (the sentence)."""
+    found = groups(ctx)
+
+    def joined(make) -> pl.DataFrame:
+        parts = [make(g).with_columns(pl.lit(g.players, pl.Int64).alias("players"),
+                                      pl.lit(g.variant).alias("variant")) for g in found]
+        return (pl.concat(parts).select("players", "variant", pl.exclude("players", "variant"))
+                if parts else pl.DataFrame())
+
+    return {
+        "matrix": joined(lambda g: g.matrix),
+        "order": joined(lambda g: g.steps),
+        "figures": joined(lambda g: pl.DataFrame({
+            "figure": ["skill expression", "upset rate", "luck"],
+            "estimate": [g.expression["rate"], g.upsets["estimate"], g.luck["estimate"]],
+            "low": [g.expression["low"], g.upsets["low"], g.luck["low"]],
+            "high": [g.expression["high"], g.upsets["high"], g.luck["high"]]})),
+        "equilibrium": joined(lambda g: g.weights),
+        "answer": joined(lambda g: pl.DataFrame({"sentence": [g.answer]})),
+    }

@@ -40,7 +40,8 @@ if TYPE_CHECKING:  # polars is imported where a table is read: `simulate --help`
     import polars as pl
 
 __all__ = ["Run", "Comparison", "UserError", "balance", "bench", "compare", "games", "ladder",
-           "open_run", "report", "resume", "rule_keys", "run", "strategies", "trace", "tune"]
+           "open_run", "report", "resume", "rule_keys", "run", "skill", "strategies", "trace",
+           "tune"]
 
 Values = object | Sequence  # one value, or a list of values to sweep
 
@@ -334,6 +335,34 @@ def report(*runs: Run | str | Path, out: str | Path | None = None,
     paths = [r.path if isinstance(r, Run) else Path(r) for r in runs]
     return write_report(paths, Path(out) if out is not None else None,
                         Console(file=io.StringIO()), allow_partial)
+
+
+def skill(*runs: Run | str | Path) -> dict[str, pl.DataFrame]:
+    """Gives what a ladder whose rungs played each other (`ladder(..., head_to_head=True)`)
+    says about skill and luck, per player count, as the report's "Skill and luck" section
+    does: matrix (every rung against every other on the same deals, intervals over deals),
+    order (the rungs by measured strength, each against the one below), figures (skill
+    expression, upset rate, the deal's share of the spread of who wins, with 95% intervals),
+    equilibrium (the empirical game's, bootstrapped over deals) and answer ("is there a
+    strategy that beats all the others?"). Raises UserError when no rungs met head to head."""
+    import tempfile
+
+    from reports import runs as runs_mod
+    from reports import skill as skills
+    from reports.report import report_context
+
+    if not runs:
+        raise UserError("skill() needs at least one run")
+    stores = [runs_mod.open_run(r.path if isinstance(r, Run) else Path(r)) for r in runs]
+    for store in stores:
+        runs_mod.check_run(store)
+    with tempfile.TemporaryDirectory() as charts_dir:
+        ctx = report_context(stores, runs_mod.game_named(stores[0].game), Path(charts_dir))
+        found = skills.frames(ctx)
+    if found["matrix"].height == 0:
+        raise UserError("no rungs of these runs played each other: play the ladder with "
+                        "head_to_head=True (simulate ladder --head-to-head)")
+    return found
 
 
 def compare(game: str, strategies: Sequence[str], *, players: int | str | Sequence[int],
