@@ -157,6 +157,8 @@ def _heatmap(ctx: ReportContext, g: Group, at: str) -> tuple[object, str]:
     values, text = charts.grid(
         g.matrix, names, names, "strategy", "opponent",
         lambda r: f"{100 * r['rate']:.1f}%\n[{100 * r['low']:.1f}, {100 * r['high']:.1f}]")
+    for i in range(len(names)):
+        text[i][i] = "itself"
     caption = (f"n = {int(g.matrix['n'].max()):,} shared deals per pair, each rung in every "
                "seat; cell: the row rung's share of their games doing better than the column's "
                "(ties half) [95% Wilson over deals]; rungs by measured strength, strongest "
