@@ -162,6 +162,8 @@ def test_a_ladder_played_head_to_head_reports_skill_and_luck(head_to_head_ladder
     assert "the rungs are ordered by measured strength head to head, weakest first: random <" \
         in text
     assert "Is there a strategy that beats all the others at 2 players?" in text
+    answer = text.split("## Answer", 1)[1].split("\n## ", 1)[0]
+    assert "at the top rung (measured head to head)" in answer
 
 
 def test_the_api_gives_the_figures_and_the_profile_reads_skill_expression(head_to_head_ladder):
@@ -193,3 +195,8 @@ def test_the_api_says_when_no_rungs_met(tmp_path):
                      workers=1, out=tmp_path / "lad", quiet=True)
     with pytest.raises(UserError, match="--head-to-head"):
         api.skill(run)
+    # and the report says the rungs' order is not measured
+    text = (api.report(run) / "report.md").read_text()
+    assert "At 2 players the rungs are in the order named (random, default, tuned, search, " \
+           "then the runs' order), not by measured strength" in text
+    assert "## Skill and luck" not in text
