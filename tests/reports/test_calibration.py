@@ -681,3 +681,22 @@ def test_no_strategy_is_said_to_beat_all_others_when_the_best_two_are_equal():
         swapped.append(block.with_columns(pl.Series("score", np.where(swap, 1 - score, score))))
     rate = dominance_claims(swapped)
     assert rate <= 0.05, rate
+
+
+def test_the_deals_share_of_who_wins_covers_a_known_share():
+    # issue 42, luck against play: 2 seats, 4 rungs, 400 deals; a deal gives the first seat a
+    # chance p ~ Beta(1, 1) whoever plays, each rung's game a draw from it: the deal's true
+    # share of the spread of a seat's win is Var(p) / (Var(p) + E[p(1 − p)]) = 1/3. The
+    # percentile bootstrap over deals covered it in 94.9% of 1,000 replicates (93.7–94.7% at
+    # Beta(2, 5), 3 rungs, 300–1,000 deals: 1,000–1,500 replicates); a bootstrap of 500
+    # resamples a replicate is too slow for the suite's 10,000 draws
+    from reports.skill import deal_share
+
+    rng = np.random.default_rng(20)
+    misses = 0
+    for i in range(1_000):
+        p = rng.beta(1, 1, 400)
+        first = (rng.random((400, 4)) < p[:, None]).astype(float)
+        said = deal_share(np.stack([first, 1 - first], axis=2), seed=i)
+        misses += not said["low"] <= 1 / 3 <= said["high"]
+    assert misses / 1_000 <= 0.065, misses / 1_000
