@@ -149,7 +149,8 @@ def test_a_tuned_rung_without_a_held_out_gain_is_named_tuned_equals_default_not_
     assert "At 2 players tuned = default: held-out gain +0.1 pp [-2.0, +2.2]." in section.text
     # the rungs' order first (not measured: no head-to-head games), then the stability
     order, _, rest = section.text.partition(" the runs' order), not by measured strength: ")
-    assert order == "At 2 players the rungs are in the order named (random, default, tuned, search, then"
+    assert order == ("At 2 players the rungs are in the order named (random, default, tuned, "
+                     "search, then")
     assert rest.partition(". ")[2].startswith(("At 2 players it is not settled",
                                               "At 2 players the verdict"))
 
