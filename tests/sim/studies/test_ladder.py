@@ -316,3 +316,19 @@ def test_head_to_head_refuses_rungs_that_cannot_share_a_table(simulate, tmp_path
     assert code == 2, err
     assert says in err and len(err.strip().splitlines()) == 1
     assert not (tmp_path / "lad").exists()
+
+
+def test_head_to_head_pairs_the_rungs_of_every_rule_variant():
+    from sim import games
+    from sim.run.setups import rule_variants
+    from sim.studies.ladder import setups
+
+    game = games.get("saboteur")
+    rules, variants = rule_variants(game, [], ["rounds=1,2"], 2)
+    found = setups(game, [4], {}, [("random", "random"), ("default", "default")], rules,
+                   variants=variants, head_to_head=True)
+    pairs = sorted((s.variant(), s.seats) for s in found if s.option("rung") is None)
+    assert pairs == [("rounds=1", ("default", "random", "default", "random")),
+                     ("rounds=1", ("random", "default", "random", "default")),
+                     ("rounds=2", ("default", "random", "default", "random")),
+                     ("rounds=2", ("random", "default", "random", "default"))]
