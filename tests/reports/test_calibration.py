@@ -9,7 +9,9 @@ game, rounds of one game correlated) or one trial a game; the what-if difference
 variants with one rate, on shared deals (paired) or not. Strategies head to head: a real
 comparison of two different strategies of equal strength (data/head_to_head_null.npz, see
 data/record_head_to_head_null.py), 200 replicates of 400 deals as played, and 2,000 with each
-deal's strategy labels swapped at random.
+deal's strategy labels swapped at random; the same with a third strategy both beat, for the
+sentence naming a strategy that beats all the others. Luck against play: seats' wins drawn
+from a known deal-to-deal spread.
 
 Replicate counts: a test is run on 2,000 null samples, so a true 5% false-positive rate lands
 in [3%, 7%] with probability 1 − 4e-5 (± 4.1 standard errors) and a 2.0% or 50.8% one cannot;
