@@ -104,7 +104,14 @@ def steps(h2h: pl.DataFrame, order: list[str]) -> pl.DataFrame:
 
 def head_to_head(ctx, rungs: list) -> pl.DataFrame | None:
     """Gives the head-to-head table of `rungs` (one player count and variant), named by their
-    labels, where every pair of them met; None otherwise."""
+    labels, where every pair of them met; None otherwise. Read once per report and group (the
+    order, the ladder's text and the section "Skill and luck" read it)."""
+    key = f"head to head {rungs[0].players}p {rungs[0].variant}: " + " | ".join(
+        r.label for r in rungs)
+    return ctx.once(key, lambda: _head_to_head(ctx, rungs))
+
+
+def _head_to_head(ctx, rungs: list) -> pl.DataFrame | None:
     labels = [r.label for r in rungs]
     if len(labels) < 2 or len(set(labels)) < len(labels):
         return None
