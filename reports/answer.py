@@ -359,8 +359,9 @@ def _reference(ctx: ReportContext) -> tuple[list[str] | None, str]:
 
         # a rung the ladder does not know is placed by the order the runs were given in,
         # which measures nothing: say so rather than call it the top
-        top_rung = "top rung" if all(r.order < len(RUNGS) for r in top.values()) else \
-            "last rung given (the runs' order: no strength measured)"
+        top_rung = ("top rung (measured head to head)" if all(r.measured for r in top.values())
+                    else "top rung" if all(r.order < len(RUNGS) for r in top.values()) else
+                    "last rung given (the runs' order: no strength measured)")
         lead = f"at the {top_rung}, {names.pop()}" if len(names) == 1 else \
             f"at each player count's {top_rung}"
         if len(variants) > 1 or variant != "default rules":  # name which rules it plays
@@ -418,6 +419,10 @@ def sentences(ctx: ReportContext, sections: list[Section]) -> list[str]:
         stable = ladder.stable(ctx)
         if stable.height:
             said.append(stability_sentence(stable))
+    if "Skill and luck" in titles:  # a dominant rung, where the intervals show one
+        from reports import skill
+
+        said += skill.dominance(ctx)
     if driver is not None:
         rates = driver.rates(ctx)
         if reference is not None and "variant" in rates.columns:

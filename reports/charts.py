@@ -337,7 +337,7 @@ def heatmap(path: Path, values, rows: list[str], cols: list[str], *, title: str,
             percent: bool = True, vmin: float | None = None, vmax: float | None = None,
             centre: float | None = None) -> Path:
     """Gives a heatmap with each cell's number written in it (a cell without one: hatched,
-    "no data").
+    with its `cell_text`, else "no data").
 
     With a `centre` (the target: 50% head-to-head, a fair share), the colours diverge from it,
     blue above and red below, on a scale as wide as the farthest cell from it (at least 2
@@ -367,7 +367,8 @@ def heatmap(path: Path, values, rows: list[str], cols: list[str], *, title: str,
             if not np.isfinite(v[i, j]):  # say so: the blank grey is close to the centre's white
                 ax.add_patch(matplotlib.patches.Rectangle((j - 0.5, i - 0.5), 1, 1, fill=False,
                                                           hatch="//", edgecolor="#bbbbbb", lw=0))
-                ax.text(j, i, "no data", ha="center", va="center", fontsize=10,
+                ax.text(j, i, (cell_text[i][j] if cell_text is not None else "") or "no data",
+                        ha="center", va="center", fontsize=10,
                         color="#666666", style="italic")
                 continue
             text = cell_text[i][j] if cell_text is not None else (

@@ -29,6 +29,10 @@ WORDS: dict[str, str] = {
     "vs even": "the seat's rate minus even, in percentage points",
     "balance": "1 − the largest gap between two seats' win rates (1 = every seat equal)",
     "gap": "the best seat's win rate minus the worst seat's",
+    "weight": "the rung's share of the empirical game's equilibrium mix (no rung beats the mix "
+              "on average)",
+    "played in": "the share of bootstrap resamples of the deals whose equilibrium plays the rung",
+    "against the rung below": "whether the rung beats the one below it head to head (p < 5%)",
     "gap p": "could the gap between the best and the worst seat be luck?",
     "gap significance": "gap p in words",
     "Q": "Cochran's Q: how far the seats' wins are from equal, all seats at once",

@@ -24,7 +24,7 @@ from pathlib import Path
 import numpy as np
 import polars as pl
 
-from reports import charts
+from reports import charts, strength
 from reports.sections import (
     INTERVAL_NOTE,
     SEAT_TEST_NOTE,
@@ -53,11 +53,13 @@ class Rung:
     players: int
     rung: str
     configuration: str
-    order: int  # the rung's place on the ladder: the ladder's order, else the runs' order
+    order: int  # the rung's place on the ladder: by measured strength where the rungs met head
+    # to head (reports.strength), else the ladder's named order, then the runs' order
     strategy: str
     variant: str = "default rules"  # the rule variant the ladder plays (--set, --config)
     label: str = ""  # the rung as the report names it (`rung_label`)
     held_out: tuple[dict, ...] | None = None  # a tuned rung's held-out gains, where recorded
+    measured: bool = False  # `order` is by measured strength, head to head (reports.strength)
 
     def equals_default(self) -> bool:
         """Tells whether this is a tuned rung whose tuning measured no gain: every step's
@@ -132,6 +134,7 @@ def rungs(ctx: ReportContext) -> list[Rung]:
                                        if len({m.rung for m in members}) == 1
                                        for r in members])
     variants = list(dict.fromkeys(r.variant for r in found))
+    found = ctx.once("rung strength", lambda: strength.placed(ctx, found))
     return sorted(found, key=lambda r: (r.players, variants.index(r.variant), r.order))
 
 
@@ -475,7 +478,9 @@ def balance_across_skill(ctx: ReportContext) -> Section | None:
                  "start on held-out deals with its 95% interval (RUN/tuned/<N>p/gain.json, from "
                  "the tuning or the presets file's [tuning.NAME] table); no interval above 0: "
                  "not a rung"))
-    text = stability_text(stable) + " " if stable.height else ""
+    order = strength.order_text(ctx, ladder)
+    text = order + " " if order else ""
+    text += stability_text(stable) + " " if stable.height else ""
     text += said + " " if same else ""
     text += "".join(f"Not a rung: {r.configuration} ({why}). "
                     for r, why in ctx.once("not rungs", list))

@@ -40,7 +40,8 @@ if TYPE_CHECKING:  # polars is imported where a table is read: `simulate --help`
     import polars as pl
 
 __all__ = ["Run", "Comparison", "UserError", "balance", "bench", "compare", "games", "ladder",
-           "open_run", "report", "resume", "rule_keys", "run", "strategies", "trace", "tune"]
+           "open_run", "report", "resume", "rule_keys", "run", "skill", "strategies", "trace",
+           "tune"]
 
 Values = object | Sequence  # one value, or a list of values to sweep
 
@@ -338,6 +339,34 @@ def report(*runs: Run | str | Path, out: str | Path | None = None,
                         designer=Path(profile) if profile is not None else None)
 
 
+def skill(*runs: Run | str | Path) -> dict[str, pl.DataFrame]:
+    """Gives what a ladder whose rungs played each other (`ladder(..., head_to_head=True)`)
+    says about skill and luck, per player count, as the report's "Skill and luck" section
+    does: matrix (every rung against every other on the same deals, intervals over deals),
+    order (the rungs by measured strength, each against the one below), figures (skill
+    expression, upset rate, the deal's share of the spread of who wins, with 95% intervals),
+    equilibrium (the empirical game's, bootstrapped over deals) and answer ("is there a
+    strategy that beats all the others?"). Raises UserError when no rungs met head to head."""
+    import tempfile
+
+    from reports import runs as runs_mod
+    from reports import skill as skills
+    from reports.report import report_context
+
+    if not runs:
+        raise UserError("skill() needs at least one run")
+    stores = [runs_mod.open_run(r.path if isinstance(r, Run) else Path(r)) for r in runs]
+    for store in stores:
+        runs_mod.check_run(store)
+    with tempfile.TemporaryDirectory() as charts_dir:
+        ctx = report_context(stores, runs_mod.game_named(stores[0].game), Path(charts_dir))
+        found = skills.frames(ctx)
+    if found["matrix"].height == 0:
+        raise UserError("no rungs of these runs played each other: play the ladder with "
+                        "head_to_head=True (simulate ladder --head-to-head)")
+    return found
+
+
 def compare(game: str, strategies: Sequence[str], *, players: int | str | Sequence[int],
             games: int = 10_000, seed: int | None = None, rules: Mapping[str, object] | None = None,
             sets: Sequence[str] = (), config: str | Path | None = None, forbid: Sequence[str] = (),
@@ -465,6 +494,7 @@ def ladder(game: str, *, players: int | str | Sequence[int], games: int = 2_000,
            rungs: str | Sequence[str] | None = None, tuned: str | Path | None = None,
            tune_trials: int | None = None, tune_games: int | None = None,
            by_role: bool = False, role_strategies: Mapping[str, str] | None = None,
+           head_to_head: bool = False,
            config: str | Path | Sequence[str | Path] | None = None,
            rules: Mapping[str, Values] | None = None, sets: Sequence[str] = (),
            seed: int | None = None, workers: int | None = None,
@@ -476,7 +506,9 @@ def ladder(game: str, *, players: int | str | Sequence[int], games: int = 2_000,
     presets, search where the game has it): a named rung, any strategy or preset, or
     strategies by role ("ROLE=NAME,ROLE=NAME", one rung); tuned: the tuned rung's presets file (default:
     the game's shipped tunings); tune_trials, tune_games: tune the tuned rung on the fly;
-    by_role: the skill matrix, each rung of one role against each of the other."""
+    by_role: the skill matrix, each rung of one role against each of the other; head_to_head:
+    every pair of rungs at one table too, on the same deals (the report then orders the rungs
+    by measured strength and shows the skill matrix, skill expression and the upset rate)."""
     import tempfile
 
     from sim.counts import parse_counts
@@ -508,7 +540,10 @@ def ladder(game: str, *, players: int | str | Sequence[int], games: int = 2_000,
     roles = dict(role_strategies or {})
     if by_role and roles:
         raise UserError("--by-role plays every role at every rung: drop --role-strategy")
-    setups = ladders.setups(found, counts, {}, strategies, ruled, named, by_role, roles, variants)
+    if by_role and head_to_head:
+        raise UserError("--by-role plays each role's rung against the other's: drop --head-to-head")
+    setups = ladders.setups(found, counts, {}, strategies, ruled, named, by_role, roles, variants,
+                            head_to_head)
     for setup in setups:
         found.check(with_values(ruled, setup.rule_values()), setup)
     out = Path(out) if out is not None else default_out(f"{game}-ladder")
@@ -524,7 +559,7 @@ def ladder(game: str, *, players: int | str | Sequence[int], games: int = 2_000,
             names, ruled = ladders.tune(found, ruled, counts, tune_trials, tune_games, seed,
                                         tunings, workers, quiet)
             setups = ladders.setups(found, counts, {}, strategies, ruled, names, by_role, roles,
-                                    variants)
+                                    variants, head_to_head)
         played = play(found, ruled, setups, games=games, seed=seed, workers=workers, out=out,
                       quiet=quiet, backend=backend, scheduler=scheduler)
         if tunings.exists():

@@ -680,6 +680,11 @@ def ladder(
     by_role: Annotated[bool, typer.Option(
         "--by-role", help="Play the skill matrix: each rung of one role (Saboteur's miners) "
                           "against each rung of the other, on the same deals.")] = False,
+    head_to_head: Annotated[bool, typer.Option(
+        "--head-to-head", help="Also play every pair of rungs at one table, each in every seat, "
+                               "on the same deals: the report orders the rungs by measured "
+                               "strength and shows the skill matrix, skill expression, the "
+                               "upset rate and whether one rung dominates.")] = False,
     role_strategy: RoleStrategies = None,
     config: Configs = None,
     sets: Sets = None,
@@ -697,7 +702,7 @@ def ladder(
 
     run = api.ladder(game_name, players=players, games=games, rungs=rungs, tuned=tuned,
                      tune_trials=tune_trials, tune_games=tune_games, by_role=by_role,
-                     role_strategies=parse_role_strategies(role_strategy or []),
+                     head_to_head=head_to_head, role_strategies=parse_role_strategies(role_strategy or []),
                      config=config or [], sets=sets or [], seed=seed, workers=workers, out=out,
                      quiet=quiet, backend=backend, scheduler=scheduler)
     _print_summary(run._store)

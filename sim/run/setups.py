@@ -179,7 +179,7 @@ def build_setups(game: Game, players: list[int], options: dict[str, list], strat
               roles)
         for n in players
         for values in itertools.product(*(options[name] for name in names))
-        for variant in _variants_at(game.name, n, variants or [Variant()])
+        for variant in variants_at(game.name, n, variants or [Variant()])
     ]
 
 
@@ -195,7 +195,7 @@ def check_counts_of_sets(game_name: str, sets: list[str], counts: list[int]) -> 
                             f"{in_words(counts)}")
 
 
-def _variants_at(game_name: str, players: int, variants: list[Variant]) -> list[Variant]:
+def variants_at(game_name: str, players: int, variants: list[Variant]) -> list[Variant]:
     """Gives the variants as `players` players play them, once each: a swept key of another
     player count's table (`hand_size.7` at 5 players) changes nothing there, so it is left out
     rather than multiplying the configurations by values without effect."""

@@ -61,3 +61,13 @@ def plan(game, strategies: list[str], players: int, options: dict,
             seats = tuple(group[(i + shift) % m] for i in range(players))
             setups.append(Setup(players, seats, opts, roles=fixed))
     return setups
+
+
+def pairwise(game, strategies: list[str], players: int, options: dict,
+             rules: dict | None = None, roles: dict[str, str] | None = None) -> list[Setup]:
+    """Gives the seat assignments of every pair of `strategies` head to head, alone at the
+    table: `plan` of each pair in turn (a, b, a, b, ... and its rotation), so that each pair's
+    games say how the one does against the other with no third strategy in them (the skill
+    matrix of a ladder's rungs, the empirical game of a population)."""
+    return [setup for pair in combinations(strategies, 2)
+            for setup in plan(game, list(pair), players, options, rules, roles)]

@@ -197,7 +197,8 @@ def rung_strategies(game: Game, rungs: list[str] | None, tuned: str | None,
 
 def setups(game: Game, players: list[int], options: dict[str, list], rungs: list[tuple[str, str]],
            rules: dict, tuned: dict[int, str] | None = None, by_role: bool = False,
-           roles: dict[str, str] | None = None, variants: list | None = None) -> list[Setup]:
+           roles: dict[str, str] | None = None, variants: list | None = None,
+           head_to_head: bool = False) -> list[Setup]:
     """Gives the ladder's configurations: each player count (and game option) at each rung, in
     that order, every seat playing the rung's strategy (the tuned rung: `tuned`'s preset for
     that count; before a tuning on the fly gives it, `default` stands in), except the
@@ -206,7 +207,8 @@ def setups(game: Game, players: list[int], options: dict[str, list], rungs: list
     by_role: the skill matrix instead, each pair of rungs (first role's rung, second role's
     rung; Saboteur's miners and saboteurs) a configuration of strategies by role.
     variants: the rule variants of a sweep (sim.run.setups.rule_variants), each played at
-    every rung (by default, the run's rules alone)."""
+    every rung (by default, the run's rules alone).
+    head_to_head: every pair of rungs head to head too, on the same deals (`head_to_head`)."""
     from sim.run.setups import build_setups
 
     found = []
@@ -231,7 +233,39 @@ def setups(game: Game, players: list[int], options: dict[str, list], rungs: list
             found += build_setups(game, [count], {**options, RUNG: [rung]},
                                   "default" if mix else strategy, {}, rules, variants,
                                   role_strategies=mix or roles)
+        if head_to_head:
+            found += pairings(game, count, options, named, rules, roles, variants)
     return found
+
+
+def pairings(game: Game, players: int, options: dict[str, list],
+             named: list[tuple[str, str]], rules: dict, roles: dict[str, str] | None,
+             variants: list | None) -> list[Setup]:
+    """Gives the configurations that play every pair of rungs head to head at one player
+    count (sim.studies.compare.pairwise: the two rungs' strategies alternate round the table,
+    and each sits in every seat), for each rule variant: the skill matrix, and what orders
+    the rungs by measured strength. Rungs that play one strategy (the tuned rung before its
+    tuning, standing in as `default`) make no pair. Raises UserError for a rung of strategies
+    by role, which cannot share a table seat by seat."""
+    from dataclasses import replace
+    from itertools import product
+
+    from sim.run.setups import Variant, variants_at
+    from sim.studies.compare import pairwise
+
+    mixed = [rung for rung, strategy in named if role_mix(strategy)]
+    if mixed:
+        raise UserError(f"--head-to-head seats two rungs at one table, seat by seat: rung "
+                        f"{mixed[0]!r} is strategies by role")
+    strategies = list(dict.fromkeys(strategy for _, strategy in named))
+    if len(strategies) < 2:
+        return []
+    names = sorted(options)
+    return [replace(setup, options=tuple(zip(names, values)), rules=variant.rules,
+                    rule_file=variant.rule_file, file_rules=variant.file_rules)
+            for values in product(*(options[name] for name in names))
+            for variant in variants_at(game.name, players, variants or [Variant()])
+            for setup in pairwise(game, strategies, players, {}, rules, roles)]
 
 
 def matrix_roles(game: Game) -> tuple[str, str]:

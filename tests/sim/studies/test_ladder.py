@@ -286,3 +286,49 @@ def test_a_role_mix_rung_refuses_other_roles_flags(simulate, tmp_path, args, say
                             "--out", "lad")
     assert code == 2 and says in err and len(err.strip().splitlines()) == 1, err
     assert not (tmp_path / "lad").exists()
+
+
+def test_head_to_head_seats_every_pair_of_rungs_in_every_seat_on_the_same_deals(simulate,
+                                                                                 tmp_path):
+    code, out, err = simulate("ladder", "sequence-stacks", "--players", "3", "--games", "8",
+                              "--rungs", "random,default,reckless", "--head-to-head",
+                              "--seed", "5", "--workers", "1", "--out", "lad", "--quiet")
+    assert code == 0, err
+    run = Run.open(tmp_path / "lad")
+    uniform = [s for s in run.setups if s.option("rung") is not None]
+    pairs = [s.seats for s in run.setups if s.option("rung") is None]
+    assert [s.option("rung") for s in uniform] == ["random", "default", "reckless"]
+    # each pair alone at the table, alternating round it, and its rotation
+    assert pairs == [("random", "default", "random"), ("default", "random", "default"),
+                     ("random", "reckless", "random"), ("reckless", "random", "reckless"),
+                     ("default", "reckless", "default"), ("reckless", "default", "reckless")]
+    assert run.manifest["games_per_setup"] == 8
+
+
+@pytest.mark.parametrize("args, says", [
+    (("--rungs", "default,miner=search,saboteur=default", "--head-to-head"),
+     "is strategies by role"),
+    (("--rungs", "random,default", "--by-role", "--head-to-head"), "drop --head-to-head"),
+])
+def test_head_to_head_refuses_rungs_that_cannot_share_a_table(simulate, tmp_path, args, says):
+    code, out, err = simulate("ladder", "saboteur", "--players", "4", "--games", "4",
+                              "--out", "lad", *args)
+    assert code == 2, err
+    assert says in err and len(err.strip().splitlines()) == 1
+    assert not (tmp_path / "lad").exists()
+
+
+def test_head_to_head_pairs_the_rungs_of_every_rule_variant():
+    from sim import games
+    from sim.run.setups import rule_variants
+    from sim.studies.ladder import setups
+
+    game = games.get("saboteur")
+    rules, variants = rule_variants(game, [], ["rounds=1,2"], 2)
+    found = setups(game, [4], {}, [("random", "random"), ("default", "default")], rules,
+                   variants=variants, head_to_head=True)
+    pairs = sorted((s.variant(), s.seats) for s in found if s.option("rung") is None)
+    assert pairs == [("rounds=1", ("default", "random", "default", "random")),
+                     ("rounds=1", ("random", "default", "random", "default")),
+                     ("rounds=2", ("default", "random", "default", "random")),
+                     ("rounds=2", ("random", "default", "random", "default"))]
