@@ -1,0 +1,10 @@
+"""Fixtures every game's tests share: a table built by hand, from the Table class (a position
+builder) that the game's own conftest gives as `new_table`."""
+
+import pytest
+
+
+@pytest.fixture
+def table(new_table):
+    """Gives a table of the game's Table class at its own defaults (4 players, or 2 in Spit)."""
+    return new_table()
