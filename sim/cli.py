@@ -780,12 +780,16 @@ def new_game(
     name: Annotated[str, typer.Argument(help="The game's name, e.g. my-game (lower case, '-').")],
     folder: Annotated[Path | None, typer.Option(
         help="Where to write the package (default: ./NAME).")] = None,
+    fast: Annotated[bool, typer.Option(
+        "--fast", help="The fast level: jitted rules and bots (numba) on the shell of "
+                       "turn-based games.")] = False,
 ) -> None:
-    """Write a working package skeleton of a simple-level game: pyproject with the entry point,
-    rules module, rules TOML, a bot family and tests. Install it with pip install -e FOLDER."""
+    """Write a working package skeleton of a simple-level game (--fast: a fast-level one):
+    pyproject with the entry point, rules, rules TOML, a bot family and tests. Install it with
+    pip install -e FOLDER."""
     from sim.new_game import write
 
-    print(write(name, folder, _command_names()))
+    print(write(name, folder, _command_names(), fast))
 
 
 def _print_summary(run, output_format: str = "table") -> None:

@@ -721,6 +721,59 @@ def rule(function):
     return compiled
 
 
+class _MadeCache(_RuleCache):
+    """The cache of a function a factory makes for a game (`made_rule`), in files of the
+    game's own: keyed by its own code and `key`, where numba's key pickles what the function
+    closes over, which pickles differently in every process (the cache would never be
+    read)."""
+
+    def __init__(self, py_func, made: "_RuleCompiler", key: str) -> None:
+        super().__init__(py_func, made)
+        self._key = key
+        # files of the game's own: an index read unpickles the types of its signatures, which
+        # name the game's modules (another game's would not import)
+        self._cache_file = _CheckedCacheFile(self._cache_path,
+                                             f"{self._impl.filename_base}-{key}",
+                                             self._impl.locator.get_source_stamp())
+
+    def _index_key(self, sig, codegen):
+        code = hashlib.sha256(self._py_func.__code__.co_code).hexdigest()
+        key = (sig, codegen.magic_tuple(), (code, self._key))
+        return (*key, "linked") if self._made.linking else key
+
+
+class _MadeRule(Rule):
+    key = ""  # what the function closes over (`made_rule`)
+
+    def _new_cache(self) -> _ProjectCache:
+        return _MadeCache(self.py_func, self._compiler, self.key)
+
+
+def made_rule(functions):
+    """Decorates a jitted function that a factory makes for a game, closing over the game's
+    jitted `functions` (sim/turn_loops.py's play loops): a `Rule` cached under the functions'
+    names and a hash of the source of their packages (a change to any of the game's modules
+    compiles anew, as `cache_folder` does for the project's own)."""
+    digest = hashlib.sha256()
+    folders = set()
+    for function in functions:
+        module = sys.modules[function.__module__]
+        digest.update(f"{function.__module__}.{function.__qualname__}\0".encode())
+        folders.add(Path(module.__file__).resolve().parent)
+    for folder in sorted(folders):
+        for file in sorted(folder.glob("*.py")):
+            digest.update(file.name.encode() + b"\0" + file.read_bytes())
+
+    def decorate(function):
+        if config.DISABLE_JIT:
+            return function
+        compiled = _MadeRule(function, targetoptions={"nopython": True, "_nrt": False})
+        compiled.key = digest.hexdigest()[:16]
+        compiled.enable_caching()
+        return compiled
+    return decorate
+
+
 def small_rule(function):
     """Decorates a small jitted helper that hot loops call often (inlined where it is called;
     cached, without reference counting)."""

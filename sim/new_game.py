@@ -1,6 +1,8 @@
 """`simulate new-game NAME`: writes a working package of a simple-level game (sim/simple.py) for
 a designer to change: pyproject with the entry point, rules module, rules TOML, a bot family and
-tests (the conformance checks of sim/testing.py among them), all passing as written.
+tests (the conformance checks of sim/testing.py among them), all passing as written. With
+`--fast`, the same game at the fast level (sim/new_fast_game.py: jitted rules and bots on
+sim/turns.py's shell).
 
 The game written is a small push-your-luck card game, there to be replaced: on their turn a
 player draws the top card of a shuffled deck onto their score or stops for good; going over
@@ -16,6 +18,7 @@ from collections.abc import Collection
 from importlib import metadata
 from pathlib import Path
 
+from sim import new_fast_game as fast
 from sim.errors import UserError
 
 PYPROJECT = '''\
@@ -80,6 +83,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import NamedTuple
 
+from sim import new_fast_game as fast
 from sim.errors import UserError
 from sim.simple import Result
 from strategies.presets import Parameter
@@ -273,9 +277,25 @@ FILES = {
 }
 
 
-def write(name: str, folder: Path | None = None, commands: Collection[str] = ()) -> str:
-    """Writes the package of game `name` into `folder` (default ./NAME); gives what to do next.
-    Raises UserError for a name `check_name` refuses or a folder in use."""
+FAST_FILES = {
+    "pyproject.toml": PYPROJECT,
+    "README.md": fast.README,
+    "{package}/__init__.py": fast.INIT,
+    "{package}/state.py": fast.STATE,
+    "{package}/engine.py": fast.ENGINE,
+    "{package}/bots.py": fast.BOTS,
+    "{package}/view.py": fast.VIEW,
+    "{package}/rules.toml": RULES_TOML,
+    "tests/test_conformance.py": TEST_CONFORMANCE,
+    "tests/test_rules.py": fast.TEST_RULES,
+}
+
+
+def write(name: str, folder: Path | None = None, commands: Collection[str] = (),
+          fast: bool = False) -> str:
+    """Writes the package of game `name` into `folder` (default ./NAME), at the fast level if
+    `fast`; gives what to do next. Raises UserError for a name `check_name` refuses or a
+    folder in use."""
     check_name(name, commands)
     folder = Path(folder if folder is not None else name)
     if folder.exists() and any(folder.iterdir()):
@@ -283,7 +303,7 @@ def write(name: str, folder: Path | None = None, commands: Collection[str] = ())
     package = name.replace("-", "_")
     title = " ".join(part.capitalize() for part in name.split("-"))
     fields = {"name": name, "package": package, "title": title}
-    for path, template in FILES.items():
+    for path, template in (FAST_FILES if fast else FILES).items():
         target = folder / path.format(**fields)
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_text(template.format(**fields))

@@ -105,3 +105,34 @@ print(len(made), rng.shuffle._cache.cache_path != "", made)
         env={**os.environ, "PYTHONPATH": str(ROOT), "NUMBA_CACHE_DIR": str(tmp_path)})
     assert made.returncode == 0, made.stderr[-2000:]
     assert made.stdout.split() == ["0", "True", "['shuffle']"]
+
+
+PLAY = """\
+import importlib, sys
+from sim.game import Setup
+game = importlib.import_module(sys.argv[1]).GAME
+game.play(game.load_rules(None, []), Setup(2, ("default",) * 2), 1, 0, 5, 0)
+print(sum(game.loop.play_games.stats.cache_hits.values()))
+"""
+
+
+def test_the_play_loops_made_for_a_game_are_cached_for_it_alone(tmp_path):
+    """sim/turn_loops.py's loops of two games (made from one factory) each load from the cache
+    in a later process, and neither's cache needs the other's package: a process that cannot
+    import the first game plays the second (sim.jit.made_rule)."""
+    from sim.new_game import write
+
+    def hits(name: str) -> int:
+        """Plays the game `name` in a process of its own; gives its loop's cache hits."""
+        done = subprocess.run([sys.executable, "-c", PLAY, name.replace("-", "_")], env={
+            **os.environ, "NUMBA_CACHE_DIR": str(tmp_path / "cache"),
+            "PYTHONPATH": os.pathsep.join([str(ROOT), str(tmp_path / name)])},
+            capture_output=True, text=True, timeout=900)
+        assert done.returncode == 0, done.stderr[-2000:]
+        return int(done.stdout.split()[-1])
+
+    for name in ("first-race", "second-race"):
+        write(name, tmp_path / name, fast=True)
+    assert hits("first-race") == 0  # compiled, and cached
+    assert hits("second-race") == 0  # the first game's package is not on its path
+    assert hits("first-race") == 1

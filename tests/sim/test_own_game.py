@@ -1,6 +1,7 @@
-"""A designer's own game: `simulate new-game` writes a simple-level package (sim/simple.py) that
-passes the public conformance checks (sim/testing.py) unchanged, installed games are found
-through the entry points and get the commands, and a broken one is one line."""
+"""A designer's own game: `simulate new-game` writes a simple-level package (sim/simple.py), and
+`--fast` a fast-level one (jitted, on sim/turns.py's shell), that pass the public conformance
+checks (sim/testing.py) unchanged, installed games are found through the entry points and get
+the commands, and a broken one is one line."""
 
 import os
 import random
@@ -31,13 +32,18 @@ def simulate(env: dict, cwd: Path, *args) -> subprocess.CompletedProcess:
                           capture_output=True, text=True, timeout=600)
 
 
-def test_the_written_package_passes_its_own_tests_unchanged(written):
-    folder, _ = written
+def own_tests(folder: Path) -> str:
+    """Runs the tests of the package written to `folder`; gives pytest's output, once they
+    pass."""
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT), str(folder)])}
     done = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:xdist"], cwd=folder,
-                          env=env, capture_output=True, text=True, timeout=600)
+                          env=env, capture_output=True, text=True, timeout=900)
     assert done.returncode == 0, done.stdout + done.stderr
-    assert f"{len(testing.CHECKS) + 1} passed" in done.stdout  # the checks, and its rules test
+    return done.stdout
+
+
+def test_the_written_package_passes_its_own_tests_unchanged(written):
+    assert f"{len(testing.CHECKS) + 1} passed" in own_tests(written[0])  # the checks, its rules test
 
 
 def test_an_installed_game_is_listed_played_and_described(written, tmp_path):
@@ -122,3 +128,29 @@ def test_the_search_plays_on_where_the_default_bot_stops_and_loses(written):
     assert state.scores == [15, 18] and len(state.deck) == 6  # the real state is left alone
     ahead = rules.State(0, [5] * 6, [18, 15], [False, True], 21)  # drawing busts: it stops
     assert search.choose(ahead, 0, moves, random.Random(0)) == rules.STOP
+
+
+@pytest.fixture(scope="module")
+def written_fast(tmp_path_factory):
+    """Gives the folder of a fast-level game written by `simulate new-game --fast`."""
+    folder = tmp_path_factory.mktemp("own_fast") / "dice-race"
+    write("dice-race", folder, fast=True)
+    return folder
+
+
+def test_the_written_fast_package_passes_its_own_tests_unchanged(written_fast):
+    assert f"{len(testing.CHECKS) + 1} passed" in own_tests(written_fast)
+
+
+def test_an_installed_fast_game_is_played_traced_and_its_bots_listed(written_fast, tmp_path):
+    env = installed(written_fast, {"dice-race": "dice_race:GAME"}, "dice-race")
+    run = simulate(env, tmp_path, "dice-race", "--players", "2-3", "--games", "2000", "--seed",
+                   "1", "--workers", "1", "--strategy", "careful", "--out", "run")
+    assert run.returncode == 0, run.stderr
+    assert "3p careful" in run.stdout and (tmp_path / "run" / "manifest.json").is_file()
+    trace = simulate(env, tmp_path, "trace", "dice-race", "--players", "2", "--seed", "3")
+    assert trace.returncode == 0, trace.stderr
+    assert "seat 0 (default): 'draw'" in trace.stdout and "over after" in trace.stdout
+    listed = simulate(env, tmp_path, "strategies", "dice-race")
+    assert "stop_at" in listed.stdout and "careful" in listed.stdout
+    assert "--forbid" not in simulate(env, tmp_path, "dice-race", "--help").stdout

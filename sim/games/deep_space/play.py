@@ -9,7 +9,7 @@ from sim import search, usage
 from sim.games.deep_space import bots, engine, forbid
 from sim.games.deep_space.state import FIRST_SEAT, OVER, PLAYERS, TURN_SEAT, TURNS, WINNER
 from sim.jit import rule
-from strategies import bot_timeout
+from sim.turns import AFTER, DECIDE, MOVE, START, drive, python_flags
 
 Results = namedtuple("Results", [
     "turns", "winner", "first_seat",
@@ -70,10 +70,6 @@ def play_games(s, rs, families, params, seed, start, stop, out, searching):
         record_game(s, out, game - start)
 
 
-# What python_steps stops for (its first yielded number).
-DECIDE, START, MOVE, AFTER = range(4)
-
-
 @rule
 def python_steps(s, rs, families, params, seed, game, out, row, python, watched, searching):
     """Plays one game as `play_games` does, stopping where Python has a part: yields
@@ -81,9 +77,9 @@ def python_steps(s, rs, families, params, seed, game, out, row, python, watched,
     s.move before the next step) and, when `watched`, (START, -1) once set up, (MOVE, seat)
     before each move is played and (AFTER, seat) after it.
 
-    A generator: its arguments are unboxed once per game, where calling the rules from Python
-    unboxes the state's arrays at every call, several times a move. searching: as for
-    `play_games`."""
+    sim/turns.py's `drive` runs it. A generator: its arguments are unboxed once per game, where
+    calling the rules from Python unboxes the state's arrays at every call, several times a
+    move. searching: as for `play_games`."""
     move = s.move
     engine.start_game(s, rs, seed, game)
     if watched:
@@ -111,20 +107,9 @@ def play_python(s, rs, families, params, seed, game, out, row=0, python_seats=No
     strategies.
 
     python_seats: {seat: player(seat)} for the seats Python strategies play; a player writes
-    its move into s.move. The other seats play their jitted bots.
-    watch(event, ...), if given, is called at each step: ("start"), ("move", seat, move) before
-    each move is played, ("after", seat, move) after it, ("end").
+    its move into s.move. The other seats play their jitted bots. watch: as for sim/turns.py's
+    `drive`.
     """
-    python_seats = python_seats or {}
-    python = np.array([seat in python_seats for seat in range(len(families))], np.int64)
-    for event, seat in python_steps(s, rs, families, params, seed, game, out, row, python,
-                                    watch is not None, search.searching(families)):
-        if event == DECIDE:
-            python_seats[seat](seat)
-        elif event == START:
-            watch("start")
-        else:
-            watch("move" if event == MOVE else "after", seat, s.move.copy())
-    bot_timeout.rest()
-    if watch:
-        watch("end")
+    python = python_flags(python_seats, len(families))
+    drive(python_steps(s, rs, families, params, seed, game, out, row, python, watch is not None,
+                       search.searching(families)), python_seats, s.move, watch)

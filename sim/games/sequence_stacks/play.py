@@ -7,6 +7,7 @@ import numpy as np
 
 from sim import search, usage
 from sim.jit import rule
+from sim.turns import AFTER, DECIDE, MOVE, START, drive, python_flags
 from sim.games.sequence_stacks import bots, engine
 from sim.games.sequence_stacks.cards import ACTIONS
 from sim.games.sequence_stacks.forbid import USES, use_of
@@ -21,7 +22,6 @@ from sim.games.sequence_stacks.state import (
     TURNS,
     WINNER,
 )
-from strategies import bot_timeout
 
 
 @rule
@@ -82,16 +82,12 @@ def new_results(games: int, players: int) -> Results:
     )
 
 
-# What python_steps stops for (its first yielded number).
-DECIDE, START, MOVE, AFTER = range(4)
-
-
 @rule
 def python_steps(s, rs, families, params, seed, game, out, row, python, watched, searching):
-    """Plays one game as `play_games` does, stopping where Python has a part: yields
-    (DECIDE, seat) when a seat with python[seat] set is to decide (Python writes its move into
-    s.move before the next step) and, when `watched`, (START, -1) once dealt, (MOVE, seat)
-    before each move is applied and (AFTER, seat) after it.
+    """Plays one game as `play_games` does, stopping where Python has a part (sim/turns.py's
+    `drive` runs it): yields (DECIDE, seat) when a seat with python[seat] set is to decide
+    (Python writes its move into s.move before the next step) and, when `watched`, (START, -1)
+    once dealt, (MOVE, seat) before each move is applied and (AFTER, seat) after it.
 
     A generator: its arguments are unboxed once per game, where calling the rules from Python
     unboxes them at every call, several times a move. searching: as for `play_games`."""
@@ -124,23 +120,8 @@ def play_python(s, rs, families, params, seed, game, out, row=0, python_seats=No
 
     python_seats: {seat: player(seat)} for the seats Python strategies play (also asked,
     out of turn, whether to Block); a player writes its move into s.move. The other seats play
-    their jitted bots.
-    watch(event, ...), if given, is called at each step: ("start",) once dealt, ("move", seat,
-    move) before each move is applied, ("after", seat, move) after it, ("end",) at the end.
+    their jitted bots. watch: as for sim/turns.py's `drive`.
     """
-    python_seats = python_seats or {}
-    python = np.array([seat in python_seats for seat in range(len(families))], np.int64)
-    for event, seat in python_steps(s, rs, families, params, seed, game, out, row, python,
-                                    watch is not None, search.searching(families)):
-        if event == DECIDE:
-            python_seats[seat](seat)
-        elif event == START:
-            watch("start")
-        elif event == MOVE:
-            played = s.move.copy()
-            watch("move", seat, played)
-        else:
-            watch("after", seat, played)
-    bot_timeout.rest()
-    if watch:
-        watch("end")
+    python = python_flags(python_seats, len(families))
+    drive(python_steps(s, rs, families, params, seed, game, out, row, python, watch is not None,
+                       search.searching(families)), python_seats, s.move, watch)

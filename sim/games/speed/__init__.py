@@ -10,8 +10,9 @@ from sim.game import Column, Target
 from sim.games.speed import bots, cards, forbid, play, sampler, search, view
 from sim.games.speed.state import new_state
 from sim.games.speed.trace import Tracer
-from sim.games.spit.realtime import RealTimeBots, RealTimeGame
+from sim.games.spit.realtime import RealTimeGame
 from sim.games.spit.tables import columns
+from sim.turns import JittedBots
 
 OPTION_COLUMNS = (
     Column("cards_each", "cards dealt to each player (15, the source's deal; variant: 20)"),
@@ -33,7 +34,7 @@ class Speed(RealTimeGame):
         ("stalls per hand", pl.col("stalls").sum() / pl.col("hands").sum()),
     )
     cards, loop, view, tracer = cards, play, view, Tracer
-    bots = RealTimeBots(bots, forbid)
+    bots = JittedBots(bots, forbid)
     # what balanced means for the headline (the summary's and the report's verdicts)
     target = Target(None, above="seat 0", below="seat 1")
     blurb = "two players race to empty their hands"

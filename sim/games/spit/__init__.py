@@ -10,10 +10,11 @@ import polars as pl
 from sim import usage
 from sim.game import Column, Target
 from sim.games.spit import bots, cards, forbid, play, sampler, search, view
-from sim.games.spit.realtime import RealTimeBots, RealTimeGame
+from sim.games.spit.realtime import RealTimeGame
 from sim.games.spit.state import new_state
 from sim.games.spit.tables import columns
 from sim.games.spit.trace import Tracer
+from sim.turns import JittedBots
 
 OPTION_COLUMNS = (
     Column("stock_piles", "stock piles per layout (5; variant: 4)"),
@@ -39,7 +40,7 @@ class Spit(RealTimeGame):
         ("stalls per deal", pl.col("stalls").sum() / pl.col("deals").sum()),
     )
     cards, loop, view, tracer = cards, play, view, Tracer
-    bots = RealTimeBots(bots, forbid)
+    bots = JittedBots(bots, forbid)
     # what balanced means for the headline (the summary's and the report's verdicts)
     target = Target(None, above="seat 0", below="seat 1")
     blurb = "two players race to play out their cards"

@@ -14,21 +14,9 @@ from sim.errors import UserError
 from sim.game import TEXT, TEXTS, DeclaredIn, Flag, Headline, Setup
 from sim.games.spit import race, reaction
 from sim.games.spit.tables import build as build_tables
+from sim.turns import seat_bots
 from strategies import python_bots
 from strategies import seats as seat_strings
-from strategies.presets import user_presets
-
-
-class RealTimeBots:
-    """A real-time game's plug-in for user-chosen play (sim.game.Bots), over its strategies
-    module (jitted bots, families, presets) and its forbid module (--forbid names, masks)."""
-
-    def __init__(self, strategies, forbid):
-        self.strategies, self.forbid = strategies, forbid
-        self.families, self.presets = strategies.FAMILIES, strategies.BUILT_IN
-
-    def forbiddable(self, rules: dict) -> dict[str, str]:
-        return self.forbid.names(rules)
 
 
 class RealTimeGame:
@@ -36,7 +24,7 @@ class RealTimeGame:
 
     Subclasses set name, title, columns, summary, `length` (the games column counting deals or
     hands), `cards`, `loop`, `view` (its rules, play and view modules), `bots` (a
-    RealTimeBots), `tracer` (its Tracer class), and define new_state(ruleset, clock) and
+    sim.turns.JittedBots), `tracer` (its Tracer class), and define new_state(ruleset, clock) and
     options(rules) (rule options recorded per game).
     """
 
@@ -105,11 +93,7 @@ class RealTimeGame:
         their strategies instead, and no other bot reads what a seat's bot keeps."""
         ruleset, names = self.cards.build(rules)
         seats = [seat_strings.parse(text) for text in setup.seats]
-        resolved = [self.bots.strategies.resolve(
-            "random" if seat_strings.is_python(seat.base) else seat.base, user_presets(rules))
-            for seat in seats]
-        families = np.array([f for f, _ in resolved], np.int64)
-        params = np.array([p for _, p in resolved], np.float64)
+        families, params = seat_bots(self.bots.strategies.resolve, seats, rules)
         means, spreads = self.reactions(rules, setup)
         clock = race.new_clock(race.quantile_tables(means, spreads))
         state = self.new_state(ruleset, clock)

@@ -147,7 +147,7 @@ class PythonSeatPlayer(python_bots.SeatPlayer):
     legal_moves, readable, View = staticmethod(legal_moves), staticmethod(readable), View
 
     def __init__(self, s, rs, c, names: list[str], rules: dict, bots, seat: int):
-        """bots: the game's RealTimeBots (its strategies and forbid modules); seat: the seat
+        """bots: the game's bots (sim/turns.py's JittedBots) (its strategies and forbid modules); seat: the seat
         it plays."""
         super().__init__(s, rs, bots.strategies, bots.forbiddable(rules), rules, self.View,
                          partial(self.readable, s, names, seat))

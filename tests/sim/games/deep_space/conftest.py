@@ -108,11 +108,6 @@ class Table:
         return int(self.s.units[seat].sum() + self.s.supply[seat])
 
 
-@pytest.fixture
-def table():
-    """Gives a 4-player Table (see Table)."""
-    return Table()
-
 
 @pytest.fixture
 def new_table():

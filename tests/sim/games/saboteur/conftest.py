@@ -141,11 +141,6 @@ class Table:
         self.play(seat, DISCARD, slot)
 
 
-@pytest.fixture
-def table():
-    """Gives a 4-player Table (see Table)."""
-    return Table()
-
 
 @pytest.fixture
 def new_table():

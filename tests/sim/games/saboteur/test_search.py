@@ -16,11 +16,6 @@ PLAYERS = 5
 SMALL = {"family": "search", "rollouts": 1.0, "determinizations": 1.0, "candidates": 2.0}
 
 
-@pytest.fixture(scope="module")
-def rules():
-    return GAME.load_rules(None, [])
-
-
 def seats(strategy):
     """Gives a table with `strategy` in seat 0 and the default family elsewhere."""
     return Setup(PLAYERS, (strategy,) + ("default",) * (PLAYERS - 1))

@@ -9,11 +9,6 @@ sys.path.insert(0, str(Path(__file__).parent))  # the tests here import the buil
 from sequence_stacks_positions import Table
 
 
-@pytest.fixture
-def table():
-    """Gives a 4-player Table (see Table)."""
-    return Table()
-
 
 @pytest.fixture
 def new_table():

@@ -3,7 +3,6 @@ seat plays its games like every bot (the same games in any chunking; the default
 candidate)."""
 
 import numpy as np
-import pytest
 
 from sim.game import Setup
 from sim.games.sequence_stacks import GAME, bots, cards, engine, search, state
@@ -12,11 +11,6 @@ from strategies import presets
 
 PLAYERS = 3
 SMALL = {"family": "search", "rollouts": 1.0, "determinizations": 1.0, "candidates": 2.0}
-
-
-@pytest.fixture(scope="module")
-def rules():
-    return GAME.load_rules(None, [])
 
 
 def seats(strategy):

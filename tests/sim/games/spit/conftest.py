@@ -118,10 +118,6 @@ def new_table():
     return Table
 
 
-@pytest.fixture
-def table():
-    return Table()
-
 
 def all_cards(rs) -> list[int]:
     return list(range(int(np.asarray(rs.rank).shape[0])))
