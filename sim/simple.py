@@ -237,9 +237,9 @@ class SimpleGame:
                     seats[seat] = (kind, make(), python_bots.bot_rng(seed, game, seat))
             to_move, legal_moves, apply, is_over, view = (m.to_move, m.legal_moves, m.apply,
                                                           m.is_over, m.view)
-            stalled = False
+            stalled, max_moves = False, self.max_moves
             while not is_over(state):
-                if turns == self.max_moves:
+                if turns == max_moves:
                     stalled = True
                     break
                 seat = to_move(state)
@@ -321,27 +321,32 @@ class SimpleGame:
 
     def _tables(self, finals: Sequence, ids: np.ndarray, setup: Setup) -> dict[str, pl.DataFrame]:
         """Gives the games and seats tables of finished games (Final)."""
-        players, strategies = setup.players, setup.strategies()
-        games, seats = [], []
-        for game_id, final in zip(ids.tolist(), finals):
-            result = final.result
-            winners = set(result.winners)
-            games.append({"game_id": game_id, "players": players, "stalled": final.stalled,
-                          "turns": final.turns,
-                          "winner": result.winners[0] if len(winners) == 1 else None,
-                          "winners": len(winners), "first_won": 0 in winners, **final.stats})
-            for seat in range(players):
-                seats.append({"game_id": game_id, "players": players, "seat": seat,
-                              "strategy": strategies[seat], "won": seat in winners,
-                              "score": float(result.scores[seat]), **final.seat_stats[seat]})
-        small = {"players": pl.Int8, "turns": pl.Int32, "winner": pl.Int8, "winners": pl.Int8,
-                 "seat": pl.Int8}
-        games_table = pl.DataFrame(games, infer_schema_length=None)
-        seats_table = pl.DataFrame(seats, infer_schema_length=None)
-        return {"games": games_table.cast({k: v for k, v in small.items()
-                                           if k in games_table.columns}),
-                "seats": seats_table.cast({k: v for k, v in small.items()
-                                           if k in seats_table.columns})}
+        players, n = setup.players, len(finals)
+        # Built a column at a time: rows of dicts cost polars more than playing the games.
+        won = np.zeros((n, players), bool)
+        single = [None] * n
+        for row, final in enumerate(finals):
+            winners = final.result.winners
+            won[row, list(winners)] = True
+            if winners and winners.count(winners[0]) == len(winners):
+                single[row] = winners[0]
+        count = won.sum(axis=1)
+        games = pl.DataFrame({
+            "game_id": ids.astype(np.int64), "players": np.full(n, players, np.int8),
+            "stalled": [final.stalled for final in finals],
+            "turns": np.array([final.turns for final in finals], np.int32),
+            "winner": pl.Series(single, dtype=pl.Int8), "winners": count.astype(np.int8),
+            "first_won": won[:, 0] if players else np.zeros(n, bool),
+            **_own_columns([final.stats for final in finals])})
+        seats = pl.DataFrame({
+            "game_id": np.repeat(ids.astype(np.int64), players),
+            "players": np.full(n * players, players, np.int8),
+            "seat": np.tile(np.arange(players, dtype=np.int8), n),
+            "strategy": list(setup.strategies()) * n, "won": won.ravel(),
+            "score": np.array([final.result.scores for final in finals],
+                              np.float64).reshape(n * players),
+            **_own_columns([stats for final in finals for stats in final.seat_stats])})
+        return {"games": games, "seats": seats}
 
 
 class Search:
@@ -450,6 +455,14 @@ def _failing(error: BaseException):
             return trace.tb_frame
         trace = trace.tb_next
     return None
+
+
+def _own_columns(rows: list[dict]) -> dict[str, pl.Series]:
+    """Gives the columns of a rules module's own stats, one dict a row (a key a row lacks:
+    null), typed as polars reads the values (ints and floats together: floats)."""
+    names = dict.fromkeys(name for row in rows for name in row)
+    return {name: pl.Series(name, [row.get(name) for row in rows], strict=False)
+            for name in names}
 
 
 def _is_number(value) -> bool:
