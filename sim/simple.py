@@ -337,7 +337,7 @@ class SimpleGame:
             "stalled": [final.stalled for final in finals],
             "turns": np.array([final.turns for final in finals], np.int32),
             "winner": pl.Series(single, dtype=pl.Int8), "winners": count.astype(np.int8),
-            "first_won": won[:, 0] if players else np.zeros(n, bool),
+            "first_won": won[:, 0],
             **_own_columns([final.stats for final in finals])})
         seats = pl.DataFrame({
             "game_id": np.repeat(ids.astype(np.int64), players),
