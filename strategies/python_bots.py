@@ -23,15 +23,60 @@ PYTHON_BOT_STREAM = 300  # + seat: apart from the deal's and the jitted bots' st
 
 def stream_random(seed: int, game: int, stream: int) -> random.Random:
     """Gives a random.Random for Python code of one game, seeded from (run seed, game index,
-    stream) alone, by the same stateless streams the engines use."""
-    state = np.zeros(1, np.uint64)
-    streams.start(state, np.uint64(seed), np.uint64(game), np.uint64(stream))
-    return random.Random(int(streams.next_u64(state)))
+    stream) alone, by the same stateless streams the engines use (seeded at its first draw)."""
+    return _SeededAtFirstDraw((seed, game, stream))
 
 
 def bot_rng(seed: int, game: int, seat: int) -> random.Random:
     """Gives the random.Random of a Python bot's seat in one game."""
     return stream_random(seed, game, PYTHON_BOT_STREAM + seat)
+
+
+class _SeededAtFirstDraw(random.Random):
+    """A random.Random of the stream (run seed, game index, stream), seeded when first drawn
+    from (or asked its state), then a plain random.Random: a simple-level game makes one per
+    seat and game, and most bots never draw (seeding one costs as much as twenty No Thanks!
+    turns)."""
+
+    def __init__(self, stream: tuple[int, int, int]):  # not Random.__init__, which seeds now
+        self._stream = stream
+        self.gauss_next = None  # as seeding leaves it (gauss reads it before it draws)
+
+    # Every draw comes through these two (random.Random builds the others on them; gauss
+    # keeps the bound `random` for a second draw).
+    def random(self) -> float:
+        _plain(self, seeded=True)
+        return random.Random.random(self)
+
+    def getrandbits(self, k: int) -> int:
+        _plain(self, seeded=True)
+        return random.Random.getrandbits(self, k)
+
+    def getstate(self):
+        _plain(self, seeded=True)
+        return random.Random.getstate(self)
+
+    def __reduce__(self):  # a copy, or a pickle, is a plain random.Random
+        _plain(self, seeded=True)
+        return random.Random.__reduce__(self)
+
+    def seed(self, *args, **kwargs) -> None:  # seeded afresh by its owner: its own seed is moot
+        _plain(self, seeded=False)
+        random.Random.seed(self, *args, **kwargs)
+
+    def setstate(self, state) -> None:
+        _plain(self, seeded=False)
+        random.Random.setstate(self, state)
+
+
+def _plain(rng: random.Random, seeded: bool) -> None:
+    """Makes a _SeededAtFirstDraw a plain random.Random (the same layout: Random's own methods
+    from then on), seeded from its stream if `seeded`."""
+    if type(rng) is _SeededAtFirstDraw:
+        rng.__class__ = random.Random
+        stream = rng.__dict__.pop("_stream")
+        if seeded:
+            random.Random.seed(rng, streams.first_u64(*stream))
 
 
 class LegalMoves(Sequence):

@@ -9,7 +9,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 MODULES = ["benchmarks.common", "benchmarks.engines", "benchmarks.commands", "benchmarks.compare",
-           "benchmarks.player"]
+           "benchmarks.player", "benchmarks.yardstick_no_thanks"]
 
 
 @pytest.fixture(autouse=True)
@@ -136,3 +136,44 @@ def test_the_gate_times_the_rows_asked_for():
         "speed 2p random", "speed 2p default"]
     rows = configurations(Side(), Side(), ["saboteur"], ["search"])
     assert [row.name for row in rows] == ["saboteur 7p one search seat, default"]
+
+
+def _no_thanks_rules():
+    """Gives examples/games/no_thanks's rules module, read from its file (the suite runs
+    before that package is installed)."""
+    import importlib.util
+
+    path = ROOT / "examples/games/no_thanks/no_thanks/rules.py"
+    spec = importlib.util.spec_from_file_location("no_thanks_rules_under_test", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.mark.parametrize("players", [3, 4, 5])
+@pytest.mark.parametrize("policy", ["pass", "default", "greedy", "stingy"])
+def test_the_no_thanks_yardstick_plays_the_bundled_games_rules_and_bots(players, policy):
+    import random
+
+    from benchmarks.yardstick_no_thanks import GREED, play
+
+    rules = _no_thanks_rules()
+    config = {"lowest_card": 3, "highest_card": 35, "removed": 9, "chips": {str(players): 11}}
+    bot = None if policy == "pass" else rules.Default(greed=GREED[policy])
+    for seed in range(40):  # the same shuffle of the same deck: the same game, move by move
+        state = rules.deal(players, config, random.Random(seed))
+        while not rules.is_over(state):
+            moves = rules.legal_moves(state)
+            move = (moves[-1] if bot is None  # pass while it has chips
+                    else bot.choose(rules.view(state, state.seat), moves, None))
+            state = rules.apply(state, move)
+        assert play(players, policy, random.Random(seed)) == list(rules.result(state).winners)
+
+
+def test_the_no_thanks_yardstick_prints_games_per_cpu_second(capsys):
+    from benchmarks import yardstick_no_thanks
+
+    yardstick_no_thanks.main(["--games", "20", "--repeat", "2", "--policy", "stingy"])
+    out = capsys.readouterr().out
+    assert out.startswith("plain-Python No Thanks!, 3 players, every seat stingy: ")
+    assert out.rstrip().endswith("games per CPU-second (median of 2 timings of 20 games)")

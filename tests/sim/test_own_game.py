@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from sim import testing
+from sim.new_game import write
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -128,6 +129,49 @@ def test_the_search_plays_on_where_the_default_bot_stops_and_loses(written):
     assert state.scores == [15, 18] and len(state.deck) == 6  # the real state is left alone
     ahead = rules.State(0, [5] * 6, [18, 15], [False, True], 21)  # drawing busts: it stops
     assert search.choose(ahead, 0, moves, random.Random(0)) == rules.STOP
+
+
+def test_the_search_copies_each_world_for_every_play_but_its_last(written):
+    """apply may change the state it is given, so each rollout starts from a copy of the world
+    re-dealt, but the world's last, which is given the world itself (no one reads it after)."""
+    from sim.simple import Search
+
+    _, package = written
+    rules, game = package.rules, package.GAME
+    state = rules.State(0, [5] * 6, [15, 18], [False, True], 21)
+    moves = rules.legal_moves(state)
+    search = Search(game, game.load_rules(None, []), {"determinizations": 3, "rollouts": 2})
+    copied = []
+    copy = search._copy
+    search._copy = lambda world: copied.append(world) or copy(world)
+    assert search.choose(state, 0, moves, random.Random(0)) == rules.DRAW
+    assert len(copied) == 3 * (len(moves) * 2 - 1)  # per world: 2 moves x 2 rollouts, less one
+    assert state.scores == [15, 18] and len(state.deck) == 6
+
+
+def test_the_search_copies_a_state_that_does_not_pickle_as_deepcopy_does(written,
+                                                                          monkeypatch):
+    """States are copied through pickle (faster); one that does not pickle (here: re-dealt
+    as a class made inside a function) is deep-copied instead, with the same decisions."""
+    from sim.simple import Search
+
+    _, package = written
+    rules, game = package.rules, package.GAME
+
+    class Local(rules.State):
+        pass
+
+    def local_redeal(state, seat, rng):
+        world = redeal(state, seat, rng)
+        return Local(*(getattr(world, name) for name in rules.State.__slots__))
+
+    redeal = rules.redeal
+    monkeypatch.setattr(rules, "redeal", local_redeal)
+    search = Search(game, game.load_rules(None, []), {"determinizations": 4, "rollouts": 2})
+    for scores, best in (([15, 18], rules.DRAW), ([18, 15], rules.STOP)):
+        state = rules.State(0, [5] * 6, scores, [False, True], 21)
+        assert search.choose(state, 0, rules.legal_moves(state), random.Random(0)) == best
+    assert not search.pickles
 
 
 @pytest.fixture(scope="module")
