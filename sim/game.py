@@ -255,6 +255,26 @@ class RuleFile:
     help: str
 
 
+@dataclass(frozen=True)
+class Progress:
+    """How far each seat or team is from winning, at any moment of a game (`GAME.progress`):
+    what the value is (higher is closer to winning), in words and its unit, and whether it is
+    counted per seat (the progress table's `seat`) or per team (its `team`, `teams` naming
+    them in the recorder's order). The play loops sample it (sim/progress.py); the report's
+    "How the game plays" reads it against the winning side, `winner` over the games table
+    (the winning seat, or team name; null when nobody won)."""
+
+    meaning: str
+    unit: str = "points"
+    teams: tuple[str, ...] = ()
+    winner: pl.Expr = pl.col("winner")
+
+    @property
+    def side(self) -> str:
+        """Gives the progress table's column naming the side: 'team' or 'seat'."""
+        return "team" if self.teams else "seat"
+
+
 # ---- what a game declares, and what a game that declares nothing gets -----------------------
 
 DEFAULT_TARGET = Target()
@@ -274,6 +294,11 @@ def roles_of(game) -> tuple[Role, ...]:
 def role_names(game) -> tuple[str, ...]:
     """Gives the names of the game's roles, in its order."""
     return tuple(role.name for role in roles_of(game))
+
+
+def progress_of(game) -> Progress | None:
+    """Gives the game's declared progress signal (None: it records none)."""
+    return getattr(game, "progress", None)
 
 
 def flags_of(game) -> tuple[Flag, ...]:
@@ -366,7 +391,8 @@ class Game(Protocol):
     # `setup_options(given, players, rules, sweep)` where they need reading against the rules),
     # `files` (RuleFile, ...: data files the rules name), `blurb` (what the game is, in the run
     # command's help), `traces` (how its trace goes: "move by move"), `bench_players` and
-    # `bench_scaling` (what `simulate bench` times by default).
+    # `bench_scaling` (what `simulate bench` times by default), `progress` (a Progress: how
+    # far each seat or team is from winning, its play loops filling the `progress` table).
 
     def strategy_names(self) -> list[str]:
         """Gives the names `--strategy` accepts (families and presets)."""

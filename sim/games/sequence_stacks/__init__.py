@@ -7,7 +7,7 @@ import numpy as np
 import polars as pl
 
 from sim import search as search_family
-from sim.game import Headline, Setup, Target
+from sim.game import Headline, Progress, Setup, Target
 from sim.games.sequence_stacks import bots, cards, forbid, play, sampler, search
 from sim.games.sequence_stacks.state import new_state, views
 from sim.games.sequence_stacks.tables import COLUMNS
@@ -34,7 +34,7 @@ class SequenceStacks:
     title = "Sequence Stacks"
     min_players = cards.MIN_PLAYERS
     max_players = cards.MAX_PLAYERS
-    tables = ("games", "seats")
+    tables = ("games", "seats", "progress")
     columns = COLUMNS
     # In a symmetric race the balance question is the first player's edge: seat 0's win rate,
     # read against the fair share 1/players (stalled games count as not won).
@@ -48,6 +48,9 @@ class SequenceStacks:
     bots = SequenceStacksBots()
     # what balanced means for the headline (the summary's and the report's verdicts)
     target = Target(None, above="the first player", below="the other players")
+    # how far each seat is from winning (sim/progress.py samples it: the progress table)
+    progress = Progress("chips that count toward the win: the chips to win less those still "
+                        "lacking, at least each colour's minimum", unit="chips")
     blurb = "a race for red and blue chips"
     bench_players = (2, 4, 6)
     bench_scaling = 1_000_000
