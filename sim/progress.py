@@ -173,3 +173,8 @@ def table(rec: Recorder, ids: np.ndarray, players: int, sides: pl.Series) -> pl.
         "value": rec.values.ravel(),
         "decisions": rec.decisions.ravel().astype(np.int32),
     })
+
+
+def seat_table(rec: Recorder, ids: np.ndarray, players: int) -> pl.DataFrame:
+    """Gives the progress table of a chunk of games recorded per seat."""
+    return table(rec, ids, players, pl.Series("seat", np.arange(players, dtype=np.int8)))

@@ -63,5 +63,4 @@ def build(results, ids: np.ndarray, players: int, seats: tuple[str, ...]) -> dic
     first = ["game_id", "players", "seat", "strategy", "won"]
     seat_table = seat_table.select(first + [c for c in seat_table.columns if c not in first])
     return {"games": games, "seats": seat_table,
-            "progress": progress.table(results.progress, ids, players,
-                                       pl.Series("seat", np.arange(players, dtype=np.int8)))}
+            "progress": progress.seat_table(results.progress, ids, players)}
