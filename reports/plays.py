@@ -39,6 +39,14 @@ def _points(ctx: ReportContext, slab: Slab, side: str, winner: pl.Expr) -> pl.Da
                                                 winner.cast(pl.Utf8).alias("winner"))
     rows = (ctx.scan("progress", slab=slab).with_columns(pl.col(side).cast(pl.Utf8).alias("side"))
             .join(games, on=["run", "game_id"], how="left"))
+    return ctx.collect(leaders(rows), "progress")
+
+
+def leaders(rows: pl.LazyFrame) -> pl.LazyFrame:
+    """Gives per game and point, from progress rows with their `side` and the game's `winner`
+    (both as text; winner null when nobody won): the top progress, the sole leader (null where
+    several share the top), the winner's progress, whether the game is decided and the
+    leader is its winner (`leads`), and the decisions made so far by all sides."""
     top = pl.col("value") == pl.col("value").max()
     lf = rows.group_by("configuration", "run", "game_id", "point").agg(
         pl.col("value").max().alias("top"), top.sum().alias("at_top"),
@@ -46,9 +54,8 @@ def _points(ctx: ReportContext, slab: Slab, side: str, winner: pl.Expr) -> pl.Da
         pl.col("value").filter(pl.col("side") == pl.col("winner")).first().alias("won_value"),
         pl.col("winner").first(), pl.col("decisions").sum(), pl.col("players").first())
     lf = lf.with_columns(pl.when(pl.col("at_top") == 1).then(pl.col("leader")).alias("leader"))
-    return ctx.collect(lf.with_columns(
-        pl.col("winner").is_not_null().alias("decided"),
-        (pl.col("leader") == pl.col("winner")).fill_null(False).alias("leads")), "progress")
+    return lf.with_columns(pl.col("winner").is_not_null().alias("decided"),
+                           (pl.col("leader") == pl.col("winner")).fill_null(False).alias("leads"))
 
 
 def _sums(value: pl.Expr, name: str) -> list[pl.Expr]:
@@ -58,7 +65,7 @@ def _sums(value: pl.Expr, name: str) -> list[pl.Expr]:
             (v * v).sum().alias(f"{name}|sq")]
 
 
-def _slab_totals(points: pl.DataFrame) -> tuple[pl.DataFrame, pl.DataFrame]:
+def slab_totals(points: pl.DataFrame) -> tuple[pl.DataFrame, pl.DataFrame]:
     """Gives a slab's sums per configuration and point (the curve's) and per configuration
     (the games' own figures)."""
     decided = pl.col("decided")
@@ -103,7 +110,7 @@ def figures(ctx: ReportContext) -> tuple[pl.DataFrame, pl.DataFrame] | None:
 
     def make():
         try:
-            parts = [_slab_totals(_points(ctx, slab, progress.side, progress.winner))
+            parts = [slab_totals(_points(ctx, slab, progress.side, progress.winner))
                      for slab in ctx.slabs()]
         except (UserError, pl.exceptions.ColumnNotFoundError):
             return None  # runs from before the progress table

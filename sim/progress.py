@@ -5,7 +5,8 @@ A play loop makes one call per move, `step(rec, s, rs, side)`, and one when the 
 `finish(rec, s, rs, row)`. The recorder keeps a fixed buffer of SLOTS samples: a sample is taken
 every `stride` moves (slot i holds the progress after i * stride moves); when the buffer is full
 every other sample is dropped and the stride doubles. So a game of n moves costs at most
-SLOTS + SLOTS / 2 * log2(n / SLOTS) evaluations of its progress (57 at 100 moves, 89 at 1,000),
+SLOTS + SLOTS / 2 * ceil(log2(n / SLOTS)) + 1 evaluations of its progress (58 at 100 moves, 113
+at 1,000),
 and nothing is allocated while it plays. At the end the samples are read at 0%, 10%, ..., 100%
 of the game's moves, and at 25% and 75% (PERCENTS: the report's quartiles): at each point the
 last sample taken at or before it (at most a sixteenth of the game earlier), at 100% the
