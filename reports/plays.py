@@ -32,13 +32,16 @@ SHARE_NOTE = ("low/high: the shares the games played are consistent with (95% Wi
 MEAN_NOTE = "low/high: a 95% Student t interval of the mean, games as the unit"
 
 
-def _points(ctx: ReportContext, slab: Slab, side: str, winner: pl.Expr) -> pl.DataFrame:
-    """Gives one row per game and point of a slab: the top progress, the sole leader (null
-    where several share the top), the winner and its progress, the decisions made so far."""
-    games = ctx.scan("games", slab=slab).select("run", "game_id",
-                                                winner.cast(pl.Utf8).alias("winner"))
-    rows = (ctx.scan("progress", slab=slab).with_columns(pl.col(side).cast(pl.Utf8).alias("side"))
-            .join(games, on=["run", "game_id"], how="left"))
+def _points(ctx: ReportContext, slab: Slab, progress) -> pl.DataFrame:
+    """Gives one row per game (or round) and point of a slab: the top progress, the sole
+    leader (null where several share the top), the winner and its progress, the decisions
+    made so far."""
+    keys = ["run", "game_id", *(["round"] if progress.by_round else [])]
+    winners = (ctx.scan("rounds" if progress.by_round else "games", slab=slab)
+               .select(*keys, progress.winner.cast(pl.Utf8).alias("winner")).unique(keys))
+    rows = (ctx.scan("progress", slab=slab)
+            .with_columns(pl.col(progress.side).cast(pl.Utf8).alias("side"))
+            .join(winners, on=keys, how="left"))
     return ctx.collect(leaders(rows), "progress")
 
 
@@ -48,7 +51,7 @@ def leaders(rows: pl.LazyFrame) -> pl.LazyFrame:
     several share the top), the winner's progress, whether the game is decided and the
     leader is its winner (`leads`), and the decisions made so far by all sides."""
     top = pl.col("value") == pl.col("value").max()
-    lf = rows.group_by("configuration", "run", "game_id", "point").agg(
+    lf = rows.group_by(*_unit(rows.collect_schema().names()), "point").agg(
         pl.col("value").max().alias("top"), top.sum().alias("at_top"),
         pl.col("side").filter(top).first().alias("leader"),
         pl.col("value").filter(pl.col("side") == pl.col("winner")).first().alias("won_value"),
@@ -56,6 +59,11 @@ def leaders(rows: pl.LazyFrame) -> pl.LazyFrame:
     lf = lf.with_columns(pl.when(pl.col("at_top") == 1).then(pl.col("leader")).alias("leader"))
     return lf.with_columns(pl.col("winner").is_not_null().alias("decided"),
                            (pl.col("leader") == pl.col("winner")).fill_null(False).alias("leads"))
+
+
+def _unit(columns) -> list[str]:
+    """Gives the columns naming a game (with a round column: a round) of a configuration."""
+    return ["configuration", "run", "game_id", *(["round"] if "round" in columns else [])]
 
 
 def _sums(value: pl.Expr, name: str) -> list[pl.Expr]:
@@ -76,7 +84,7 @@ def slab_totals(points: pl.DataFrame) -> tuple[pl.DataFrame, pl.DataFrame]:
     ordered = pl.col("leader").sort_by("point").filter(pl.col("leader").sort_by("point")
                                                         .is_not_null())
     at = lambda expr, point: expr.filter(pl.col("point") == point).first()  # noqa: E731
-    games = points.group_by("configuration", "run", "game_id").agg(
+    games = points.group_by(*_unit(points.columns)).agg(
         decided.first(),
         (ordered != ordered.shift(1)).sum().alias("lead changes"),
         pl.col("point").filter(~pl.col("leads")).max().alias("last_not_leading"),
@@ -110,7 +118,7 @@ def figures(ctx: ReportContext) -> tuple[pl.DataFrame, pl.DataFrame] | None:
 
     def make():
         try:
-            parts = [slab_totals(_points(ctx, slab, progress.side, progress.winner))
+            parts = [slab_totals(_points(ctx, slab, progress))
                      for slab in ctx.slabs()]
         except (UserError, pl.exceptions.ColumnNotFoundError):
             return None  # runs from before the progress table
@@ -143,8 +151,10 @@ def leader_at_half_wins(ctx: ReportContext) -> pl.DataFrame:
         "configuration", pl.col("rate").alias("estimate"), "low", "high")
 
 
-def _curve_chart(ctx: ReportContext, curve: pl.DataFrame) -> tuple:
-    """Gives the decisiveness curve's chart (at most 8 configurations) and its caption."""
+def _curve_chart(ctx: ReportContext, curve: pl.DataFrame, unit: str, sides: int | None
+                 ) -> tuple:
+    """Gives the decisiveness curve's chart (at most 8 configurations) and its caption; the
+    dashed fair share is 1/players, or 1/sides where teams are the sides."""
     from reports import charts
 
     shown = [c for c in ctx.order if c in set(curve["configuration"])][:8]
@@ -153,15 +163,16 @@ def _curve_chart(ctx: ReportContext, curve: pl.DataFrame) -> tuple:
     for config in shown:
         part = curve.filter((pl.col("configuration") == config) & (pl.col("n") > 0))
         series[config] = (part["point"], part["rate"], part["low"], part["high"])
-        fair[config] = 1 / players[config]
-    games = int(curve.filter(pl.col("point") == 0)["decided"].sum())
-    caption = (f"n = {games:,} decided games; bands are 95% Wilson intervals; dashed: a fair "
-               "share (1/players), a leader no likelier to win than any seat")
+        fair[config] = 1 / (sides or players[config])
+    decided = int(curve.filter(pl.col("point") == 0)["decided"].sum())
+    caption = (f"n = {decided:,} decided {unit}s; bands are 95% Wilson intervals; dashed: a "
+               f"fair share (1/{'teams' if sides else 'players'}), a leader no likelier to win "
+               "than any other")
     more = "" if len(shown) == curve["configuration"].n_unique() else " (first 8 configurations)"
     path = charts.rate_lines(ctx.chart("decisiveness"), series, targets=fair,
                              title=f"{ctx.game.title}: does the leader win?{more}",
-                             xlabel="share of the game played (% of its moves)",
-                             ylabel="games won by the leader (%)", caption=caption)
+                             xlabel=f"share of the {unit} played (% of its moves)",
+                             ylabel=f"{unit}s won by the leader (%)", caption=caption)
     return path, caption
 
 
@@ -177,7 +188,9 @@ def how_it_plays(ctx: ReportContext) -> Section | None:
         return Section("How the game plays", [_length(ctx), *_usage(ctx)],
                        text=f"Only length and the moves' use: {why}.")
     curve, totals = found
-    path, caption = _curve_chart(ctx, curve)
+    unit = "round" if progress.by_round else "game"
+    side = "team" if progress.teams else "seat"
+    path, caption = _curve_chart(ctx, curve, unit, len(progress.teams) or None)
     quartiles = (curve.filter(pl.col("point").is_in(QUARTILES))
                  .select("configuration", pl.col("point").alias("at %"), "decided",
                          pl.col("n").alias("with a leader"), pl.col("wins").alias("leader won"),
@@ -185,42 +198,47 @@ def how_it_plays(ctx: ReportContext) -> Section | None:
     changes, settled, deficit = (_mean(totals, name) for name in _MEANS[:3])
     comebacks = with_wilson(totals.select("configuration", "comebacks", "decided"),
                             "comebacks", "decided")
-    side = "team" if progress.teams else "seat"
+    shares = SHARE_NOTE.replace("games", f"{unit}s")
+    means = MEAN_NOTE.replace("games", f"{unit}s")
     return Section("How the game plays", [
         Table("Does the leader win? (the decisiveness curve)", quartiles,
               ("rate", "low", "high"), chart=path, chart_caption=caption,
-              note=f"the leader: the one {side} with the highest progress ({progress.meaning}) "
-                   f"at that share of the game's moves; decided: games with a winner; rate: "
-                   f"the share of those with a leader that the leader won; {SHARE_NOTE}"),
+              note=f"the leader: the one {side} with the highest progress at that share of the "
+                   f"{unit}'s moves (none where several share it); decided: {unit}s with a "
+                   f"winner; rate: the share of those with a leader that the leader won; "
+                   f"{shares}"),
         Table("When the winner takes the lead for good", settled.join(
             totals.select("configuration", "decided", "settled"), on="configuration",
             maintain_order="left"),
-            note="mean: the share of the game's moves (%) from which the eventual winner "
-                 "leads at every point read (0, 10, 20, 25, ... 100%); settled: decided games "
-                 f"whose winner leads at the end (the others count in no mean); {MEAN_NOTE}"),
-        Table("Lead changes per game", changes,
+            note=f"mean: the share of the {unit}'s moves (%) from which its winner leads at "
+                 f"every point read (0, 10, 20, 25, ... 100%); settled: decided {unit}s whose "
+                 f"winner leads at the end (the others count in no mean); {means}"),
+        Table(f"Lead changes per {unit}", changes,
               note=f"changes of the {side} in the lead between the points read, a point "
-                   f"without a sole leader skipped; every game counts; {MEAN_NOTE}"),
-        Table("Comebacks: games won by a side trailing at half-time", comebacks.select(
+                   f"without a sole leader skipped; every {unit} counts; {means}"),
+        Table(f"Comebacks: {unit}s won by a {side} trailing at half-time", comebacks.select(
             "configuration", pl.col("decided").alias("n"), pl.col("comebacks").alias("won"),
             "rate", "low", "high").join(
-                deficit.select("configuration", pl.col("mean").alias(f"trailed by ({progress.unit})"),
+                deficit.select("configuration",
+                               pl.col("mean").alias(f"trailed by ({progress.unit})"),
                                pl.col("low").alias("by low"), pl.col("high").alias("by high")),
                 on="configuration", how="left", maintain_order="left"),
               ("rate", "low", "high"),
-              note=f"n: decided games; won: those whose winner had less progress than the "
+              note=f"n: decided {unit}s; won: those whose winner had less progress than the "
                    f"leader at 50% of the moves; trailed by: how far behind the leader it was "
                    f"then, in {progress.unit} (mean over the comebacks, with its 95% t "
-                   f"interval); {SHARE_NOTE}"),
-        _length(ctx, _mean(totals, "decisions per seat")),
+                   f"interval); {shares}"),
+        _length(ctx, _mean(totals, "decisions per seat"), unit),
         *_usage(ctx)],
-        text="From each game's progress, read at 0%, 10%, 20%, 25%, ... 100% of its moves: "
-             f"{progress.meaning} ({progress.unit}), per {side}. The share of a seat's turns "
-             "with a real choice and the number of legal moves are not recorded (counting "
-             "the legal moves at every turn costs the fast engines more than the 10% allowed).")
+        text=f"From each {unit}'s progress, read at 0%, 10%, 20%, 25%, ... 100% of its moves, "
+             f"per {side}: {progress.meaning} ({progress.unit}; higher is closer to winning). "
+             "Not recorded: the share of a seat's turns with a real choice and the number of "
+             "legal moves (the fast bots do not all list every legal move at a turn, so "
+             "counting them would add that listing to every turn).")
 
 
-def _length(ctx: ReportContext, decisions: pl.DataFrame | None = None) -> Table:
+def _length(ctx: ReportContext, decisions: pl.DataFrame | None = None, unit: str = "game"
+            ) -> Table:
     """Gives the table of game length per configuration: turns (mean with its interval and
     quantiles) and, from the progress, a seat's decisions per game."""
     lf = ctx.scan("games", ["turns"])
@@ -237,7 +255,8 @@ def _length(ctx: ReportContext, decisions: pl.DataFrame | None = None) -> Table:
             "configuration", pl.col("mean").alias("decisions per seat"),
             pl.col("low").alias("decisions low"), pl.col("high").alias("decisions high")),
             on="configuration", how="left", maintain_order="left")
-        note += "; decisions per seat: the moves a seat made in a game (the progress table's)"
+        note += (f"; decisions per seat: the moves a seat made in a {unit} (the progress "
+                 "table's)")
     return Table("Length: turns per game and a seat's decisions", frame, note=note)
 
 

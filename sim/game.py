@@ -260,14 +260,16 @@ class Progress:
     """How far each seat or team is from winning, at any moment of a game (`GAME.progress`):
     what the value is (higher is closer to winning), in words and its unit, and whether it is
     counted per seat (the progress table's `seat`) or per team (its `team`, `teams` naming
-    them in the recorder's order). The play loops sample it (sim/progress.py); the report's
-    "How the game plays" reads it against the winning side, `winner` over the games table
-    (the winning seat, or team name; null when nobody won)."""
+    them in the recorder's order), through each game or, `by_round`, through each round (its
+    `round`). The play loops sample it (sim/progress.py); the report's "How the game plays"
+    reads it against the winning side, `winner` over the games table (by round: the rounds
+    table; the winning seat, or team name; null when nobody won)."""
 
     meaning: str
     unit: str = "points"
     teams: tuple[str, ...] = ()
     winner: pl.Expr = pl.col("winner")
+    by_round: bool = False
 
     @property
     def side(self) -> str:

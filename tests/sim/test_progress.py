@@ -4,6 +4,7 @@ halving it when full, and reads each game at 0%, 10%, 20%, 25%, ... 100% of its 
 import io
 
 import numpy as np
+import polars as pl
 import pytest
 
 from sim import games, progress
@@ -91,3 +92,16 @@ def test_the_progress_of_a_traced_game_is_the_one_its_run_records():
     played = game.play(rules, setup, 11, 4, 5, 0)["progress"]
     assert traced.equals(played)
     assert np.all(np.diff(traced.filter(seat=0)["moves"].to_numpy()) >= 0)
+
+
+def test_saboteurs_progress_is_each_teams_race_per_round_won_at_one():
+    game = games.get("saboteur")
+    rules = game.load_rules(None, [])
+    tables = game.play(rules, Setup(5, ("default",) * 5), 3, 0, 10, 0)
+    table = tables["progress"]
+    assert table.height == 10 * 3 * progress.POINTS * 2
+    assert table["value"].is_between(0, 1).all()
+    assert (table.filter(point=0, team="saboteurs")["value"] == 0).all()  # no card played yet
+    winners = tables["rounds"].select("game_id", "round", "winner_team").unique()
+    end = table.filter(point=100).join(winners, on=["game_id", "round"])
+    assert (end.filter(pl.col("team") == pl.col("winner_team"))["value"] == 1).all()
