@@ -162,23 +162,24 @@ class Sampler:
         read_points(self.rec, row)
 
 
-def table(rec: Recorder, ids: np.ndarray, players: int, sides: pl.Series) -> pl.DataFrame:
+def table(rec: Recorder, ids: np.ndarray, players: int, name: str, sides: np.ndarray
+          ) -> pl.DataFrame:
     """Gives the progress table of a chunk of games: one row per game, point (the percent of
-    its moves played) and side (`sides`:
-    the side column, `seat` or `team`, one value per side)."""
+    its moves played) and side (column `name`, holding `sides`, one value per side)."""
     n, width = ids.shape[0], len(sides)
-    rows = n * POINTS * width
+    # numpy throughout: at a few microseconds a game (Speed), building the table is the
+    # recording's largest cost
     return pl.DataFrame({
         "game_id": np.repeat(ids, POINTS * width),
-        "players": np.full(rows, players, np.int8),
+        "players": np.full(n * POINTS * width, players, np.int8),
         "point": np.tile(np.repeat(np.array(PERCENTS, np.int8), width), n),
-        "moves": np.repeat(rec.moves.ravel(), width).astype(np.int32),
-        sides.name: sides.gather(np.tile(np.arange(width), n * POINTS)),
+        "moves": np.repeat(rec.moves.astype(np.int32).ravel(), width),
+        name: np.tile(sides, n * POINTS),
         "value": rec.values.ravel(),
-        "decisions": rec.decisions.ravel().astype(np.int32),
+        "decisions": rec.decisions.astype(np.int32).ravel(),
     })
 
 
 def seat_table(rec: Recorder, ids: np.ndarray, players: int) -> pl.DataFrame:
     """Gives the progress table of a chunk of games recorded per seat."""
-    return table(rec, ids, players, pl.Series("seat", np.arange(players, dtype=np.int8)))
+    return table(rec, ids, players, "seat", np.arange(players, dtype=np.int8))

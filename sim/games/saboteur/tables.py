@@ -87,8 +87,8 @@ def build(results, ids: np.ndarray, players: int, seats: tuple[str, ...],
 def progress_table(rec, ids: np.ndarray, players: int, rounds: int) -> pl.DataFrame:
     """Gives the progress table of a chunk of games: per game, round (from 1), point and team
     (the recorder's rows: game row * rounds + round)."""
-    frame = progress.table(rec, np.repeat(ids, rounds), players,
-                           pl.Series("team", ("miners", "saboteurs")))
+    frame = progress.table(rec, np.repeat(ids, rounds), players, "team",
+                           np.array(("miners", "saboteurs")))
     per_round = progress.POINTS * 2
     return frame.insert_column(1, pl.Series("round", np.repeat(
         np.tile(np.arange(1, rounds + 1, dtype=np.int8), ids.shape[0]), per_round)))
