@@ -22,6 +22,9 @@ from sim.game import progress_of
 from sim.progress import PERCENTS
 from sim.usage import PREFIX
 
+RUNAWAY = 0.80
+"""A runaway leader: the leader at half-time wins more than this share of the games it leads,
+its whole 95% interval above it (the Answer's sentence)."""
 QUARTILES = (25, 50, 75)
 HALF = 50
 END = PERCENTS[-1]
@@ -149,6 +152,22 @@ def leader_at_half_wins(ctx: ReportContext) -> pl.DataFrame:
         return pl.DataFrame(schema=schema)
     return found[0].filter(pl.col("point") == HALF).select(
         "configuration", pl.col("rate").alias("estimate"), "low", "high")
+
+
+def runaway_sentence(ctx: ReportContext) -> str:
+    """Gives the Answer's sentence on a runaway leader, naming the configurations whose leader
+    at half-time wins more than RUNAWAY of the games, its whole interval above ("" if none)."""
+    found = leader_at_half_wins(ctx).filter(pl.col("low") > RUNAWAY)
+    if not found.height:
+        return ""
+    progress = progress_of(ctx.game)
+    unit = "rounds" if progress.by_round else "games"
+    rows = [f"{r['configuration']} ({100 * r['estimate']:.1f}% [{100 * r['low']:.1f}, "
+            f"{100 * r['high']:.1f}])" for r in found.iter_rows(named=True)]
+    listed = rows[0] if len(rows) == 1 else ", ".join(rows[:-1]) + " and " + rows[-1]
+    return (f"A runaway leader: the leader at half-time goes on to win more than "
+            f"{RUNAWAY:.0%} of the {unit} with a leader then, the whole interval above, at "
+            f"{listed}.")
 
 
 def _curve_chart(ctx: ReportContext, curve: pl.DataFrame, unit: str, sides: int | None
