@@ -14,6 +14,7 @@ from pathlib import Path
 import numpy as np
 import polars as pl
 
+from reports import plays
 from reports.render import ANSWER
 from reports.stats import ALPHA, Z95, holm, two_sided_p, wilson_arrays
 from reports.sections import ReportContext, Section, headline_by_players
@@ -429,6 +430,7 @@ def sentences(ctx: ReportContext, sections: list[Section]) -> list[str]:
             rates = rates.filter(pl.col("variant").is_in(reference))
         said.append(driver_sentence(rates, driver, head, lead=lead))
     said += [fn(ctx) for fn in SENTENCES]
+    said.append(plays.runaway_sentence(ctx))
     return [s for s in said if s]
 
 

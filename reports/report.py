@@ -8,7 +8,7 @@ from pathlib import Path
 from rich.console import Console
 
 from reports import charts, render
-from reports import ladder, skill, skill_matrix  # noqa: F401  (register their common sections)
+from reports import ladder, plays, skill, skill_matrix  # noqa: F401  (register their common sections)
 from reports import runs as runs_mod
 from reports import answer, profile, provenance, whatif
 from reports.sections import ReportContext, Section, sections_for

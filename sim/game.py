@@ -268,6 +268,28 @@ class DeclaredIn:
         return getattr(importlib.import_module(self.module), self.name)
 
 
+@dataclass(frozen=True)
+class Progress:
+    """How far each seat or team is from winning, at any moment of a game (`GAME.progress`):
+    what the value is (higher is closer to winning), in words and its unit, and whether it is
+    counted per seat (the progress table's `seat`) or per team (its `team`, `teams` naming
+    them in the recorder's order), through each game or, `by_round`, through each round (its
+    `round`). The play loops sample it (sim/progress.py); the report's "How the game plays"
+    reads it against the winning side, `winner` over the games table (by round: the rounds
+    table; the winning seat, or team name; null when nobody won)."""
+
+    meaning: str
+    unit: str = "points"
+    teams: tuple[str, ...] = ()
+    winner: pl.Expr = pl.col("winner")
+    by_round: bool = False
+
+    @property
+    def side(self) -> str:
+        """Gives the progress table's column naming the side: 'team' or 'seat'."""
+        return "team" if self.teams else "seat"
+
+
 # ---- what a game declares, and what a game that declares nothing gets -----------------------
 
 DEFAULT_TARGET = Target()
@@ -287,6 +309,11 @@ def roles_of(game) -> tuple[Role, ...]:
 def role_names(game) -> tuple[str, ...]:
     """Gives the names of the game's roles, in its order."""
     return tuple(role.name for role in roles_of(game))
+
+
+def progress_of(game) -> Progress | None:
+    """Gives the game's declared progress signal (None: it records none)."""
+    return getattr(game, "progress", None)
 
 
 def flags_of(game) -> tuple[Flag, ...]:
@@ -381,8 +408,10 @@ class Game(Protocol):
     # command's help), `traces` (how its trace goes: "move by move"), `bench_players` and
     # `bench_scaling` (what `simulate bench` times by default), `report_sections` (the report's
     # sections of its own, after the common ones: functions ReportContext -> Section or None),
-    # `compare_sections` (those `simulate compare` adds) and `driver` (reports.verdicts.Driver:
-    # the factor of the deal the report's Answer explains the headline by).
+    # `compare_sections` (those `simulate compare` adds), `driver` (reports.verdicts.Driver:
+    # the factor of the deal the report's Answer explains the headline by) and `progress` (a
+    # Progress: how far each seat or team is from winning, its play loops filling the `progress`
+    # table).
 
     def strategy_names(self) -> list[str]:
         """Gives the names `--strategy` accepts (families and presets)."""

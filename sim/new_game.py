@@ -160,6 +160,14 @@ def result(state: State) -> Result:
                   tuple(state.scores))
 
 
+PROGRESS = "the score so far (the highest wins)"
+
+
+def progress(state: State) -> tuple[int, ...]:
+    """Gives each seat's progress toward the win, higher closer: its score so far."""
+    return tuple(state.scores)
+
+
 def view(state: State, seat: int) -> View:
     return View(seat, tuple(state.scores), tuple(state.stopped), len(state.deck), state.target)
 

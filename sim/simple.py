@@ -26,7 +26,9 @@ and, optionally: `validate(rules)` (raise sim.errors.UserError for rules no game
 played with), `PRESETS` ({name: (family, {parameter: value})}), `check(rules, players)`
 (raise sim.errors.UserError for rules that cannot be played), `COLUMNS` ({"games": {column:
 meaning}, "seats": {...}}) with `stats(state)` and `seat_stats(state, seat)` giving them,
-`describe(state)` (a line for traces), `MAX_MOVES` (a game that long stalls), and `TARGET` (a
+`describe(state)` (a line for traces), `MAX_MOVES` (a game that long stalls), `progress(state)`
+(a number per seat, higher closer to winning: the progress table and the report's "How the
+game plays"; `PROGRESS` says what it is, `PROGRESS_UNIT` in what), and `TARGET` (a
 sim.game.Target: what balanced means for the headline, e.g. Target(0.5, "team A", "team B")
 for two teams; default: the first player's fair share, 1/players).
 
@@ -52,7 +54,8 @@ import numpy as np
 import polars as pl
 
 from sim.errors import Interruption, UserError
-from sim.game import Column, Headline, Setup, Target
+from sim import progress as progress_record
+from sim.game import Column, Headline, Progress, Setup, Target
 from strategies import python_bots
 from strategies.bot_files import described, shown, where
 from strategies.presets import Family, Parameter, user_presets
@@ -155,6 +158,10 @@ class SimpleGame:
         self.bots = SimpleBots(m)
         self.max_moves = getattr(m, "MAX_MOVES", MAX_MOVES)
         self.target = getattr(m, "TARGET", None) or Target()
+        if hasattr(m, "progress"):
+            self.progress = Progress(getattr(m, "PROGRESS", f"{m.__name__}.progress(state)"),
+                                     getattr(m, "PROGRESS_UNIT", "points"))
+            self.tables = (*self.tables, "progress")
         own = getattr(m, "COLUMNS", {})
         self.columns = {
             "games": (Column("winner", "the winning seat (null: a shared win or none)"),
@@ -222,7 +229,8 @@ class SimpleGame:
                 made.append(("bot", lambda c=cls, p=params: c(**p)))
         return made
 
-    def _play_one(self, rules, setup, seed, game, makers, watch=None) -> Final:
+    def _play_one(self, rules, setup, seed, game, makers, watch=None, sampler=None,
+                  row: int = 0) -> Final:
         """Plays game `game`; gives how it ended (Final). Raises UserError naming the rules
         module's function or bot that broke: a failure, a seat that is none, no legal moves, a
         move not among them, no state, a result naming no seat."""
@@ -260,8 +268,12 @@ class SimpleGame:
                     move = moves[bot.pick(view(state, seat), moves)]
                 if watch is not None:
                     watch(state, seat, move)
+                if sampler is not None:
+                    sampler.step(state, seat)
                 state = apply(state, move)
                 turns += 1
+            if sampler is not None:
+                sampler.finish(state, row)
             return self._final(state, turns, stalled, setup.players)
         except Interruption:
             raise
@@ -297,8 +309,18 @@ class SimpleGame:
 
     def play(self, rules, setup, seed, start, stop, id_offset):
         makers = self._seat_bots(rules, setup)
-        finals = [self._play_one(rules, setup, seed, game, makers) for game in range(start, stop)]
-        return self._tables(finals, np.arange(start, stop, dtype=np.int64) + id_offset, setup)
+        sampler = self._sampler(stop - start, setup.players)
+        finals = [self._play_one(rules, setup, seed, game, makers, sampler=sampler,
+                                 row=game - start) for game in range(start, stop)]
+        return self._tables(finals, np.arange(start, stop, dtype=np.int64) + id_offset, setup,
+                            sampler)
+
+    def _sampler(self, games: int, players: int):
+        """Gives the recorder of the rules' progress(state) for `games` games (None without)."""
+        if "progress" not in self.tables:
+            return None
+        return progress_record.Sampler(progress_record.new(games, players),
+                                       self.rules_module.progress)
 
     def trace(self, rules, setup, seed, index, out: TextIO):
         m = self.rules_module
@@ -311,17 +333,21 @@ class SimpleGame:
             where = f"  [{describe(state)}]" if describe else ""
             print(f"seat {seat} ({labels[seat]}): {move!r}{where}", file=out)
 
-        final = self._play_one(rules, setup, seed, index, self._seat_bots(rules, setup), watch)
+        sampler = self._sampler(1, setup.players)
+        final = self._play_one(rules, setup, seed, index, self._seat_bots(rules, setup), watch,
+                               sampler)
         if final.stalled:
             print(f"stalled after {final.turns} moves", file=out)
         else:
             result = final.result
             print(f"over after {final.turns} moves: winners {list(result.winners)}, scores "
                   f"{list(result.scores)}", file=out)
-        return self._tables([final], np.array([index], np.int64), setup)
+        return self._tables([final], np.array([index], np.int64), setup, sampler)
 
-    def _tables(self, finals: Sequence, ids: np.ndarray, setup: Setup) -> dict[str, pl.DataFrame]:
-        """Gives the games and seats tables of finished games (Final)."""
+    def _tables(self, finals: Sequence, ids: np.ndarray, setup: Setup, sampler=None
+                ) -> dict[str, pl.DataFrame]:
+        """Gives the games and seats tables of finished games (Final), and their progress
+        table where `sampler` recorded it."""
         players, n = setup.players, len(finals)
         # Built a column at a time: rows of dicts cost polars more than playing the games.
         won = np.zeros((n, players), bool)
@@ -347,7 +373,10 @@ class SimpleGame:
             "score": np.array([final.result.scores for final in finals],
                               np.float64).reshape(n * players),
             **_own_columns([stats for final in finals for stats in final.seat_stats])})
-        return {"games": games, "seats": seats}
+        tables = {"games": games, "seats": seats}
+        if sampler is not None:
+            tables["progress"] = progress_record.seat_table(sampler.rec, ids, players)
+        return tables
 
 
 class Search:

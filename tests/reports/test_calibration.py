@@ -792,3 +792,76 @@ def test_the_deals_share_of_who_wins_covers_a_known_share():
         said = deal_share(np.stack([first, 1 - first], axis=2), seed=i)
         misses += not said["low"] <= 1 / 3 <= said["high"]
     assert misses / 1_000 <= 0.065, misses / 1_000
+
+
+# --- How the game plays (reports/plays.py) ---------------------------------------------------
+
+def _leader_at_half(games: int, rate: float, replicates: int, rng) -> pl.DataFrame:
+    """Gives the decisiveness curve of `replicates` runs (one configuration each) of `games`
+    two-seat games whose leader at half-time (seat 0) wins with probability `rate`."""
+    from reports.plays import leaders, slab_totals
+
+    n = games * replicates
+    won = np.where(rng.random(n) < rate, "0", "1")
+    frame = pl.DataFrame({
+        "configuration": np.repeat(np.arange(replicates), games).astype(str),
+        "run": 0, "game_id": np.arange(n), "winner": won, "decisions": 1, "players": 2})
+    rows = pl.concat([frame.with_columns(point=pl.lit(50), side=pl.lit(side),
+                                         value=pl.lit(1.0 - int(side)))
+                      for side in ("0", "1")])
+    curve, _ = slab_totals(leaders(rows.lazy()).collect())
+    return with_wilson(curve.filter(pl.col("point") == 50))
+
+
+def test_a_runaway_leader_is_claimed_for_at_most_five_percent_of_games_on_the_level():
+    """The null: the leader at half-time wins exactly RUNAWAY of the games; the Answer claims a
+    runaway leader where the whole interval lies above it."""
+    from reports.plays import RUNAWAY
+
+    curve = _leader_at_half(400, RUNAWAY, TESTS, np.random.default_rng(42))
+    claimed = float((curve["low"] > RUNAWAY).mean())
+    assert claimed <= NOMINAL, claimed
+    # and the claim is made where the leader does run away
+    assert float((_leader_at_half(400, 0.9, 200, np.random.default_rng(7))["low"]
+                  > RUNAWAY).mean()) > 0.95
+
+
+def _plays_of(game_name: str, players: int, start: int, stop: int, chunk: int) -> pl.DataFrame:
+    """Gives the decisiveness curve at half-time, the comeback rate and the lead changes of
+    games [start, stop) of a built-in game (default bots), each `chunk` games a configuration."""
+    from reports.plays import HALF, _mean, leaders, slab_totals
+    from sim import games
+    from sim.game import Setup
+
+    game = games.get(game_name)
+    rules = game.load_rules(None, [])
+    tables = game.play(rules, Setup(players, ("default",) * players), 3, start, stop, 0)
+    winners = tables["games"].select("game_id", pl.col("winner").cast(pl.Utf8))
+    rows = (tables["progress"].join(winners, on="game_id")
+            .with_columns(pl.col("seat").cast(pl.Utf8).alias("side"), run=pl.lit(0),
+                          configuration=((pl.col("game_id") - start) // chunk).cast(pl.Utf8)))
+    curve, totals = slab_totals(leaders(rows.lazy()).collect())
+    half = with_wilson(curve.filter(pl.col("point") == HALF))
+    comebacks = with_wilson(totals, "comebacks", "decided")
+    return half.select("configuration", "rate", "low", "high").join(
+        comebacks.select("configuration", pl.col("rate").alias("comeback"),
+                         pl.col("low").alias("comeback low"),
+                         pl.col("high").alias("comeback high")), on="configuration").join(
+        _mean(totals, "lead changes").select("configuration", pl.col("mean").alias("changes"),
+                                              pl.col("low").alias("changes low"),
+                                              pl.col("high").alias("changes high")),
+        on="configuration")
+
+
+@pytest.mark.parametrize("game_name, players", [("sequence-stacks", 2), ("deep-space", 3)])
+def test_how_it_plays_intervals_cover_a_large_runs_figures(game_name, players):
+    """300 runs of 300 games each against one of 60,000 other games (the truth): the leader at
+    half-time's win rate, the comeback rate and the mean lead changes are covered by their
+    95% intervals at least 93% of the time (a true 95% lands there with probability 0.95)."""
+    truth = _plays_of(game_name, players, 0, 60_000, 60_000).row(0, named=True)
+    runs = _plays_of(game_name, players, 60_000, 150_000, 300)
+    for low, high, true in (("low", "high", truth["rate"]),
+                            ("comeback low", "comeback high", truth["comeback"]),
+                            ("changes low", "changes high", truth["changes"])):
+        covered = float(((runs[low] <= true) & (true <= runs[high])).mean())
+        assert covered >= 0.93, (low, covered)

@@ -180,7 +180,8 @@ def test_a_game_without_its_own_sections_gets_the_common_ones(tmp_path, runkit):
     titles = [line[3:] for line in (out / "report.md").read_text().splitlines()
               if line.startswith("## ")]
     assert titles == ["Answer", "Win rate by player count", "Win rate by seat",
-                      "Win rate by strategy", "Game length and stalled games", "Provenance"]
+                      "Win rate by strategy", "Game length and stalled games",
+                      "How the game plays", "Provenance"]
     assert all(p.read_bytes()[:8] == PNG for p in (out / "charts").glob("*.png"))
 
 

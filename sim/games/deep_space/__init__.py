@@ -14,7 +14,7 @@ from sim.games.deep_space.tables import COLUMNS
 from sim.games.deep_space.tables import build as build_tables
 from sim.games.deep_space.trace import Tracer
 from sim.games.deep_space.view import PythonSeatPlayer
-from sim.game import DeclaredIn, Headline, RuleFile, Setup, Target
+from sim.game import DeclaredIn, Headline, Progress, RuleFile, Setup, Target
 from sim.turns import JittedBots, TurnGame, seat_bots
 from strategies import seats as seat_strings
 
@@ -37,7 +37,7 @@ class DeepSpace(TurnGame):
     rolled_starter = True
     min_players = boards.MIN_PLAYERS
     max_players = boards.MAX_PLAYERS
-    tables = ("games", "seats", "bases")
+    tables = ("games", "seats", "bases", "progress")
     columns = COLUMNS
     # The starter is rolled for, so seat numbers carry no advantage by themselves; whether
     # moving first wins a race for bases more often than 1/players is the balance question.
@@ -53,6 +53,10 @@ class DeepSpace(TurnGame):
                                "configs/deep_space/board.toml)."),
              RuleFile("deck", "Action deck TOML file (default: the stand-in "
                               "configs/deep_space/deck.toml)."))
+    # how far each colour is from winning (sim/progress.py samples it: the progress table)
+    progress = Progress("bases built, plus up to 0.9 for the next one's cost held: 0.45 times "
+                        "the share of its ore, 0.45 times the share of its recruits standing "
+                        "on the best planet open to a base", unit="bases")
     blurb = "a race to build bases on a map of planets"
     traces = "turn by turn"
     # its report's own sections (report.py)

@@ -5,17 +5,40 @@ from collections import namedtuple
 
 import numpy as np
 
-from sim import search, usage
+from sim import progress, search, usage
 from sim.games.deep_space import bots, engine, forbid
-from sim.games.deep_space.state import FIRST_SEAT, OVER, PLAYERS, TURN_SEAT, TURNS, WINNER
+from sim.games.deep_space.ruleset import BASE_ORE, BASE_RECRUITS
+from sim.games.deep_space.state import (FIRST_SEAT, OVER, PLAYERS, TURN_SEAT, TURNS, WINNER,
+                                        State)
 from sim.jit import rule
 from sim.turns import AFTER, DECIDE, MOVE, START, drive, python_flags
+
+NEXT_BASE = 0.9  # the most the next base's resources add to the bases built: never a base
+
+
+@rule
+def bases_and_next(s, rs, values):
+    """Writes each colour's progress: its bases, plus up to NEXT_BASE for what the next one
+    costs that it holds, half for the ore, half for the recruits standing on the best planet it
+    may build on."""
+    ore, recruits = rs.numbers[BASE_ORE], rs.numbers[BASE_RECRUITS]
+    for seat in range(values.shape[0]):
+        best = 0
+        for q in range(s.units.shape[1]):
+            if s.site_dist[seat, q] == 0:
+                best = max(best, s.units[seat, q])
+        held = min(s.ore[seat], ore) / ore if ore > 0 else 1.0
+        values[seat] = s.bases[seat] + NEXT_BASE / 2 * (held + min(best, recruits) / recruits)
+
+
+progress.register(State, bases_and_next)
 
 Results = namedtuple("Results", [
     "turns", "winner", "first_seat",
     "bases", "lost", "won_fights", "lost_fights", "gems_mined", "ore_mined", "played",
     "base_turn",
     "uses",  # int64[games, players, len(forbid.uses(kinds))]: moves of each kind (State.uses)
+    "progress",  # sim.progress.Recorder: each colour's bases and next base through the game
 ])
 _PER_SEAT = ("bases", "lost", "won_fights", "lost_fights", "gems_mined", "ore_mined", "played")
 
@@ -26,7 +49,8 @@ def new_results(games: int, players: int, planets: int, kinds: list[str]) -> Res
     return Results(turns=np.zeros(games, np.int64), winner=np.zeros(games, np.int64),
                    first_seat=np.zeros(games, np.int64), **per_seat,
                    base_turn=np.zeros((games, players, planets), np.int64),
-                   uses=usage.new_counts(games, players, len(forbid.uses(kinds))))
+                   uses=usage.new_counts(games, players, len(forbid.uses(kinds))),
+                   progress=progress.new(games, players))
 
 
 @rule
@@ -66,7 +90,9 @@ def play_games(s, rs, families, params, seed, start, stop, out, searching):
                 bots.builtin_choose(s, rs, seat, families[seat], params[seat], move)
             else:
                 bots.choose(s, rs, seat, families[seat], params[seat], move)
+            progress.step(out.progress, s, rs, seat)
             engine.apply_move(s, rs, seat, move)
+        progress.finish(out.progress, s, rs, game - start)
         record_game(s, out, game - start)
 
 
@@ -92,11 +118,13 @@ def python_steps(s, rs, families, params, seed, game, out, row, python, watched,
             bots.builtin_choose(s, rs, seat, families[seat], params[seat], move)
         else:
             bots.choose(s, rs, seat, families[seat], params[seat], move)
+        progress.step(out.progress, s, rs, seat)
         if watched:
             yield MOVE, seat
         engine.apply_move(s, rs, seat, move)
         if watched:
             yield AFTER, seat
+    progress.finish(out.progress, s, rs, row)
     record_game(s, out, row)
 
 

@@ -3,7 +3,7 @@
 import numpy as np
 import polars as pl
 
-from sim import usage
+from sim import progress, usage
 from sim.games.deep_space.forbid import ACTIONS, PLAY
 from sim.game import Column
 
@@ -77,4 +77,5 @@ def build(results, ids: np.ndarray, players: int, seats: tuple[str, ...], board:
         "planet": pl.Series(planets, dtype=pl.String).gather(pl.Series(planet_i, dtype=pl.UInt32)),
         "turn": results.base_turn[game_i, seat_i, planet_i].astype(np.int32),
     })
-    return {"games": games, "seats": seat_table, "bases": base_table}
+    return {"games": games, "seats": seat_table, "bases": base_table,
+            "progress": progress.seat_table(results.progress, ids, players)}

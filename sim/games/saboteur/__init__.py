@@ -6,7 +6,7 @@ import numpy as np
 import polars as pl
 
 from sim.errors import UserError
-from sim.game import COUNTS, DeclaredIn, Flag, Headline, Outcomes, Role, Setup, Target
+from sim.game import COUNTS, DeclaredIn, Flag, Headline, Outcomes, Progress, Role, Setup, Target
 from sim.games.saboteur import bots, cards, forbid, play, sampler, search
 from sim.games.saboteur.state import State, new_state
 from sim.games.saboteur.tables import COLUMNS
@@ -34,7 +34,7 @@ class Saboteur(TurnGame):
     title = "Saboteur"
     min_players = cards.MIN_PLAYERS
     max_players = cards.MAX_PLAYERS
-    tables = ("games", "seats", "rounds")
+    tables = ("games", "seats", "rounds", "progress")
     columns = COLUMNS
     # `rounds` is a rule value (--set rounds=1): every rate counts the rounds each game played.
     headline = Headline("miners' round-win rate", pl.col("miner_rounds"), pl.col("rounds"))
@@ -50,6 +50,14 @@ class Saboteur(TurnGame):
              Role("saboteur", "saboteurs", ("strike_distance", "cover", "fellow_at")))
     flags = (Flag("saboteurs", "Saboteurs in play: 2, a list 1,2 or a range 1-3 (default: dealt "
                                "from role cards).", "Saboteurs in play (default: dealt).", COUNTS),)
+    # how far each team is from winning each round (sim/progress.py samples it: the progress
+    # table), each on its own race from 0 to 1, so that the leader is the team further along
+    progress = Progress("each team's share of its own race: the miners', of the way from the "
+                        "start card to the gold that the path covers (its nearest open end, "
+                        "averaged over the goals that may still hide the gold); the saboteurs', "
+                        "of the cards played (the round is theirs when every card is)",
+                        unit="of the race", teams=("miners", "saboteurs"),
+                        winner=pl.col("winner_team"), by_round=True)
     blurb = "hidden saboteurs among the miners digging for gold"
     bench_scaling = 1_000_000
     # its report's own sections, `simulate compare`'s, and the Answer's driver (report.py)

@@ -4,12 +4,13 @@ from collections import namedtuple
 
 import numpy as np
 
-from sim import search, usage
+from sim import progress, search, usage
 from sim.jit import rule, small_rule
 from sim.games.saboteur import bots, engine
 from sim.games.saboteur.cards import ROCKFALL, ROUNDS
 from sim.games.saboteur.forbid import USES, use_of
 from sim.games.saboteur.state import (
+    DRAW_AT,
     FINDER,
     GAME_TURNS,
     MINER_ROUNDS,
@@ -20,8 +21,34 @@ from sim.games.saboteur.state import (
     THROUGH,
     TURN_SEAT,
     UNBELIEVED,
+    State,
 )
 from strategies import bot_timeout
+
+MINERS, SABOTEURS_TEAM = 0, 1  # the sides of the progress table: the teams, as roles number them
+
+
+@rule
+def teams_progress(s, rs, values):
+    """Writes each team's progress through the round, each from 0 at its start to 1 at its
+    win: the miners', the share of the way from the start card to the gold that the path has
+    covered (its nearest open end's distance, averaged over the goals that may still hide the
+    gold, against that distance from the start card); the saboteurs', the share of the cards
+    played (the round is theirs when the deck and every hand run out)."""
+    start = 0.0  # the start card's distance, as expected_distance counts it on an empty board
+    for i in range(3):
+        start += (abs(rs.goal_xy[i, 0]) + abs(rs.goal_xy[i, 1])) / 3
+    # once the gold is reached the path's front no longer measures anything: the race is won
+    values[MINERS] = 1.0 if s.g[MINERS_WON] else max(
+        0.0, 1.0 - bots.expected_distance(s, rs, -1) / start)
+    cards = s.deck.shape[0]
+    left = cards - s.g[DRAW_AT]
+    for seat in range(s.hand_n.shape[0]):
+        left += s.hand_n[seat]
+    values[SABOTEURS_TEAM] = 1.0 - left / cards
+
+
+progress.register(State, teams_progress)
 
 
 @small_rule
@@ -110,7 +137,9 @@ def play_games(s, rs, families, params, seed, start, stop, fixed_saboteurs, out,
                 else:
                     bots.choose(s, rs, seat, families[role, seat], params[role, seat], move)
                 usage.tally(out.uses, row, seat, use_of(s, rs, seat, move))
+                progress.step(out.progress, s, rs, role)
                 over = turn(s, rs, seat, move, observed)
+            progress.finish(out.progress, s, rs, row * rounds + r)
             engine.end_round(s, rs)
             record_round(s, out, row, r)
         record_game(s, out, row)
@@ -121,6 +150,8 @@ Results = namedtuple("Results", [
     "round_saboteurs", "round_miners_won", "round_finder", "round_turns", "round_role",
     "round_gold",
     "uses",  # int64[games, players, len(USES)]: moves of each kind (sim/usage.py)
+    "progress",  # sim.progress.Recorder: each team's progress through each round (row:
+                 # game row * rounds + round)
 ])
 
 
@@ -136,6 +167,7 @@ def new_results(games: int, players: int, rounds: int) -> Results:
         round_role=np.zeros((games, rounds, players), np.int64),
         round_gold=np.zeros((games, rounds, players), np.int64),
         uses=usage.new_counts(games, players, len(USES)),
+        progress=progress.new(games * rounds, 2),
     )
 
 
@@ -179,10 +211,12 @@ def python_steps(s, rs, families, params, seed, game, fixed_saboteurs, out, row,
                 bots.choose(s, rs, seat, families[s.role[seat], seat], params[s.role[seat], seat],
                             move)
             usage.tally(out.uses, row, seat, use_of(s, rs, seat, move))
+            progress.step(out.progress, s, rs, s.role[seat])
             card = s.hand[seat, move[1]]
             over = play_turn(s, rs, seat, move, observed)
             if watched:
                 yield MOVE, seat, card
+        progress.finish(out.progress, s, rs, row * rs.numbers[ROUNDS] + r)
         engine.end_round(s, rs)
         record_round(s, out, row, r)
         if watched:

@@ -3,7 +3,7 @@
 import numpy as np
 import polars as pl
 
-from sim import usage
+from sim import progress, usage
 from sim.game import Column
 from sim.games.saboteur.forbid import USES
 
@@ -80,4 +80,15 @@ def build(results, ids: np.ndarray, players: int, seats: tuple[str, ...],
             pl.Series(results.round_role.ravel() * players
                       + np.tile(np.arange(players), per_round), dtype=pl.UInt32)),
     )
-    return {"games": games, "seats": seat_table, "rounds": round_table}
+    return {"games": games, "seats": seat_table, "rounds": round_table,
+            "progress": progress_table(results.progress, ids, players, rounds)}
+
+
+def progress_table(rec, ids: np.ndarray, players: int, rounds: int) -> pl.DataFrame:
+    """Gives the progress table of a chunk of games: per game, round (from 1), point and team
+    (the recorder's rows: game row * rounds + round)."""
+    frame = progress.table(rec, np.repeat(ids, rounds), players, "team",
+                           np.array(("miners", "saboteurs")))
+    per_round = progress.POINTS * 2
+    return frame.insert_column(1, pl.Series("round", np.repeat(
+        np.tile(np.arange(1, rounds + 1, dtype=np.int8), ids.shape[0]), per_round)))

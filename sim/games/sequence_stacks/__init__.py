@@ -3,7 +3,7 @@ shared sequence piles."""
 
 import polars as pl
 
-from sim.game import DeclaredIn, Headline, Setup, Target
+from sim.game import DeclaredIn, Headline, Progress, Setup, Target
 from sim.games.sequence_stacks import bots, cards, forbid, play, sampler, search
 from sim.games.sequence_stacks.state import new_state, views
 from sim.games.sequence_stacks.tables import COLUMNS
@@ -20,7 +20,7 @@ class SequenceStacks(TurnGame):
     config = "sequence_stacks"
     min_players = cards.MIN_PLAYERS
     max_players = cards.MAX_PLAYERS
-    tables = ("games", "seats")
+    tables = ("games", "seats", "progress")
     columns = COLUMNS
     # In a symmetric race the balance question is the first player's edge: seat 0's win rate,
     # read against the fair share 1/players (stalled games count as not won).
@@ -35,6 +35,9 @@ class SequenceStacks(TurnGame):
     bots = JittedBots(bots, forbid)
     # what balanced means for the headline (the summary's and the report's verdicts)
     target = Target(None, above="the first player", below="the other players")
+    # how far each seat is from winning (sim/progress.py samples it: the progress table)
+    progress = Progress("chips that count toward the win: the chips to win less those still "
+                        "lacking, at least each colour's minimum", unit="chips")
     blurb = "a race for red and blue chips"
     bench_players = (2, 4, 6)
     # its report's own sections (report.py)

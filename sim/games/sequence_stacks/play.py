@@ -5,10 +5,11 @@ from collections import namedtuple
 
 import numpy as np
 
-from sim import search, usage
+from sim import progress, search, usage
 from sim.jit import rule
 from sim.turns import AFTER, DECIDE, MOVE, START, drive, python_flags
 from sim.games.sequence_stacks import bots, engine
+from sim.games.sequence_stacks.cards import TO_WIN
 from sim.games.sequence_stacks.cards import ACTIONS
 from sim.games.sequence_stacks.forbid import USES, use_of
 from sim.games.sequence_stacks.state import (
@@ -21,7 +22,20 @@ from sim.games.sequence_stacks.state import (
     SEQUENCES_BLOCKED,
     TURNS,
     WINNER,
+    State,
 )
+from sim.games.sequence_stacks.search import missing
+
+
+@rule
+def chips_toward_win(s, rs, values):
+    """Writes each seat's progress: the chips that count toward its win (the chips to win
+    less those it still lacks, the colours' minimum counted)."""
+    for seat in range(values.shape[0]):
+        values[seat] = rs.numbers[TO_WIN] - missing(s.m, rs, seat)
+
+
+progress.register(State, chips_toward_win)
 
 
 @rule
@@ -55,7 +69,9 @@ def play_games(s, rs, families, params, seed, start, stop, out, searching):
             else:
                 bots.choose(s, rs, seat, families[seat], params[seat], move)
             usage.tally(out.uses, game - start, seat, use_of(move))
+            progress.step(out.progress, s, rs, seat)
             engine.apply_move(m, rngs, rs, seat, move)
+        progress.finish(out.progress, s, rs, game - start)
         record_game(m, out, game - start)
 
 
@@ -68,6 +84,7 @@ Results = namedtuple("Results", [
     "completed",  # int64[games, players]: sequences completed (blocked ones included)
     "actions",    # int64[games, players, 5]: action cards played, by type (cards.ACTIONS)
     "uses",       # int64[games, players, len(USES)]: moves of each kind (sim/usage.py)
+    "progress",   # sim.progress.Recorder: each seat's chips toward the win through the game
 ])
 
 
@@ -79,6 +96,7 @@ def new_results(games: int, players: int) -> Results:
         chips=np.zeros((games, players, 2), np.int64), completed=np.zeros((games, players), np.int64),
         actions=np.zeros((games, players, len(ACTIONS)), np.int64),
         uses=usage.new_counts(games, players, len(USES)),
+        progress=progress.new(games, players),
     )
 
 
@@ -104,11 +122,13 @@ def python_steps(s, rs, families, params, seed, game, out, row, python, watched,
         else:
             bots.choose(s, rs, seat, families[seat], params[seat], move)
         usage.tally(out.uses, row, seat, use_of(move))
+        progress.step(out.progress, s, rs, seat)
         if watched:
             yield MOVE, seat
         engine.apply_move(m, rngs, rs, seat, move)
         if watched:
             yield AFTER, seat
+    progress.finish(out.progress, s, rs, row)
     record_game(m, out, row)
 
 

@@ -3,7 +3,7 @@
 import numpy as np
 import polars as pl
 
-from sim import usage
+from sim import progress, usage
 from sim.game import Column
 from sim.games.sequence_stacks.cards import ACTIONS
 from sim.games.sequence_stacks.forbid import USES
@@ -62,4 +62,5 @@ def build(results, ids: np.ndarray, players: int, seats: tuple[str, ...]) -> dic
         strategy=pl.Series(seats, dtype=pl.String).gather(pl.Series(seat_ids, dtype=pl.UInt32)))
     first = ["game_id", "players", "seat", "strategy", "won"]
     seat_table = seat_table.select(first + [c for c in seat_table.columns if c not in first])
-    return {"games": games, "seats": seat_table}
+    return {"games": games, "seats": seat_table,
+            "progress": progress.seat_table(results.progress, ids, players)}

@@ -6,7 +6,7 @@ Speed shares Spit's clock, deck, reaction settings, tables and game shape (sim/g
 import polars as pl
 
 from sim import usage
-from sim.game import Column, Target
+from sim.game import Column, Progress, Target
 from sim.games.speed import bots, cards, forbid, play, sampler, search, view
 from sim.games.speed.state import new_state
 from sim.games.speed.trace import Tracer
@@ -37,6 +37,9 @@ class Speed(RealTimeGame):
     bots = JittedBots(bots, forbid)
     # what balanced means for the headline (the summary's and the report's verdicts)
     target = Target(None, above="seat 0", below="seat 1")
+    # how far each seat is from winning (sim/progress.py samples it: the progress table)
+    progress = Progress("minus the cards held in the hand being played (hand and draw pile), "
+                        "plus the points scored (scoring 'points')", unit="cards")
     blurb = "two players race to empty their hands"
     # the information-set sampler (for search bots): sampler.resample(s, rs, seat, r), and
     # sampler.resample_clock(c, r) for the clock

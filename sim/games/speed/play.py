@@ -6,7 +6,7 @@ from collections import namedtuple
 
 import numpy as np
 
-from sim import usage
+from sim import progress, usage
 from sim.jit import rule, small_rule
 from sim.games.speed import bots, engine
 from sim.games.speed.forbid import USES, use_of
@@ -53,7 +53,7 @@ def over(s):
 
 
 Results = namedtuple("Results", ["winner", "stalled", "hands", "stalls", "moves", "seconds",
-                                 "cards_left", "played", "score", "uses"])
+                                 "cards_left", "played", "score", "uses", "progress"])
 
 
 def new_results(games: int) -> Results:
@@ -63,7 +63,19 @@ def new_results(games: int) -> Results:
         hands=np.zeros(games, np.int64), stalls=np.zeros(games, np.int64),
         moves=np.zeros(games, np.int64), seconds=np.zeros(games, np.float64),
         cards_left=np.zeros((games, 2), np.int64), played=np.zeros((games, 2), np.int64),
-        score=np.zeros((games, 2), np.int64), uses=usage.new_counts(games, 2, len(USES)))
+        score=np.zeros((games, 2), np.int64), uses=usage.new_counts(games, 2, len(USES)),
+        progress=progress.new(games, 2))
+
+
+@rule
+def points_and_cards(s, rs, values):
+    """Writes each seat's progress: its points (scoring "points"; else 0) minus the cards it
+    holds in this hand (hand and draw pile)."""
+    for seat in range(2):
+        values[seat] = s.score[seat] - engine.cards_held(s, seat)
+
+
+progress.register(State, points_and_cards)
 
 
 RULES = loop.register(State, loop.Rules(

@@ -8,7 +8,7 @@ This package also holds what Speed (sim/games/speed) shares with Spit: the discr
 import polars as pl
 
 from sim import usage
-from sim.game import Column, Target
+from sim.game import Column, Progress, Target
 from sim.games.spit import bots, cards, forbid, play, sampler, search, view
 from sim.games.spit.realtime import RealTimeGame
 from sim.games.spit.state import new_state
@@ -43,6 +43,9 @@ class Spit(RealTimeGame):
     bots = JittedBots(bots, forbid)
     # what balanced means for the headline (the summary's and the report's verdicts)
     target = Target(None, above="seat 0", below="seat 1")
+    # how far each seat is from winning (sim/progress.py samples it: the progress table)
+    progress = Progress("minus the cards it owns (stock, spit and gathered cards; 0: out, "
+                        "the game won)", unit="cards")
     blurb = "two players race to play out their cards"
     # the information-set sampler (for search bots): sampler.resample(s, rs, seat, r), and
     # sampler.resample_clock(c, r) for the clock

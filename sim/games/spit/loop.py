@@ -22,7 +22,7 @@ from collections import namedtuple
 import numpy as np
 from numba.extending import overload
 
-from sim import search, usage
+from sim import progress, search, usage
 from sim.jit import rule, small_rule
 from sim.games.spit import race
 from strategies import bot_timeout
@@ -214,8 +214,11 @@ def play_games(s, rs, c, families, params, seed, start, stop, out, searching):
             seat = race.next_due(c)
             if seat < 0:
                 stall(s, rs, c, families, params)
-            elif landed(s, rs, c, seat, out.uses, game - start) == race.OUT:
+                continue
+            progress.step(out.progress, s, rs, seat)
+            if landed(s, rs, c, seat, out.uses, game - start) == race.OUT:
                 end_round(s, rs, c)
+        progress.finish(out.progress, s, rs, game - start)
         record_game(s, c, out, game - start)
 
 
@@ -260,6 +263,7 @@ def python_steps(s, rs, c, families, params, seed, game, out, row, python, plann
         if seat < 0:
             yield STALL, -1, 0
             continue
+        progress.step(out.progress, s, rs, seat)
         if watched:
             yield LANDING, seat, 0
         status = landed(s, rs, c, seat, out.uses, row)
@@ -271,6 +275,7 @@ def python_steps(s, rs, c, families, params, seed, game, out, row, python, plann
                 yield ROUND_END, -1, 1 if ended else 0
                 if not ended:
                     yield DEAL, -1, 0
+    progress.finish(out.progress, s, rs, row)
     record_game(s, c, out, row)
 
 

@@ -8,7 +8,7 @@ from collections import namedtuple
 
 import numpy as np
 
-from sim import usage
+from sim import progress, usage
 from sim.jit import rule, small_rule
 from sim.games.spit import bots, engine, loop
 from sim.games.spit.forbid import USES, use_of
@@ -70,7 +70,7 @@ def over(s):
 
 
 Results = namedtuple("Results", ["winner", "stalled", "deals", "stalls", "moves", "seconds",
-                                 "cards_left", "played", "uses"])
+                                 "cards_left", "played", "uses", "progress"])
 
 
 def new_results(games: int) -> Results:
@@ -80,7 +80,17 @@ def new_results(games: int) -> Results:
         deals=np.zeros(games, np.int64), stalls=np.zeros(games, np.int64),
         moves=np.zeros(games, np.int64), seconds=np.zeros(games, np.float64),
         cards_left=np.zeros((games, 2), np.int64), played=np.zeros((games, 2), np.int64),
-        uses=usage.new_counts(games, 2, len(USES)))
+        uses=usage.new_counts(games, 2, len(USES)), progress=progress.new(games, 2))
+
+
+@rule
+def cards_to_go(s, rs, values):
+    """Writes each seat's progress: minus the cards it owns (0: out of cards, the game won)."""
+    for seat in range(2):
+        values[seat] = -engine.cards_held(s, seat)
+
+
+progress.register(State, cards_to_go)
 
 
 RULES = loop.register(State, loop.Rules(

@@ -30,7 +30,7 @@ class RealTimeGame:
 
     min_players = 2
     max_players = 2
-    tables = ("games", "seats")
+    tables = ("games", "seats", "progress")
     # Seat 0's game-win rate: seats differ only by what a configuration gives them (reaction
     # time, strategy), so 50% is fair and the gap to it is the effect of seat 0's settings.
     headline = Headline("seat 0's game-win rate", (pl.col("winner") == 0).fill_null(False),

@@ -3,6 +3,7 @@
 import numpy as np
 import polars as pl
 
+from sim import progress
 from sim.game import Column
 
 
@@ -65,4 +66,5 @@ def build(results, ids: np.ndarray, seats: tuple[str, ...], means, spreads, leng
         "cards_played": results.played.ravel().astype(np.int16),
         **{name: values.ravel() for name, values in (seat_extra or {}).items()},
     })
-    return {"games": games, "seats": seat_table}
+    return {"games": games, "seats": seat_table,
+            "progress": progress.seat_table(results.progress, ids, 2)}

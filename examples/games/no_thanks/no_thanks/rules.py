@@ -123,6 +123,14 @@ def result(state: State) -> Result:
     return Result(tuple(seat for seat, s in enumerate(scores) if s == best), scores)
 
 
+PROGRESS = "minus the running score (cards' points less chips: the lowest score wins)"
+
+
+def progress(state: State) -> tuple[int, ...]:
+    """Gives each seat's progress: minus its score so far, as `result` will count it."""
+    return tuple(chips - cards_score(hand) for hand, chips in zip(state.hands, state.chips))
+
+
 def view(state: State, seat: int) -> View:
     return View(seat, state.card, state.pot, tuple(state.chips), tuple(state.hands),
                 len(state.deck))
