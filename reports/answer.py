@@ -208,14 +208,18 @@ def _settle(rows: list[dict]) -> str:
     return _and([f"{r['variant']} ({_settling(r)})" for r in rows])
 
 
-def closest_sentence(frame: pl.DataFrame, keys: list[str]) -> str:
+def closest_sentence(frame: pl.DataFrame, keys: list[str], bots: bool = False) -> str:
     """Gives, for one setting of a What-if (its rows from reports.whatif.comparisons), which
     variants bring the headline within the tolerance of its target (their intervals inside
     the band), that none does (every interval wholly outside it), or that these games cannot
     tell, with the games that would settle it; and, unless some are within, the set of variants
     indistinguishable from the closest (Holm-adjusted paired tests), with intervals joint over
-    the setting's variants (the closest is picked after the fact)."""
-    players = int(frame["players"][0])
+    the setting's variants (the closest is picked after the fact). With `bots` (several
+    settings of the report share a player count: rungs, or bots by role) the player count is
+    named with the setting's bots, e.g. "4 players (rung=deduce deduce)"."""
+    count = int(frame["players"][0])
+    players = f"{count} players ({frame['setting'][0].removeprefix(f'{count}p ')})" if bots \
+        else f"{count} players"
     what = f"value of {keys[0]}" if len(keys) == 1 else "rule variant"
     band_of = f"within ±{100 * TOLERANCE:g} points of the target"
     rows = list(frame.iter_rows(named=True))
@@ -224,16 +228,16 @@ def closest_sentence(frame: pl.DataFrame, keys: list[str]) -> str:
     open_ = [r for r, b in zip(rows, states) if b == UNDECIDED]
     if within:
         named = [f"{r['variant']} ({_rate(r)})" for r in within]
-        said = f"{_and(named)} {'brings' if len(within) == 1 else 'bring'} {players} players " \
+        said = f"{_and(named)} {'brings' if len(within) == 1 else 'bring'} {players} " \
                f"{band_of}"
         if open_:
             said += f"; for {_settle(open_)} these games cannot tell"
         return said + "."
     if open_:
-        said = (f"These games cannot tell whether a {what} tried brings {players} players "
+        said = (f"These games cannot tell whether a {what} tried brings {players} "
                 f"{band_of}: {_settle(open_)}")
     else:
-        said = (f"No {what} tried brings {players} players {band_of} (every interval lies "
+        said = (f"No {what} tried brings {players} {band_of} (every interval lies "
                 "wholly outside the band)")
     return said + "; " + _closest_set(frame) + "."
 
@@ -407,8 +411,9 @@ def sentences(ctx: ReportContext, sections: list[Section]) -> list[str]:
         rows = ctx.once("whatif", lambda: comparisons(ctx))
         keys = varied_keys(rows["variant"].to_list())
         settings = [part for _, part in rows.group_by("setting", maintain_order=True)]
+        counts = [int(part["players"][0]) for part in settings]
         for part in settings[:SETTINGS]:
-            said.append(closest_sentence(part, keys))
+            said.append(closest_sentence(part, keys, bots=len(set(counts)) < len(counts)))
         if len(settings) > SETTINGS:  # six sentences at most: the table has the rest
             more = len(settings) - SETTINGS
             said[-1] = (said[-1][:-1] + f" (the What-if table has the other {more} "

@@ -25,6 +25,8 @@ FORMATS = ("png", "svg", "pdf")
 DPI = 200
 """PNG resolution: a 10-inch chart is 2,000 pixels wide, sharp at full-slide width."""
 _output = {"formats": ("png",), "dpi": DPI}
+TICK_WIDTH = 22
+"""Characters of a category's tick label per line (about the room one category has)."""
 
 
 def check_dpi(dpi: int) -> None:
@@ -293,7 +295,9 @@ def category_lines(path: Path, categories: list[str], series: dict[str, tuple],
                    label=f"target {100 * value:.0f}%")
         ax.axhspan(value - TOLERANCE, value + TOLERANCE, color=OKABE_ITO[2], alpha=0.15,
                    zorder=0, label=f"balanced: ±{100 * TOLERANCE:g} points")
-    ax.set_xticks(range(len(categories)), categories)
+    # a long rung name (roles and preset) wraps at its spaces rather than running into the next
+    ax.set_xticks(range(len(categories)),
+                  [textwrap.fill(c, TICK_WIDTH, break_long_words=False) for c in categories])
     ax.set_xlim(-0.4, len(categories) - 0.6)
     ax.set_ylim(-0.02, 1.02)  # the whole scale: a rung's jump reads as large as it is
     _percent_axis(ax)

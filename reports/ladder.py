@@ -32,7 +32,7 @@ from reports.sections import (
     ReportContext,
     Section,
     Table,
-    _n_caption,
+    _per_point_caption,
     clustered_totals,
     common_section,
     headline_totals,
@@ -382,7 +382,7 @@ def _chart(ctx: ReportContext, frame: pl.DataFrame, ladder_order: list[str],
     return charts.category_lines(
         ctx.chart("balance_by_rung"), shown, series, targets,
         title=f"{ctx.game.title}: {head.title} by skill rung", xlabel="rung (weakest first)",
-        ylabel=f"{head.title} (%)", caption=_n_caption(int(frame["games"].sum())))
+        ylabel=f"{head.title} (%)", caption=_per_point_caption(frame["games"]))
 
 
 def levels(ctx: ReportContext) -> list[Rung]:
@@ -430,7 +430,7 @@ def balance_across_skill(ctx: ReportContext) -> Section | None:
     labels = {name: {r.label for r in ladder if r.rung == name} for name in order}
     path = _chart(ctx, head, order, [next(iter(labels[n])) if len(labels[n]) == 1 else n
                                      for n in order])
-    caption = _n_caption(int(head["games"].sum()))
+    caption = _per_point_caption(head["games"])
     tables = [Table(
         f"{ctx.game.headline.title} by rung", head.select(
             *apart, "rung", "strategy", "games", "n", "rate", "low", "high", "target",

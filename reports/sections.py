@@ -472,8 +472,16 @@ def compare_sections_for(game) -> list[SectionFn]:
     return list(getattr(game, "compare_sections", ()))
 
 
-def _n_caption(n_games: int, unit: str = "games") -> str:
-    return f"n = {n_games:,} {unit}; whiskers/bands are 95% Wilson intervals"
+def _n_caption(n_games: int, unit: str = "games", per_point: str = "") -> str:
+    return f"n = {n_games:,} {unit}{per_point}; whiskers/bands are 95% Wilson intervals"
+
+
+def _per_point_caption(games: pl.Series) -> str:
+    """Gives a chart's caption with the games behind each of its points (a range where they
+    differ), then their total: the total alone reads as each point's sample."""
+    low, high = int(games.min()), int(games.max())
+    each = f"{low:,}" if low == high else f"{low:,}–{high:,}"
+    return _n_caption(int(games.sum()), per_point=f" in all, {each} per point")
 
 
 # --- sections every game has --------------------------------------------------------------

@@ -120,6 +120,18 @@ def test_a_default_that_may_sit_on_the_target_is_no_evidence_that_none_brings_it
     assert "games would settle it)" in said and "No value" not in said
 
 
+def test_where_rungs_share_a_player_count_the_sentence_names_the_settings_bots():
+    # issue 40: a ladder of the shipped rules and a fix, at two rungs, said "brings 4 players"
+    # twice, once for each rung, without saying which
+    frame = comparisons(HAND, closest=[2]).with_columns(
+        pl.lit("7p rung=deduce deduce").alias("setting"))
+    said = answer.closest_sentence(frame, ["hand_size.7"], bots=True)
+    assert said.startswith("No value of hand_size.7 tried brings 7 players (rung=deduce "
+                           "deduce) within ±2 points of the target")
+    assert answer.closest_sentence(frame, ["hand_size.7"]).startswith(
+        "No value of hand_size.7 tried brings 7 players within")
+
+
 def test_variants_within_the_tolerance_are_named_with_their_rates():
     frame = comparisons([*HAND, ("hand_size.7=8", 0.497, 0.485, 0.510, 0.057, 0.04, 0.07)])
     assert answer.closest_sentence(frame, ["hand_size.7"]) == (

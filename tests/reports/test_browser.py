@@ -89,3 +89,41 @@ def test_the_answer_and_its_chart_lie_in_the_first_screen(page, width, height):
         assert 0 <= top and bottom <= height, name  # wholly in the first screen
     left, top, right, bottom = map(int, found["hero"].split())
     assert right - left >= min(300, width - 40)  # a chart, not a thumbnail
+
+
+HEROES = {"ladder": "charts/balance_by_rung.png", "what-if": "charts/whatif_response.png"}
+
+
+@pytest.fixture(scope="module", params=sorted(HEROES))
+def asked(request, tmp_path_factory) -> tuple[str, Path]:
+    """Gives the page of a report whose hero answers what its run asked: a ladder's rate by
+    rung, a rule sweep's response to the rule."""
+    from sim import api
+
+    folder = tmp_path_factory.mktemp(request.param)
+    if request.param == "ladder":
+        run = api.ladder("saboteur", players="4,7", games=30, rungs="random,default", seed=3,
+                         workers=1, out=folder / "run", quiet=True)
+    else:
+        run = api.run("saboteur", players=7, games=40, seed=3, workers=1, out=folder / "run",
+                      sets=["hand_size.7=4,5"], quiet=True)
+    return request.param, api.report(run, out=folder / "report") / "report.html"
+
+
+def test_a_ladders_and_a_sweeps_answer_and_hero_lie_in_the_first_screen(asked):
+    """The hero of issue 40 item 3 (the rate by rung and variant; the response to the rule
+    swept), seen on a laptop's first screen as a browser lays the page out."""
+    kind, asked = asked
+    answer = asked.with_name("report.md").read_text().split("\n## ")[1]
+    assert f"]({HEROES[kind]})" in answer  # the Answer's chart is the one the run asked for
+    probed = asked.with_name("where.html")
+    probed.write_text(asked.read_text().replace("</body>", WHERE))
+    frame = asked.with_name("frame.html")
+    frame.write_text(FRAME.format(src=probed.name, width=1280, height=900))
+    dom = chromium("--dump-dom", "--window-size=1600,1000", "--virtual-time-budget=10000",
+                   frame.as_uri())
+    found = dict(re.findall(r'data-(answer|hero|screen)="([^"]*)"', dom))
+    assert set(found) == {"answer", "hero", "screen"}, "the page did not finish loading"
+    left, top, right, bottom = map(int, found["hero"].split())
+    assert 0 <= top and bottom <= 900 and right <= 1280
+    assert right - left >= 500  # a chart a designer reads, not a thumbnail

@@ -98,3 +98,20 @@ def test_the_role_mix_facets_wrap_into_rows(tmp_path):
     with Image.open(path) as image:
         assert image.width <= 3000 and image.height < image.width  # two rows of four
     assert edge_ink(path) == 0
+
+
+def test_a_long_rung_name_wraps_on_its_tick_rather_than_running_into_the_next(tmp_path,
+                                                                               monkeypatch):
+    # issue 40's designer ladder: "deduce" and "miner=search-belief saboteur=search-belief
+    # (preset search-belief)" printed over each other on the axis
+    ticks = []
+    finish = charts._finish
+    monkeypatch.setattr(charts, "_finish", lambda fig, ax, *a, **k: (
+        ticks.extend(t.get_text() for t in ax.get_xticklabels()), finish(fig, ax, *a, **k))[1])
+    rung = "miner=search-belief saboteur=search-belief (preset search-belief)"
+    charts.category_lines(tmp_path / "c.png", ["deduce", rung],
+                          {"7 players": ([0, 1], [0.5, 0.45], [0.48, 0.41], [0.52, 0.49])},
+                          {"7 players": 0.5}, title="t", xlabel="x", ylabel="y", caption="c")
+    assert ticks[0] == "deduce"
+    assert ticks[1].split("\n") == ["miner=search-belief", "saboteur=search-belief",
+                                    "(preset search-belief)"]

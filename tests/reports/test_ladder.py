@@ -69,6 +69,8 @@ def test_a_ladder_run_reports_every_rung_with_what_its_bots_exercise(simulate, t
     moves = dict(uses.frame.filter(pl.col("players") == 2).select("rung", "move").rows())
     assert moves["random"] > moves["default"] > 0
     assert head.chart.is_file()
+    # each point of the chart is one rung at one count: its caption says so, not the total
+    assert head.chart_caption.startswith("n = 120 games in all, 30 per point;")
 
 
 def test_a_run_without_rungs_has_no_ladder_section(simulate, tmp_path):
