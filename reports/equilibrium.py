@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import numpy as np
 import polars as pl
-from scipy.optimize import linprog
 
 from reports.stats import ALPHA
 
@@ -24,6 +23,9 @@ def nash(rates: np.ndarray) -> np.ndarray:
     """Gives an equilibrium mix of the symmetric zero-sum game whose row strategy i earns
     rates[i, j] − ½ against column j: the maximin mix, from a linear program (maximise v
     subject to every column earning the mix at least v; weights ≥ 0 summing to 1)."""
+    # imported here: every report would hold scipy.optimize; only a head-to-head ladder's uses it
+    from scipy.optimize import linprog
+
     payoff = np.asarray(rates, float) - 0.5
     k = payoff.shape[0]
     found = linprog(np.r_[np.zeros(k), -1.0],

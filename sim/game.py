@@ -333,6 +333,13 @@ def forbids(game) -> bool:
     return bots is not None and getattr(bots, "forbids", True)
 
 
+def suggests(game) -> bool:
+    """Tells whether a Python strategy can ask the game's View what a built-in strategy would
+    play (View.suggest, docs/bots.md): a game with compiled bots can, unless it declares
+    `suggests = False` (the fast skeleton's View, plain fields, has no advice)."""
+    return getattr(game, "suggests", True)
+
+
 def bench_scaling(game) -> int:
     """Gives the games of `simulate bench`'s scaling runs by default: the game's declared
     `bench_scaling`, else BENCH_SCALING."""

@@ -40,6 +40,9 @@ class Game(TurnGame):
     loop = loops(engine.start_game, engine.over, engine.to_move, bots.choose,
                  engine.apply_move, engine.record_game)
     bots = JittedBots(bots)  # no move can be forbidden: --forbid is not offered
+    # its View is plain fields, without suggest(): the conformance check that follows the
+    # built-in bots from Python (legal_moves_only) cannot play it
+    suggests = False
     rule_arrays = staticmethod(engine.numbers)
     new_state = staticmethod(new_state)
     move_line, end_line = staticmethod(move_line), staticmethod(end_line)  # the trace's

@@ -38,7 +38,7 @@ import polars as pl
 from polars.testing import assert_frame_equal
 
 from sim.errors import UserError
-from sim.game import Setup, forbids
+from sim.game import Setup, forbids, suggests
 from strategies import python_bots, seats
 
 SEED = 20260101
@@ -350,8 +350,8 @@ def built_ins_through_python(game, players=None, games: int = 2, setups=None) ->
     strategy and the built-in (which keeps whatever the engine records for it). The search is
     played by the first search preset the game lists (its cheapest: the others play the same
     code for longer). Passes at once for a game without compiled bots (a simple-level game has
-    the Python driver alone)."""
-    if not hasattr(game, "bots") or _module(game) is not None:
+    the Python driver alone) or whose View gives no advice (`suggests = False`)."""
+    if not hasattr(game, "bots") or _module(game) is not None or not suggests(game):
         return
     rules = game.load_rules(None, [])
     names = game.strategy_names()

@@ -20,8 +20,9 @@ class NoThanks(TurnGame):
     name = "no-thanks-fast"
     title = "No Thanks! (fast)"
     min_players, max_players = simple.MIN_PLAYERS, simple.MAX_PLAYERS
-    # the simple level's tables, headline and summary: the same game
-    tables, columns = SIMPLE.tables, SIMPLE.columns
+    # the simple level's tables, headline and summary: the same game (its loops, made by
+    # sim/turn_loops.py, record no progress yet: no progress table, no "How the game plays")
+    tables, columns = ("games", "seats"), SIMPLE.columns
     headline, summary, summary_rates = SIMPLE.headline, SIMPLE.summary, SIMPLE.summary_rates
     target, rules_file = SIMPLE.target, SIMPLE.rules_file
     blurb = "take a card or pay a chip to pass it on (jitted)"
@@ -29,6 +30,9 @@ class NoThanks(TurnGame):
     loop = loops(engine.start_game, engine.over, engine.to_move, bots.choose,
                  engine.apply_move, engine.record_game)
     bots = JittedBots(bots)  # no move can be forbidden: --forbid is not offered
+    # its View is plain fields, without suggest(): the conformance check that follows the
+    # built-in bots from Python (legal_moves_only) cannot play it
+    suggests = False
 
     def validate(self, rules: dict) -> None:
         simple.validate(rules)
