@@ -39,9 +39,14 @@ def main() -> None:
         sys.stdout.write(json.dumps(answer) + "\n")
         sys.stdout.flush()
 
-    names = games.names()
-    reply({"sim": str(Path(sim.__file__).resolve().parent), "games": names,
-           "strategies": {name: games.get(name).strategy_names() for name in names}})
+    strategies = {}
+    for name in games.names():
+        try:
+            strategies[name] = games.get(name).strategy_names()
+        except Exception:  # noqa: BLE001 - a plugin newer than this revision's sim: not timed
+            continue
+    reply({"sim": str(Path(sim.__file__).resolve().parent), "games": list(strategies),
+           "strategies": strategies})
     for line in sys.stdin:
         if not line.strip():
             break
