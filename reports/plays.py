@@ -107,7 +107,7 @@ def slab_totals(points: pl.DataFrame) -> tuple[pl.DataFrame, pl.DataFrame]:
         *_sums(pl.col("lead changes"), "lead changes"),
         *_sums(pl.col("leads for good from").filter(d), "leads for good from"),
         *_sums(pl.col("deficit").filter(d & pl.col("trailed")), "deficit"),
-        *_sums(pl.col("decisions per seat"), "decisions per seat"))
+        *_sums(pl.col("decisions per seat").filter(d), "decisions per seat"))
     return curve, totals
 
 
@@ -275,7 +275,7 @@ def _length(ctx: ReportContext, decisions: pl.DataFrame | None = None, unit: str
             pl.col("low").alias("decisions low"), pl.col("high").alias("decisions high")),
             on="configuration", how="left", maintain_order="left")
         note += (f"; decisions per seat: the moves a seat made in a {unit} (the progress "
-                 "table's)")
+                 "table's), over the decided ones (a stalled one runs to the move cap)")
     return Table("Length: turns per game and a seat's decisions", frame, note=note)
 
 
